@@ -1,0 +1,56 @@
+import ContentTree
+
+/// Chooses the adaptor for each content type (the server-side `adaptorForContentItem:` extension point).
+public struct AdaptorRegistry: Sendable {
+    private var byType: [String: any ContentItemAdaptor] = [:]
+    /// The adaptor for types nobody registered.
+    public var fallback: any ContentItemAdaptor = GenericAdaptor(rows: .auto)
+
+    /// An empty registry (everything falls back to the automatic generic adaptor).
+    public init() {}
+
+    /// Stock Experience Manager cartridge types bound to the built-in adaptors.
+    public static func standard() -> AdaptorRegistry {
+        var registry = AdaptorRegistry()
+        for type in ["ResultsList"] { registry.register(ResultsListAdaptor(), for: type) }
+        for type in ["RefinementMenu"] { registry.register(RefinementMenuAdaptor(), for: type) }
+        for type in ["Breadcrumbs", "BreadcrumbsMain"] { registry.register(BreadcrumbsAdaptor(), for: type) }
+        registry.register(SingleRowAdaptor(name: "RangeFilter"), for: "RangeFilter")
+        registry.register(SingleRowAdaptor(name: "PriceSlider"), for: "PriceSlider")
+        registry.register(SingleRowAdaptor(name: "SearchBox"), for: "SearchBox")
+        registry.register(SearchAdjustmentsAdaptor(), for: "SearchAdjustments")
+        for type in ["PageSlot", "OneColumnPage", "TwoColumnPage", "ThreeColumnPage", "SearchResultsPage",
+                     "ContentSlot", "ContentSlot-Main", "ContentSlot-Secondary", "ContentSlot-Header", "ContentSlot-Footer",
+                     "ContentSlotMain", "ContentSlotSecondary", "GuidedNavigation"] {
+            registry.register(ContainerAdaptor(), for: type)
+        }
+        return registry
+    }
+
+    /// The built-in adaptor called `name` (as written in a mapping config), or nil.
+    public static func builtIn(named name: String) -> (any ContentItemAdaptor)? {
+        switch name {
+        case "ResultsList": return ResultsListAdaptor()
+        case "RefinementMenu": return RefinementMenuAdaptor()
+        case "Breadcrumbs": return BreadcrumbsAdaptor()
+        case "RangeFilter", "PriceSlider", "SearchBox": return SingleRowAdaptor(name: name)
+        case "SearchAdjustments": return SearchAdjustmentsAdaptor()
+        case "Container": return ContainerAdaptor()
+        case "Generic": return GenericAdaptor(rows: .auto)
+        default: return nil
+        }
+    }
+
+    /// Names accepted by `builtIn(named:)`.
+    public static let builtInNames = ["ResultsList", "RefinementMenu", "Breadcrumbs", "RangeFilter", "PriceSlider",
+                                      "SearchBox", "SearchAdjustments", "Container", "Generic"]
+
+    /// Uses `adaptor` for items of `type`, replacing any earlier choice.
+    public mutating func register(_ adaptor: any ContentItemAdaptor, for type: String) { byType[type] = adaptor }
+
+    /// The adaptor for items of `type`.
+    public func adaptor(for type: String) -> any ContentItemAdaptor { byType[type] ?? fallback }
+
+    /// The content types with an explicit adaptor.
+    public var registeredTypes: [String] { byType.keys.sorted() }
+}

@@ -1,0 +1,35 @@
+import LayoutJSON
+public import ContentTree
+
+/// Breadcrumbs: a row per refinement, search and range crumb (in that order); remove-all as an attribute.
+public struct BreadcrumbsAdaptor: ContentItemAdaptor {
+    public let name = "Breadcrumbs"
+
+    static let fields: [(key: JSONKey, name: String, reader: RowReader)] = [
+        ("refinementCrumbs", "refinementCrumbs",
+         RowReader(idPaths: [.known(#"properties["DGraph.Spec"]"#), .known("label"), .known("removeAction.navigationState")], idPrefix: "refinement:")),
+        ("searchCrumbs", "searchCrumbs",
+         RowReader(idPaths: [.known("terms"), .known("label"), .known("removeAction.navigationState")], idPrefix: "search:")),
+        ("rangeFilterCrumbs", "rangeFilterCrumbs",
+         RowReader(idPaths: [.known("removeAction.navigationState"), .known("propertyName")], idPrefix: "range:")),
+    ]
+    static let removeAllAction: JSONKey = "removeAllAction"
+
+    public init() {}
+
+    public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
+        let doc = tree.document
+        var section = AdaptedSection()
+        for field in Self.fields {
+            switch field.reader.read(field.key, of: item, in: doc, firstIndex: 0) {
+            case .rows(let rows): section.rows.append(contentsOf: rows)
+            case .missing: continue
+            case .notAnArray(let kind): return .unreadable(item, field: field.name, reason: "is a \(kind), not an array")
+            }
+        }
+        if let action = doc.value(item.node, Self.removeAllAction).flatMap({ RowAction.read($0, in: doc, as: .remove) }) {
+            section.attributes.append(Attribute("removeAll", .action(action)))
+        }
+        return section
+    }
+}

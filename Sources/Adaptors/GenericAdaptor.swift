@@ -1,0 +1,50 @@
+public import LayoutJSON
+public import ContentTree
+
+/// The configurable adaptor for every other type: rows from a named array field, one row, none, or automatic.
+public struct GenericAdaptor: ContentItemAdaptor {
+    /// Where rows come from.
+    public enum Rows: Sendable, Equatable {
+        /// A row per element of this array field.
+        case field(String)
+        /// Exactly one row: the item itself.
+        case one
+        /// No rows.
+        case none
+        /// A container when the item has child content items, else one row.
+        case auto
+    }
+
+    public let name = "Generic"
+    public var rows: Rows
+    public var reader: RowReader
+
+    /// A generic adaptor; `idPaths` name where row ids come from (default: `navigationState`, `label`, `name`).
+    public init(rows: Rows, idPaths: [FieldPath]? = nil) {
+        self.rows = rows
+        self.reader = RowReader(idPaths: idPaths ?? [.known("repositoryId"), .known("navigationState"), .known("label"), .known("name")])
+    }
+
+    public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
+        var section = AdaptedSection()
+        switch rows {
+        case .none:
+            break
+        case .one:
+            section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
+        case .auto:
+            if item.children.isEmpty {
+                section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
+            } else {
+                section.isContainer = true
+            }
+        case .field(let name):
+            switch reader.read(JSONKey(name), of: item, in: tree.document) {
+            case .rows(let rows): section.rows = rows
+            case .missing: break
+            case .notAnArray(let kind): return .unreadable(item, field: name, reason: "is a \(kind), not an array")
+            }
+        }
+        return section
+    }
+}

@@ -1,0 +1,105 @@
+import LayoutJSON
+public import ContentTree
+
+/// Results lists: a row per record; paging, sort options and totals as section attributes.
+public struct ResultsListAdaptor: ContentItemAdaptor {
+    public let name = "ResultsList"
+    /// How record ids are found.
+    public var reader = RowReader(idPaths: [
+        .known(#"attributes["product.repositoryId"][0]"#),
+        .known(#"attributes["record.id"][0]"#),
+        .known(#"attributes["sku.repositoryId"][0]"#),
+        .known("detailsAction.recordState"),
+    ])
+
+    public init() {}
+
+    static let records: JSONKey = "records"
+    static let totalNumRecs: JSONKey = "totalNumRecs"
+    static let recsPerPage: JSONKey = "recsPerPage"
+    static let firstRecNum: JSONKey = "firstRecNum"
+    static let lastRecNum: JSONKey = "lastRecNum"
+    static let pagingActionTemplate: JSONKey = "pagingActionTemplate"
+    static let sortOptions: JSONKey = "sortOptions"
+    static let selected: JSONKey = "selected"
+    static let label: JSONKey = "label"
+
+    public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
+        let doc = tree.document
+        var section: AdaptedSection
+        switch reader.read(Self.records, of: item, in: doc) {
+        case .rows(let rows):
+            section = AdaptedSection()
+            section.rows = rows
+            if rows.isEmpty { section.placeholder = .noResults }
+        case .missing:
+            section = AdaptedSection()
+            section.placeholder = .noResults
+        case .notAnArray(let kind):
+            return .unreadable(item, field: "records", reason: "is a \(kind), not an array")
+        }
+        let total = doc.value(item.node, Self.totalNumRecs).flatMap(doc.int)
+        let perPage = doc.value(item.node, Self.recsPerPage).flatMap(doc.int)
+        let first = doc.value(item.node, Self.firstRecNum).flatMap(doc.int)
+        let last = doc.value(item.node, Self.lastRecNum).flatMap(doc.int)
+        if let total { section.attributes.append(Attribute("totalNumRecs", .int(total))) }
+        if let perPage { section.attributes.append(Attribute("recsPerPage", .int(perPage))) }
+        if let first { section.attributes.append(Attribute("firstRecNum", .int(first))) }
+        if let last { section.attributes.append(Attribute("lastRecNum", .int(last))) }
+        if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({ RowAction.read($0, in: doc, as: .navigate) }) {
+            section.attributes.append(Attribute("paging", paging(template: template, total: total, perPage: perPage, first: first, last: last)))
+        }
+        if let sorts = doc.value(item.node, Self.sortOptions), doc.kind(sorts) == .array {
+            var options: [AttributeValue] = []
+            for option in doc.elements(sorts) {
+                var fields: [Attribute] = []
+                fields.append(Attribute("label", doc.value(option, Self.label).flatMap(doc.string).map(AttributeValue.string) ?? .null))
+                fields.append(Attribute("selected", .bool(doc.value(option, Self.selected).flatMap(doc.bool) ?? false)))
+                if let action = RowAction.read(option, in: doc, as: .navigate) { fields.append(Attribute("action", .action(action))) }
+                options.append(.object(fields))
+            }
+            section.attributes.append(Attribute("sortOptions", .list(options)))
+        }
+        return section
+    }
+
+    /// Paging facts and ready-made previous/next actions from the `{offset}` template.
+    func paging(template: RowAction, total: Int?, perPage: Int?, first: Int?, last: Int?) -> AttributeValue {
+        var fields: [Attribute] = [Attribute("template", .string(template.target))]
+        guard let total, let perPage, perPage > 0, let first, let last else { return .object(fields) }
+        fields.append(Attribute("page", .int((max(first, 1) - 1) / perPage + 1)))
+        fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
+        func action(offset: Int) -> AttributeValue {
+            var filled = template
+            filled.target = filled.target
+                .replacingAll("%7Boffset%7D", with: String(offset)).replacingAll("{offset}", with: String(offset))
+                .replacingAll("%7BrecordsPerPage%7D", with: String(perPage)).replacingAll("{recordsPerPage}", with: String(perPage))
+            return .action(filled)
+        }
+        fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
+        fields.append(Attribute("next", last < total ? action(offset: last) : .null))
+        return .object(fields)
+    }
+}
+
+extension String {
+    /// This string with every occurrence of `target` replaced (no Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let t = Array(target.utf8)
+        let s = Array(self.utf8)
+        guard !t.isEmpty, s.count >= t.count else { return self }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        while i < s.count {
+            if i + t.count <= s.count && s[i] == t[0] && Array(s[i..<i + t.count]) == t {
+                out.append(contentsOf: replacement.utf8)
+                i += t.count
+            } else {
+                out.append(s[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+public import LayoutJSON
+public import ContentTree
+
+/// Reads the rows of an item from one of its array fields, with ids from a list of candidate paths.
+public struct RowReader: Sendable {
+    /// Paths tried in order for a row's id; the first string or number found wins, else the row index.
+    public var idPaths: [FieldPath]
+    /// Prefix for ids (keeps ids unique when rows come from several arrays).
+    public var idPrefix: String
+
+    public init(idPaths: [FieldPath], idPrefix: String = "") {
+        self.idPaths = idPaths
+        self.idPrefix = idPrefix
+    }
+
+    /// The outcome of reading one field.
+    public enum Outcome: Sendable {
+        case rows([AdaptedRow])
+        case missing
+        case notAnArray(JSONKind)
+    }
+
+    /// Reads `field` of `item`: one row per element.
+    public func read(_ field: JSONKey, of item: ContentItem, in doc: JSONDocument, firstIndex: Int = 0) -> Outcome {
+        guard let array = doc.value(item.node, field) else { return .missing }
+        switch doc.kind(array) {
+        case .null: return .rows([])
+        case .array: break
+        case let kind: return .notAnArray(kind)
+        }
+        var rows: [AdaptedRow] = []
+        rows.reserveCapacity(Int(doc.nodes[array].count))
+        var index = firstIndex
+        for element in doc.elements(array) {
+            rows.append(AdaptedRow(node: element, id: id(of: element, in: doc, index: index), action: RowAction.forRow(element, in: doc)))
+            index += 1
+        }
+        return .rows(rows)
+    }
+
+    /// The id of a row model: the first candidate path with a string or number value, else its index.
+    public func id(of node: Int, in doc: JSONDocument, index: Int) -> String {
+        for path in idPaths {
+            guard let value = path.resolve(in: doc, from: node) else { continue }
+            switch doc.kind(value) {
+            case .string:
+                if let s = doc.string(value), !s.isEmpty { return idPrefix + s }
+            case .number:
+                return idPrefix + String(decoding: doc.raw(value), as: UTF8.self)
+            default: continue
+            }
+        }
+        return idPrefix + String(index)
+    }
+}
+
+extension FieldPath {
+    /// A path from literal text known to be valid (built-in id paths).
+    static func known(_ text: String) -> FieldPath {
+        do { return try FieldPath(parsing: text) } catch { preconditionFailure("invalid built-in field path \(text): \(error)") }
+    }
+}

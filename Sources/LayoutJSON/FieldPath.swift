@@ -1,0 +1,123 @@
+/// A path into a JSON value: member names and array indexes, e.g. `attributes["product.brand"][0]`.
+public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step of a path.
+    public enum Step: Sendable, Hashable {
+        case key(JSONKey)
+        case index(Int)
+    }
+
+    /// The steps, outermost first.
+    public let steps: [Step]
+
+    public init(_ steps: [Step]) { self.steps = steps }
+
+    /// Why a path text could not be parsed, and at which character (0-based).
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let column: Int
+        public let message: String
+        public var description: String { "\(message) at column \(column + 1)" }
+    }
+
+    /// Parses a whole path text such as `detailsAction.recordState` or `["@class"]`.
+    public init(parsing text: String) throws(ParseError) {
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        let steps = try Self.parseSteps(scalars, &i)
+        if i != scalars.count { throw ParseError(column: i, message: "unexpected '\(scalars[i])' in field path") }
+        if steps.isEmpty { throw ParseError(column: 0, message: "empty field path") }
+        self.steps = steps
+    }
+
+    static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
+        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || c == "@" || c == "$"
+    }
+
+    static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+        isIdentifierStart(c) || (c >= "0" && c <= "9") || c == "-" || c == ":"
+    }
+
+    /// Parses steps starting at `i` (an identifier or `[`), stopping at the first character that cannot continue a path.
+    public static func parseSteps(_ s: [Unicode.Scalar], _ i: inout Int) throws(ParseError) -> [Step] {
+        var steps: [Step] = []
+        var expectName = true
+        while i < s.count {
+            let c = s[i]
+            if expectName && isIdentifierStart(c) {
+                let start = i
+                while i < s.count && isIdentifierPart(s[i]) { i += 1 }
+                steps.append(.key(JSONKey(String(String.UnicodeScalarView(s[start..<i])))))
+                expectName = false
+            } else if c == "[" {
+                i += 1
+                guard i < s.count else { throw ParseError(column: i, message: "unterminated '['") }
+                if s[i] == "\"" {
+                    i += 1
+                    var name = String.UnicodeScalarView()
+                    while i < s.count && s[i] != "\"" {
+                        if s[i] == "\\" && i + 1 < s.count { i += 1 }
+                        name.append(s[i])
+                        i += 1
+                    }
+                    guard i < s.count else { throw ParseError(column: i, message: "unterminated string in '[...]'") }
+                    i += 1
+                    steps.append(.key(JSONKey(String(name))))
+                } else {
+                    let start = i
+                    while i < s.count && s[i] >= "0" && s[i] <= "9" { i += 1 }
+                    guard i > start, let n = Int(String(String.UnicodeScalarView(s[start..<i]))) else {
+                        throw ParseError(column: start, message: "expected an index or a quoted name in '[...]'")
+                    }
+                    steps.append(.index(n))
+                }
+                guard i < s.count && s[i] == "]" else { throw ParseError(column: i, message: "expected ']'") }
+                i += 1
+                expectName = false
+            } else if !expectName && c == "." {
+                i += 1
+                expectName = true
+                guard i < s.count && isIdentifierStart(s[i]) else { throw ParseError(column: i, message: "expected a name after '.'") }
+            } else {
+                break
+            }
+        }
+        return steps
+    }
+
+    /// The node this path leads to from `node`, or nil when any step is missing.
+    public func resolve(in doc: JSONDocument, from node: Int) -> Int? {
+        var current = node
+        for step in steps {
+            switch step {
+            case .key(let key):
+                guard let next = doc.value(current, key) else { return nil }
+                current = next
+            case .index(let n):
+                guard let next = doc.element(current, n) else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+
+    public var description: String {
+        var out = ""
+        for (n, step) in steps.enumerated() {
+            switch step {
+            case .key(let key):
+                let name = key.description
+                if let first = name.unicodeScalars.first, Self.isIdentifierStart(first), name.unicodeScalars.allSatisfy(Self.isIdentifierPart) {
+                    out += (n == 0 ? "" : ".") + name
+                } else {
+                    var quoted = ""
+                    for c in name.unicodeScalars {
+                        if c == "\"" || c == "\\" { quoted.unicodeScalars.append("\\") }
+                        quoted.unicodeScalars.append(c)
+                    }
+                    out += "[\"" + quoted + "\"]"
+                }
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,169 @@
+/// Appends compact JSON to a byte buffer, placing commas and colons itself.
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8]
+    private var hasElement: [Bool] = []
+    private var afterKey = false
+
+    public init(capacity: Int = 1024) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        hasElement.reserveCapacity(16)
+    }
+
+    @inline(__always)
+    private mutating func separator() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        if let last = hasElement.last {
+            if last { bytes.append(UInt8(ascii: ",")) } else { hasElement[hasElement.count - 1] = true }
+        }
+    }
+
+    /// Opens an object.
+    public mutating func beginObject() {
+        separator()
+        bytes.append(UInt8(ascii: "{"))
+        hasElement.append(false)
+    }
+
+    /// Closes the innermost object.
+    public mutating func endObject() {
+        hasElement.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Opens an array.
+    public mutating func beginArray() {
+        separator()
+        bytes.append(UInt8(ascii: "["))
+        hasElement.append(false)
+    }
+
+    /// Closes the innermost array.
+    public mutating func endArray() {
+        hasElement.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes an object key; the next value written belongs to it.
+    public mutating func key(_ name: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// Writes an object key given at run time (escaped as needed).
+    public mutating func key(_ name: String) {
+        separator()
+        appendEscaped(name)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) {
+        separator()
+        appendEscaped(value)
+    }
+
+    /// Writes a string value, or null when nil.
+    public mutating func string(orNull value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Writes an integer value.
+    public mutating func int(_ value: Int) {
+        separator()
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = value.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            while n > 0 {
+                d[count] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                count += 1
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            while count > 0 {
+                count -= 1
+                bytes.append(d[count])
+            }
+        }
+    }
+
+    /// Writes a number value from a double (integral values without a fraction).
+    public mutating func double(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            int(Int(value))
+        } else if value.isFinite {
+            separator()
+            bytes.append(contentsOf: "\(value)".utf8)
+        } else {
+            null()
+        }
+    }
+
+    /// Writes a boolean value.
+    public mutating func bool(_ value: Bool) {
+        separator()
+        bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+    }
+
+    /// Writes null.
+    public mutating func null() {
+        separator()
+        bytes.append(contentsOf: Self.nullBytes)
+    }
+
+    /// Writes an already-valid JSON value verbatim (e.g. a model copied from the input).
+    public mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
+        separator()
+        bytes.append(contentsOf: json)
+    }
+
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+    private static let nullBytes: [UInt8] = Array("null".utf8)
+
+    private mutating func appendEscaped(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = true
+            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for b in utf8 {
+                switch b {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0..<0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                default: bytes.append(b)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

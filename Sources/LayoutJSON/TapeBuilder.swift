@@ -1,0 +1,334 @@
+/// The single-pass validating scanner behind `JSONReader`: an explicit container stack, no recursion.
+struct TapeBuilder {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let maxDepth: Int
+    var pos = 0
+    var nodes: [JSONNode] = []
+    var stack: [Int] = []
+
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+        self.base = base
+        self.count = count
+        self.maxDepth = maxDepth
+        nodes.reserveCapacity(count / 10 + 16)
+        stack.reserveCapacity(64)
+    }
+
+    private func fail(_ reason: JSONSyntaxError.Reason, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset ?? pos, reason: reason)
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while pos < count {
+            let c = base[pos]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+        }
+    }
+
+    mutating func run() throws(JSONSyntaxError) {
+        // A leading UTF-8 byte order mark is tolerated.
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+        skipWhitespace()
+        if pos >= count { throw fail(.emptyInput) }
+        var needValue = true
+        while true {
+            if needValue {
+                skipWhitespace()
+                needValue = try value()
+                continue
+            }
+            skipWhitespace()
+            guard let top = stack.last else {
+                if pos != count { throw fail(.trailingCharacters) }
+                return
+            }
+            let isObject = nodes[top].kind == .object
+            guard pos < count else { throw fail(.unexpectedEnd(inside: isObject ? "object" : "array")) }
+            let c = base[pos]
+            if c == UInt8(ascii: ",") {
+                pos += 1
+                if isObject {
+                    skipWhitespace()
+                    try key(afterComma: true)
+                }
+                needValue = true
+            } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                pos += 1
+                close(top)
+            } else {
+                throw fail(.unexpectedCharacter(c, expected: isObject ? "',' or '}'" : "',' or ']'"))
+            }
+        }
+    }
+
+    /// Parses the value at `pos`; returns true when a value must follow (an open, non-empty container).
+    @inline(__always)
+    private mutating func value() throws(JSONSyntaxError) -> Bool {
+        guard pos < count else {
+            throw fail(.unexpectedEnd(inside: stack.isEmpty ? "value" : (nodes[stack.last!].kind == .object ? "object" : "array")))
+        }
+        let c = base[pos]
+        switch c {
+        case UInt8(ascii: "\""):
+            try string()
+            return false
+        case UInt8(ascii: "{"):
+            try open(.object)
+            skipWhitespace()
+            if pos < count && base[pos] == UInt8(ascii: "}") {
+                pos += 1
+                close(stack.last!)
+                return false
+            }
+            try key(afterComma: false)
+            return true
+        case UInt8(ascii: "["):
+            try open(.array)
+            skipWhitespace()
+            if pos < count && base[pos] == UInt8(ascii: "]") {
+                pos += 1
+                close(stack.last!)
+                return false
+            }
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try number()
+            return false
+        case UInt8(ascii: "t"):
+            try literal("true", .true)
+            return false
+        case UInt8(ascii: "f"):
+            try literal("false", .false)
+            return false
+        case UInt8(ascii: "n"):
+            try literal("null", .null)
+            return false
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw fail(.nonFiniteNumber)
+        case UInt8(ascii: "/"):
+            throw fail(.comment)
+        case UInt8(ascii: "'"):
+            throw fail(.singleQuotedString)
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            throw fail(.unexpectedCharacter(c, expected: stack.isEmpty ? "a value" : "a value (trailing comma?)"))
+        default:
+            throw fail(.unexpectedCharacter(c, expected: "a value"))
+        }
+    }
+
+    @inline(__always)
+    private mutating func countChild() {
+        if let parent = stack.last, nodes[parent].kind == .array { nodes[parent].count &+= 1 }
+    }
+
+    @inline(__always)
+    private mutating func open(_ kind: JSONKind) throws(JSONSyntaxError) {
+        if stack.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+        countChild()
+        stack.append(nodes.count)
+        nodes.append(JSONNode(start: UInt32(pos), end: 0, next: 0, count: 0, kind: kind, flags: 0))
+        pos += 1
+    }
+
+    @inline(__always)
+    private mutating func close(_ index: Int) {
+        nodes[index].end = UInt32(pos)
+        nodes[index].next = UInt32(nodes.count)
+        stack.removeLast()
+    }
+
+    /// Parses `"key" :` inside an object (the key is recorded as a string node).
+    @inline(__always)
+    private mutating func key(afterComma: Bool) throws(JSONSyntaxError) {
+        guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
+        let c = base[pos]
+        if c != UInt8(ascii: "\"") {
+            if c == UInt8(ascii: "'") { throw fail(.singleQuotedString) }
+            if c == UInt8(ascii: "/") { throw fail(.comment) }
+            throw fail(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"))
+        }
+        nodes[stack.last!].count &+= 1
+        try scanString()
+        skipWhitespace()
+        guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
+        if base[pos] != UInt8(ascii: ":") { throw fail(.unexpectedCharacter(base[pos], expected: "':'")) }
+        pos += 1
+    }
+
+    private mutating func string() throws(JSONSyntaxError) {
+        countChild()
+        try scanString()
+    }
+
+    /// True when any of the 8 bytes is '"', '\\', a control character or non-ASCII.
+    @inline(__always)
+    private static func needsAttention(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ (ones &* 0x22)
+        let b = w ^ (ones &* 0x5C)
+        let hasQuote = (q &- ones) & ~q
+        let hasBackslash = (b &- ones) & ~b
+        let hasControl = (w &- ones &* 0x20) & ~w
+        return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs) != 0
+    }
+
+    private mutating func scanString() throws(JSONSyntaxError) {
+        let start = pos
+        pos += 1
+        var flags: UInt8 = 0
+        let raw = UnsafeRawPointer(base)
+        while true {
+            while pos &+ 8 <= count, !Self.needsAttention(raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)) {
+                pos &+= 8
+            }
+            guard pos < count else { throw fail(.unterminatedString, at: start) }
+            let c = base[pos]
+            if c == UInt8(ascii: "\"") {
+                pos += 1
+                break
+            } else if c == UInt8(ascii: "\\") {
+                flags |= JSONNode.Flags.escaped
+                try escape()
+            } else if c < 0x20 {
+                throw fail(.controlCharacterInString(c))
+            } else if c >= 0x80 {
+                try utf8Sequence(c)
+            } else {
+                pos &+= 1
+            }
+        }
+        nodes.append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodes.count + 1), count: 0, kind: .string, flags: flags))
+    }
+
+    @inline(__always)
+    private func hexValue(at offset: Int) -> Int? {
+        guard offset + 4 <= count else { return nil }
+        var value = 0
+        for i in 0..<4 {
+            let c = base[offset + i]
+            let digit: Int
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(c - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(c - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private mutating func escape() throws(JSONSyntaxError) {
+        let at = pos
+        guard pos + 1 < count else { throw fail(.unterminatedString) }
+        switch base[pos + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            pos += 2
+        case UInt8(ascii: "u"):
+            guard let unit = hexValue(at: pos + 2) else { throw fail(.invalidEscape, at: at) }
+            pos += 6
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard pos + 1 < count, base[pos] == UInt8(ascii: "\\"), base[pos + 1] == UInt8(ascii: "u"),
+                    let low = hexValue(at: pos + 2), low >= 0xDC00 && low <= 0xDFFF
+                else { throw fail(.loneSurrogate, at: at) }
+                pos += 6
+            } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw fail(.loneSurrogate, at: at)
+            }
+        default:
+            throw fail(.invalidEscape, at: at)
+        }
+    }
+
+    @inline(__always)
+    private func isContinuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+        offset < count && base[offset] >= low && base[offset] <= high
+    }
+
+    private mutating func utf8Sequence(_ lead: UInt8) throws(JSONSyntaxError) {
+        let ok: Bool
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF:
+            length = 2
+            ok = isContinuation(pos + 1)
+        case 0xE0:
+            length = 3
+            ok = isContinuation(pos + 1, 0xA0, 0xBF) && isContinuation(pos + 2)
+        case 0xED:
+            length = 3
+            ok = isContinuation(pos + 1, 0x80, 0x9F) && isContinuation(pos + 2)
+        case 0xE1...0xEC, 0xEE...0xEF:
+            length = 3
+            ok = isContinuation(pos + 1) && isContinuation(pos + 2)
+        case 0xF0:
+            length = 4
+            ok = isContinuation(pos + 1, 0x90, 0xBF) && isContinuation(pos + 2) && isContinuation(pos + 3)
+        case 0xF1...0xF3:
+            length = 4
+            ok = isContinuation(pos + 1) && isContinuation(pos + 2) && isContinuation(pos + 3)
+        case 0xF4:
+            length = 4
+            ok = isContinuation(pos + 1, 0x80, 0x8F) && isContinuation(pos + 2) && isContinuation(pos + 3)
+        default:
+            length = 1
+            ok = false
+        }
+        if !ok { throw fail(.invalidUTF8) }
+        pos += length
+    }
+
+    @inline(__always)
+    private func isDigit(_ offset: Int) -> Bool {
+        offset < count && base[offset] >= UInt8(ascii: "0") && base[offset] <= UInt8(ascii: "9")
+    }
+
+    private mutating func number() throws(JSONSyntaxError) {
+        countChild()
+        let start = pos
+        var flags: UInt8 = 0
+        if base[pos] == UInt8(ascii: "-") {
+            pos += 1
+            if pos < count && (base[pos] == UInt8(ascii: "I") || base[pos] == UInt8(ascii: "N")) {
+                throw fail(.nonFiniteNumber, at: start)
+            }
+        }
+        guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit"), at: pos) }
+        if base[pos] == UInt8(ascii: "0") {
+            pos += 1
+            if isDigit(pos) { throw fail(.leadingZero, at: start) }
+        } else {
+            while isDigit(pos) { pos += 1 }
+        }
+        if pos < count && base[pos] == UInt8(ascii: ".") {
+            pos += 1
+            flags = JSONNode.Flags.fractional
+            guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit after '.'")) }
+            while isDigit(pos) { pos += 1 }
+        }
+        if pos < count && (base[pos] == UInt8(ascii: "e") || base[pos] == UInt8(ascii: "E")) {
+            pos += 1
+            flags = JSONNode.Flags.fractional
+            if pos < count && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos += 1 }
+            guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit in the exponent")) }
+            while isDigit(pos) { pos += 1 }
+        }
+        nodes.append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodes.count + 1), count: 0, kind: .number, flags: flags))
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: JSONKind) throws(JSONSyntaxError) {
+        let length = word.utf8CodeUnitCount
+        guard pos + length <= count else { throw fail(.invalidLiteral) }
+        let expected = word.utf8Start
+        for i in 0..<length where base[pos + i] != expected[i] {
+            throw fail(.invalidLiteral)
+        }
+        countChild()
+        nodes.append(JSONNode(start: UInt32(pos), end: UInt32(pos + length), next: UInt32(nodes.count + 1), count: 0, kind: kind, flags: 0))
+        pos += length
+    }
+}

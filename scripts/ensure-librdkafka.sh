@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Ensures librdkafka >= 2.1 is available to pkg-config.
+# Uses the system library when it is new enough; otherwise builds Debian's newer
+# source package (from the trixie suite, on the mirror this machine already uses)
+# into a gitignored prefix (.deps/librdkafka). Idempotent: a second run is instant.
+# Prints the PKG_CONFIG_PATH to use on its last line.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+prefix="$root/.deps/librdkafka"
+work="$root/.deps/build"
+min="2.1.0"
+
+version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+say() { echo "ensure-librdkafka: $*" >&2; }
+
+# 1. Our own build, if present and complete.
+if [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] && [ -f "$prefix/.complete" ]; then
+  echo "$prefix/lib/pkgconfig"
+  exit 0
+fi
+
+# 2. The system library, if new enough.
+if pkg-config --exists rdkafka 2>/dev/null; then
+  v="$(pkg-config --modversion rdkafka)"
+  if version_ge "$v" "$min"; then
+    say "system librdkafka $v is new enough"
+    echo ""
+    exit 0
+  fi
+  say "system librdkafka $v is older than $min; building Debian's newer source package"
+fi
+
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Build tools and the libraries librdkafka links against.
+need=()
+for p in build-essential dpkg-dev pkg-config zlib1g-dev libssl-dev libzstd-dev liblz4-dev python3; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+
+# A deb-src entry for trixie that reuses the mirror this machine is already configured with.
+src_list=/etc/apt/sources.list.d/layout-worker-trixie-src.sources
+if [ ! -f "$src_list" ]; then
+  mirror=""
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    mirror="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+  fi
+  if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+    mirror="$(awk '$1=="deb" && $0 !~ /security/ {for (i=2;i<=NF;i++) if ($i ~ /^(https?|file):/) {print $i; exit}}' /etc/apt/sources.list)"
+  fi
+  [ -n "$mirror" ] || { say "cannot find the Debian mirror this machine uses"; exit 1; }
+  say "adding a trixie deb-src entry on the configured mirror"
+  sudo_ tee "$src_list" >/dev/null <<SRC
+Types: deb-src
+URIs: $mirror
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  sudo_ apt-get update -qq
+elif [ "${#need[@]}" -gt 0 ]; then
+  sudo_ apt-get update -qq
+fi
+if [ "${#need[@]}" -gt 0 ]; then
+  say "installing ${need[*]}"
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+mkdir -p "$work"
+cd "$work"
+srcdir="$(find . -maxdepth 1 -type d -name 'librdkafka-2.*' | sort -V | tail -n1)"
+if [ -z "$srcdir" ]; then
+  say "fetching Debian source package librdkafka (trixie)"
+  apt-get source -qq --download-only librdkafka/trixie >/dev/null 2>&1 || apt-get source -qq --download-only -t trixie librdkafka >/dev/null
+  dsc="$(ls librdkafka_*.dsc | sort -V | tail -n1)"
+  dpkg-source -x "$dsc" >/dev/null
+  srcdir="$(find . -maxdepth 1 -type d -name 'librdkafka-2.*' | sort -V | tail -n1)"
+fi
+cd "$srcdir"
+say "building $(basename "$srcdir") into $prefix (takes a minute or two)"
+./configure --prefix="$prefix" --disable-curl --disable-gssapi \
+  --enable-ssl --enable-zstd --enable-lz4-ext >lw-configure.out 2>&1 \
+  || { tail -n 30 lw-configure.out >&2; exit 1; }
+make -j"$(nproc)" libs >lw-build.out 2>&1 || { tail -n 30 lw-build.out >&2; exit 1; }
+make install-subdirs >lw-install.out 2>&1 || make -C src install >>lw-install.out 2>&1
+# Only the C library is needed; drop the static archive so the linker takes the shared one with an rpath.
+touch "$prefix/.complete"
+say "installed librdkafka $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)"
+echo "$prefix/lib/pkgconfig"
