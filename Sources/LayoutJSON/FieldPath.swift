@@ -28,11 +28,13 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         self.steps = steps
     }
 
-    static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
+    /// Whether `c` can start a path name.
+    public static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
         (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || c == "@" || c == "$"
     }
 
-    static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+    /// Whether `c` can continue a path name.
+    public static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
         isIdentifierStart(c) || (c >= "0" && c <= "9") || c == "-" || c == ":"
     }
 

@@ -1,0 +1,34 @@
+public import ContentTree
+
+/// Why a response produced no layout record.
+public struct CompileFailure: Error, Sendable, CustomStringConvertible {
+    /// The failure kinds; each has a stable code used in dead-letter headers.
+    public enum Code: String, Sendable {
+        /// The bytes are not strict JSON.
+        case invalidJSON = "invalid-json"
+        /// The JSON is not an assembler response (not an object, or no content items at all).
+        case notAssemblerResponse = "not-assembler-response"
+        /// The strict policy rejected a response with error diagnostics.
+        case strictPolicy = "strict-policy"
+        /// The input is larger than allowed.
+        case tooLarge = "too-large"
+    }
+
+    public let code: Code
+    public let message: String
+    /// Byte offset of the problem, for JSON syntax errors.
+    public let offset: Int?
+    /// The diagnostics that caused a strict-policy rejection.
+    public let diagnostics: [Diagnostic]
+
+    public init(code: Code, message: String, offset: Int? = nil, diagnostics: [Diagnostic] = []) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String {
+        offset.map { "\(code.rawValue): \(message) (byte \($0))" } ?? "\(code.rawValue): \(message)"
+    }
+}

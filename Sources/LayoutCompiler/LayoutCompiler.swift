@@ -1,0 +1,190 @@
+public import Adaptors
+public import ContentTree
+import LayoutJSON
+public import LayoutRecord
+public import Mapping
+
+/// Compiles assembler responses into layout records: parse, flatten, adapt, resolve, write. Pure and reusable.
+public struct LayoutCompiler: Sendable {
+    public let config: MappingConfig
+    public let registry: AdaptorRegistry
+    private let resolver: RendererResolver
+    private let reader: JSONReader
+    private let groupers: [String: RowGrouper]
+    private let writer = LayoutRecordWriter()
+
+    /// A compiler for `config`; `registry` overrides the adaptors the config describes (the Swift extension point).
+    public init(config: MappingConfig, registry: AdaptorRegistry? = nil, maxInputBytes: Int = Int(UInt32.max) - 1) {
+        self.config = config
+        self.registry = registry ?? config.registry()
+        self.resolver = RendererResolver(config: config)
+        self.reader = JSONReader(maxDepth: config.options.maxDepth, maxBytes: maxInputBytes)
+        var groupers: [String: RowGrouper] = [:]
+        for (type, binding) in config.adaptors { if let g = binding.grouper { groupers[type] = g } }
+        self.groupers = groupers
+    }
+
+    static let errorKey: JSONKey = "@error"
+    static let contentPathsKey: JSONKey = "contentPaths"
+    static let nameKey: JSONKey = "name"
+    static let contentPathKey: JSONKey = "endeca:contentPath"
+    static let siteRootPathKey: JSONKey = "endeca:siteRootPath"
+    static let productionURLKey: JSONKey = "atg:currentSiteProductionURL"
+    static let canonicalKey: JSONKey = "canonicalLink"
+
+    /// Compiles one response.
+    public func compile(_ bytes: [UInt8], source: RecordSource? = nil) -> Result<CompiledLayout, CompileFailure> {
+        let document: JSONDocument
+        do {
+            document = try reader.read(bytes)
+        } catch {
+            if case .inputTooLarge = error.reason { return .failure(CompileFailure(code: .tooLarge, message: error.message)) }
+            return .failure(CompileFailure(code: .invalidJSON, message: error.message, offset: error.offset))
+        }
+        guard document.kind(document.root) == .object else {
+            return .failure(CompileFailure(code: .notAssemblerResponse, message: "the root is \(article(document.kind(document.root))), not an object"))
+        }
+        let tree = ContentTree(document: document)
+        guard !tree.items.isEmpty else {
+            var message = "no content items (objects with a string @type) anywhere in the response"
+            if let d = tree.diagnostics.first { message += "; first problem: \(d.message) at \(d.path)" }
+            return .failure(CompileFailure(code: .notAssemblerResponse, message: message))
+        }
+        let record = layout(tree, source: source)
+        if config.policy == .strict, record.diagnostics.contains(where: { $0.severity == .error }) {
+            let errors = record.diagnostics.filter { $0.severity == .error }
+            return .failure(CompileFailure(code: .strictPolicy,
+                message: "\(errors.count) error diagnostic\(errors.count == 1 ? "" : "s") under the strict policy; first: \(errors[0])",
+                diagnostics: errors))
+        }
+        return .success(CompiledLayout(record: record, bytes: writer.write(record)))
+    }
+
+    private func article(_ kind: JSONKind) -> String {
+        switch kind {
+        case .array: return "an array"
+        case .object: return "an object"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .null: return "null"
+        case .true, .false: return "a boolean"
+        }
+    }
+
+    /// Builds the record for a content tree (no policy applied).
+    public func layout(_ tree: ContentTree, source: RecordSource? = nil) -> LayoutRecord {
+        let doc = tree.document
+        let adaptorOptions = AdaptorOptions(emptyMenusShowNoResults: config.options.emptyMenusShowNoResults)
+        var diagnostics = tree.diagnostics
+        var sections: [LayoutSection] = []
+        sections.reserveCapacity(tree.items.count)
+        let supplementaryKinds = resolver.supplementaryKinds
+
+        for item in tree.items {
+            let adaptor = registry.adaptor(for: item.type)
+            var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
+            diagnostics.append(contentsOf: adapted.diagnostics)
+            if let errorNode = doc.value(item.node, Self.errorKey) {
+                let text = doc.string(errorNode) ?? String(decoding: doc.raw(errorNode), as: UTF8.self)
+                adapted.placeholder = .error
+                adapted.placeholderMessage = text
+                diagnostics.append(Diagnostic(.warning, "cartridge-error", path: item.path, "\(item.type) reported an error: \(text)"))
+            }
+            if adapted.rows.isEmpty, adapted.placeholder == nil, config.options.emptySlotsShowLoading,
+               item.children.isEmpty, let paths = doc.value(item.node, Self.contentPathsKey),
+               doc.kind(paths) == .array, doc.nodes[paths].count > 0 {
+                adapted.placeholder = .loading
+                adapted.isContainer = false
+            }
+            if adapted.isContainer && config.options.omitContainers { continue }
+
+            let parentID = item.parent.map { tree.items[$0].path }
+            let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sections.count, sectionType: item.type)
+            var supplementary: [SupplementaryView] = []
+            for kind in supplementaryKinds {
+                guard let (resolution, model) = resolver.resolveSupplementary(kind: kind, item: itemContext, adaptor: adaptor.name) else { continue }
+                report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
+                supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
+            }
+            var placeholder: LayoutPlaceholder?
+            if let kind = adapted.placeholder {
+                let resolution = resolver.resolvePlaceholder(kind, item: itemContext, adaptor: adaptor.name)
+                report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, into: &diagnostics)
+                placeholder = LayoutPlaceholder(kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
+            }
+
+            let groups: [RowGroup]?
+            if let grouper = groupers[item.type], !adapted.rows.isEmpty {
+                groups = grouper.group(adapted.rows, in: doc)
+            } else {
+                groups = nil
+            }
+
+            func makeSection(id: String, rowIndexes: [Int]?, group: (by: String, valueJSON: [UInt8])?, header: SupplementaryView?) {
+                let index = sections.count
+                var rows: [LayoutRow] = []
+                let count = rowIndexes?.count ?? adapted.rows.count
+                rows.reserveCapacity(count)
+                var seen = Set<String>()
+                var duplicates: [String] = []
+                for n in 0..<count {
+                    let row = adapted.rows[rowIndexes?[n] ?? n]
+                    let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
+                    let resolution = resolver.resolveRow(context, adaptor: adaptor.name)
+                    report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
+                    if !seen.insert(row.id).inserted { duplicates.append(row.id) }
+                    rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
+                }
+                if !duplicates.isEmpty {
+                    diagnostics.append(Diagnostic(.warning, "duplicate-row-id", path: id,
+                        "row ids repeat within the section: \(duplicates.prefix(10).joined(separator: ", "))\(duplicates.count > 10 ? ", …" : "")"))
+                }
+                var views = supplementary
+                if let header {
+                    views.removeAll { $0.kind == "header" }
+                    views.insert(header, at: 0)
+                }
+                let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == "header" || $0.kind == "footer" })
+                sections.append(LayoutSection(
+                    id: id, index: index, type: item.type, adaptor: adaptor.name, visible: visible, parent: parentID,
+                    group: group, attributes: adapted.attributes, supplementary: views,
+                    placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil, rows: rows))
+            }
+
+            if let groups, let grouper = groupers[item.type] {
+                let headerMapping = supplementary.first { $0.kind == "header" }
+                for group in groups {
+                    let header = headerMapping.map { SupplementaryView(kind: "header", renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }
+                    makeSection(id: item.path + "#group=" + group.label, rowIndexes: group.rows,
+                                group: (grouper.path.description, group.valueJSON), header: header)
+                }
+            } else {
+                makeSection(id: item.path, rowIndexes: nil, group: nil, header: nil)
+            }
+        }
+        return LayoutRecord(source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: doc)
+    }
+
+    private func report(_ resolution: Resolution, what: String, path: String, into diagnostics: inout [Diagnostic]) {
+        switch resolution {
+        case .resolved, .defaulted: break
+        case .unmapped(let tried):
+            diagnostics.append(Diagnostic(.error, "unmapped", path: path, "\(what) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
+        case .ambiguous(let type, let renderers):
+            diagnostics.append(Diagnostic(.error, "ambiguous", path: path, "\(what) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
+        }
+    }
+
+    private func pageFacts(_ tree: ContentTree) -> PageFacts {
+        var page = PageFacts()
+        let doc = tree.document
+        let root = doc.root
+        if tree.rootIsContentItem { page.type = tree.items[0].type }
+        page.name = doc.value(root, Self.nameKey).flatMap(doc.string)
+        page.contentPath = doc.value(root, Self.contentPathKey).flatMap(doc.string)
+        page.siteRootPath = doc.value(root, Self.siteRootPathKey).flatMap(doc.string)
+        page.siteProductionURL = doc.value(root, Self.productionURLKey).flatMap(doc.string)
+        page.canonical = doc.value(root, Self.canonicalKey).flatMap { RowAction.read($0, in: doc, as: .navigate) }
+        return page
+    }
+}

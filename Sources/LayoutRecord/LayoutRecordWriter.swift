@@ -1,0 +1,161 @@
+import LayoutJSON
+import Adaptors
+import ContentTree
+
+/// Serialises a layout record to compact JSON, copying models byte-for-byte from the response.
+public struct LayoutRecordWriter: Sendable {
+    public init() {}
+
+    /// The record as one line of JSON (no trailing newline).
+    public func write(_ record: LayoutRecord) -> [UInt8] {
+        let doc = record.document
+        var w = JSONWriter(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024)
+        w.beginObject()
+        w.key("version")
+        w.int(LayoutRecord.formatVersion)
+        w.key("source")
+        if let s = record.source { writeSource(s, &w) } else { w.null() }
+        w.key("page")
+        writePage(record.page, &w)
+        w.key("sections")
+        w.beginArray()
+        for section in record.sections { writeSection(section, doc, &w) }
+        w.endArray()
+        w.key("diagnostics")
+        w.beginArray()
+        for d in record.diagnostics { writeDiagnostic(d, &w) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    private func writeSource(_ s: RecordSource, _ w: inout JSONWriter) {
+        w.beginObject()
+        if let v = s.file { w.key("file"); w.string(v) }
+        if let v = s.topic { w.key("topic"); w.string(v) }
+        if let v = s.partition { w.key("partition"); w.int(v) }
+        if let v = s.offset { w.key("offset"); w.int(Int(v)) }
+        if let v = s.timestampMs { w.key("timestamp"); w.int(Int(v)) }
+        if let v = s.key { w.key("key"); w.string(v) }
+        w.endObject()
+    }
+
+    private func writePage(_ p: PageFacts, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string(orNull: p.type)
+        if let v = p.name { w.key("name"); w.string(v) }
+        if let v = p.contentPath { w.key("contentPath"); w.string(v) }
+        if let v = p.siteRootPath { w.key("siteRootPath"); w.string(v) }
+        if let v = p.siteProductionURL { w.key("siteProductionURL"); w.string(v) }
+        if let v = p.canonical { w.key("canonical"); writeAction(v, &w) }
+        w.endObject()
+    }
+
+    private func writeSection(_ s: LayoutSection, _ doc: JSONDocument, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.string(s.id)
+        w.key("index"); w.int(s.index)
+        w.key("type"); w.string(s.type)
+        w.key("adaptor"); w.string(s.adaptor)
+        w.key("visible"); w.bool(s.visible)
+        if let p = s.parent { w.key("parent"); w.string(p) }
+        if let g = s.group {
+            w.key("group")
+            w.beginObject()
+            w.key("by"); w.string(g.by)
+            w.key("value"); w.raw(g.valueJSON)
+            w.endObject()
+        }
+        if !s.attributes.isEmpty {
+            w.key("attributes")
+            writeAttributes(s.attributes, doc, &w)
+        }
+        var others: [SupplementaryView] = []
+        for view in s.supplementary {
+            switch view.kind {
+            case "header": w.key("header"); writeView(view, &w)
+            case "footer": w.key("footer"); writeView(view, &w)
+            default: others.append(view)
+            }
+        }
+        if !others.isEmpty {
+            w.key("supplementary")
+            w.beginObject()
+            for view in others {
+                w.key(view.kind)
+                writeView(view, &w)
+            }
+            w.endObject()
+        }
+        if let p = s.placeholder {
+            w.key("placeholder")
+            w.beginObject()
+            w.key("kind"); w.string(p.kind.rawValue)
+            w.key("renderer"); w.string(orNull: p.renderer)
+            if let m = p.message { w.key("message"); w.string(m) }
+            w.endObject()
+        }
+        w.key("rows")
+        w.beginArray()
+        for row in s.rows {
+            w.beginObject()
+            w.key("id"); w.string(row.id)
+            w.key("renderer"); w.string(orNull: row.renderer)
+            w.key("model"); w.raw(doc.raw(row.model))
+            if let a = row.action { w.key("action"); writeAction(a, &w) }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    private func writeView(_ v: SupplementaryView, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("renderer"); w.string(orNull: v.renderer)
+        w.key("model"); w.raw(v.modelJSON)
+        w.endObject()
+    }
+
+    private func writeAttributes(_ attributes: [Attribute], _ doc: JSONDocument, _ w: inout JSONWriter) {
+        w.beginObject()
+        for a in attributes {
+            w.key(a.name)
+            writeValue(a.value, doc, &w)
+        }
+        w.endObject()
+    }
+
+    private func writeValue(_ v: AttributeValue, _ doc: JSONDocument, _ w: inout JSONWriter) {
+        switch v {
+        case .json(let node): w.raw(doc.raw(node))
+        case .string(let s): w.string(s)
+        case .int(let n): w.int(n)
+        case .bool(let b): w.bool(b)
+        case .null: w.null()
+        case .action(let a): writeAction(a, &w)
+        case .list(let items):
+            w.beginArray()
+            for item in items { writeValue(item, doc, &w) }
+            w.endArray()
+        case .object(let fields): writeAttributes(fields, doc, &w)
+        }
+    }
+
+    private func writeAction(_ a: RowAction, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("kind"); w.string(a.kind.rawValue)
+        w.key("target"); w.string(a.target)
+        if let r = a.siteRootPath { w.key("siteRootPath"); w.string(r) }
+        if let l = a.label { w.key("label"); w.string(l) }
+        w.endObject()
+    }
+
+    private func writeDiagnostic(_ d: Diagnostic, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("severity"); w.string(d.severity.rawValue)
+        w.key("code"); w.string(d.code)
+        w.key("path"); w.string(d.path)
+        w.key("message"); w.string(d.message)
+        w.endObject()
+    }
+}

@@ -1,0 +1,42 @@
+public import Adaptors
+
+/// One section of a layout record: one content item (or one row group of it).
+public struct LayoutSection: Sendable, Equatable {
+    /// Stable id from the tree path (`#group=value` appended for row groups).
+    public var id: String
+    public var index: Int
+    /// The content item's `@type`.
+    public var type: String
+    public var adaptor: String
+    public var visible: Bool
+    /// The id of the nearest enclosing content item's section, if any.
+    public var parent: String?
+    /// The group-by path and this group's value as JSON, for grouped sections.
+    public var group: (by: String, valueJSON: [UInt8])?
+    public var attributes: [Attribute]
+    public var supplementary: [SupplementaryView]
+    public var placeholder: LayoutPlaceholder?
+    public var rows: [LayoutRow]
+
+    public init(id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
+                group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [], supplementary: [SupplementaryView] = [],
+                placeholder: LayoutPlaceholder? = nil, rows: [LayoutRow] = []) {
+        self.id = id
+        self.index = index
+        self.type = type
+        self.adaptor = adaptor
+        self.visible = visible
+        self.parent = parent
+        self.group = group
+        self.attributes = attributes
+        self.supplementary = supplementary
+        self.placeholder = placeholder
+        self.rows = rows
+    }
+
+    public static func == (a: LayoutSection, b: LayoutSection) -> Bool {
+        a.id == b.id && a.index == b.index && a.type == b.type && a.adaptor == b.adaptor && a.visible == b.visible
+            && a.parent == b.parent && a.group?.by == b.group?.by && a.group?.valueJSON == b.group?.valueJSON
+            && a.attributes == b.attributes && a.supplementary == b.supplementary && a.placeholder == b.placeholder && a.rows == b.rows
+    }
+}

@@ -1,0 +1,79 @@
+public import ContentTree
+
+/// Static validation of a loaded config: duplicate, unreachable and indistinguishable mappings.
+public struct ConfigChecker: Sendable {
+    public init() {}
+
+    private struct Entry {
+        let label: String
+        let scope: String
+        let types: [String]
+        let condition: Condition?
+        let location: SourceLocation?
+    }
+
+    /// Every finding about `config`; error findings make `layout-worker check` fail.
+    public func check(_ config: MappingConfig) -> [Diagnostic] {
+        var entries: [Entry] = []
+        for m in config.renderers {
+            entries.append(Entry(label: "renderer \(m.renderer)", scope: "row", types: m.types, condition: m.condition, location: m.location))
+        }
+        for m in config.supplementary {
+            entries.append(Entry(label: "\(m.kind) \(m.renderer)", scope: "supplementary \(m.kind)", types: m.types, condition: m.condition, location: m.location))
+        }
+        for m in config.placeholders {
+            entries.append(Entry(label: "\(m.kind.rawValue) placeholder \(m.renderer)", scope: "placeholder \(m.kind.rawValue)",
+                                 types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
+        }
+        var findings: [Diagnostic] = []
+        func at(_ e: Entry) -> String { e.location.map { "\(config.origin):\($0)" } ?? config.origin }
+        func where_(_ e: Entry) -> String { e.location.map { " (line \($0.line))" } ?? "" }
+
+        for e in entries {
+            if let c = e.condition, c.expression.isUnsatisfiable {
+                findings.append(Diagnostic(.error, "unreachable-mapping", path: at(e), "\(e.label) can never be chosen: its condition '\(c.source)' is never true"))
+            }
+        }
+        // Group by (scope, type).
+        var byScopeType: [String: [Int]] = [:]
+        var order: [String] = []
+        for (n, e) in entries.enumerated() {
+            for t in Set(e.types) {
+                let key = e.scope + "\u{0}" + t
+                if byScopeType[key] == nil { order.append(key) }
+                byScopeType[key, default: []].append(n)
+            }
+        }
+        for key in order {
+            let type = String(key.split(separator: "\u{0}", omittingEmptySubsequences: false)[1])
+            let group = byScopeType[key]!.map { entries[$0] }
+            let unconditional = group.filter { $0.condition == nil }
+            if unconditional.count > 1 {
+                for e in unconditional.dropFirst() {
+                    findings.append(Diagnostic(.error, "duplicate-mapping", path: at(e),
+                        "\(e.label) and \(unconditional[0].label)\(where_(unconditional[0])) both map \(type) without a condition; every \(type) would be ambiguous"))
+                }
+            }
+            if let always = unconditional.first {
+                for e in group where e.condition != nil {
+                    findings.append(Diagnostic(.error, "unreachable-mapping", path: at(e),
+                        "\(e.label) can never be chosen for \(type): every \(type) it matches also matches \(always.label)\(where_(always)), which has no condition, so the row is ambiguous"))
+                }
+            }
+            var seen: [String: Entry] = [:]
+            for e in group {
+                guard let c = e.condition else { continue }
+                if let earlier = seen[c.canonical] {
+                    findings.append(Diagnostic(.error, "indistinguishable-conditions", path: at(e),
+                        "\(e.label) and \(earlier.label)\(where_(earlier)) have conditions that cannot be told apart for \(type): '\(c.source)' vs '\(earlier.condition!.source)'"))
+                } else {
+                    seen[c.canonical] = e
+                }
+            }
+        }
+        if config.defaultRenderer == nil {
+            findings.append(Diagnostic(.info, "no-default-renderer", path: config.origin, "no defaultRenderer: rows no mapping matches are reported as unmapped"))
+        }
+        return findings
+    }
+}

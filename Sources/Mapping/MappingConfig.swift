@@ -1,0 +1,26 @@
+public import Adaptors
+
+/// A complete mapping config: adaptors per content type, renderers, supplementary views, placeholders, policy.
+public struct MappingConfig: Sendable {
+    public var version = 1
+    public var policy = Policy.lenient
+    /// The renderer for rows no mapping matches (the last step of the fallback chain); nil reports them as unmapped.
+    public var defaultRenderer: String?
+    public var options = CompileOptions()
+    /// Adaptor choice per content type, on top of the standard registry.
+    public var adaptors: [String: AdaptorBinding] = [:]
+    public var renderers: [RendererMapping] = []
+    public var supplementary: [SupplementaryMapping] = []
+    public var placeholders: [PlaceholderMapping] = []
+    /// Where the config came from (a file path), for messages.
+    public var origin = "config"
+
+    public init() {}
+
+    /// The adaptor registry this config describes: the standard bindings plus its own.
+    public func registry() -> AdaptorRegistry {
+        var registry = AdaptorRegistry.standard()
+        for (type, binding) in adaptors { registry.register(binding.adaptor, for: type) }
+        return registry
+    }
+}

@@ -1,0 +1,338 @@
+public import ContentTree
+import Adaptors
+import LayoutJSON
+import Yams
+
+/// Reads a mapping config from YAML, reporting every problem with its line and column.
+public struct MappingConfigLoader: Sendable {
+    public init() {}
+
+    /// The config in `yaml`, or every error found in it (syntax, unknown fields, wrong types, bad conditions).
+    public func load(yaml: String, origin: String = "config") -> Result<MappingConfig, MappingConfigError> {
+        var reader = Reader(origin: origin)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            return .failure(MappingConfigError(diagnostics: [reader.yamlDiagnostic(error)]))
+        } catch {
+            return .failure(MappingConfigError(diagnostics: [Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")]))
+        }
+        var config = MappingConfig()
+        config.origin = origin
+        guard let root else { return .success(config) }
+        reader.readTop(root, into: &config)
+        if reader.errors.isEmpty { return .success(config) }
+        return .failure(MappingConfigError(diagnostics: reader.errors))
+    }
+}
+
+/// All errors that made a config unusable.
+public struct MappingConfigError: Error, Sendable, CustomStringConvertible {
+    public let diagnostics: [Diagnostic]
+
+    public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+private struct Reader {
+    let origin: String
+    var errors: [Diagnostic] = []
+
+    init(origin: String) { self.origin = origin }
+
+    func location(_ node: Node) -> SourceLocation? {
+        node.mark.map { SourceLocation(line: $0.line, column: $0.column) }
+    }
+
+    func path(_ node: Node) -> String {
+        guard let l = location(node) else { return origin }
+        return "\(origin):\(l.line):\(l.column)"
+    }
+
+    mutating func fail(_ node: Node, _ code: String, _ message: String) {
+        errors.append(Diagnostic(.error, code, path: path(node), message))
+    }
+
+    func yamlDiagnostic(_ error: YamlError) -> Diagnostic {
+        switch error {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return Diagnostic(.error, "yaml-syntax", path: "\(origin):\(mark.line):\(mark.column)", problem)
+        case let .duplicatedKeysInMapping(duplicates, _):
+            return Diagnostic(.error, "duplicate-key", path: origin, "duplicate keys in a mapping: \(duplicates.joined(separator: ", "))")
+        default:
+            return Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")
+        }
+    }
+
+    /// The key/value pairs of a mapping node; unknown keys are errors.
+    mutating func fields(_ node: Node, allowed: [String], what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            fail(node, "wrong-type", "\(what) must be a mapping")
+            return nil
+        }
+        var out: [(String, Node, Node)] = []
+        for (k, v) in mapping {
+            guard let key = k.string else {
+                fail(k, "wrong-type", "keys in \(what) must be strings")
+                continue
+            }
+            if !allowed.contains(key) {
+                fail(k, "unknown-field", "unknown field '\(key)' in \(what) (allowed: \(allowed.joined(separator: ", ")))")
+                continue
+            }
+            out.append((key, k, v))
+        }
+        return out
+    }
+
+    mutating func string(_ node: Node, what: String) -> String? {
+        guard case .scalar(let s) = node, !s.string.isEmpty else {
+            fail(node, "wrong-type", "\(what) must be a non-empty string")
+            return nil
+        }
+        return s.string
+    }
+
+    mutating func bool(_ node: Node, what: String) -> Bool? {
+        guard case .scalar = node, let b = node.bool else {
+            fail(node, "wrong-type", "\(what) must be true or false")
+            return nil
+        }
+        return b
+    }
+
+    mutating func strings(_ node: Node, what: String) -> [String]? {
+        switch node {
+        case .scalar: return string(node, what: what).map { [$0] }
+        case .sequence(let seq):
+            var out: [String] = []
+            for item in seq {
+                guard let s = string(item, what: "each of \(what)") else { return nil }
+                out.append(s)
+            }
+            if out.isEmpty { fail(node, "wrong-type", "\(what) must name at least one type") }
+            return out
+        default:
+            fail(node, "wrong-type", "\(what) must be a string or a list of strings")
+            return nil
+        }
+    }
+
+    mutating func condition(_ node: Node) -> Condition? {
+        guard let text = string(node, what: "when") else { return nil }
+        do {
+            return try Condition(text)
+        } catch {
+            let base = location(node) ?? SourceLocation(line: 1, column: 1)
+            var quoted = 0
+            if case .scalar(let s) = node, s.style == .singleQuoted || s.style == .doubleQuoted { quoted = 1 }
+            let line = base.line + error.line - 1
+            let column = error.line == 1 ? base.column + quoted + error.column - 1 : error.column
+            errors.append(Diagnostic(.error, "condition-syntax", path: "\(origin):\(line):\(column)", "in condition '\(text)': \(error.message)"))
+            return nil
+        }
+    }
+
+    mutating func fieldPath(_ node: Node, what: String) -> FieldPath? {
+        guard let text = string(node, what: what) else { return nil }
+        do {
+            return try FieldPath(parsing: text)
+        } catch {
+            fail(node, "field-path-syntax", "\(what) '\(text)': \(error)")
+            return nil
+        }
+    }
+
+    mutating func readTop(_ root: Node, into config: inout MappingConfig) {
+        let allowed = ["version", "policy", "defaultRenderer", "options", "adaptors", "renderers", "supplementary", "placeholders"]
+        guard let top = fields(root, allowed: allowed, what: "the config") else { return }
+        for (key, _, value) in top {
+            switch key {
+            case "version":
+                if value.int != 1 { fail(value, "unsupported-version", "version must be 1") }
+            case "policy":
+                if let s = string(value, what: "policy") {
+                    if let p = Policy(rawValue: s) { config.policy = p } else { fail(value, "wrong-value", "policy must be strict or lenient, not '\(s)'") }
+                }
+            case "defaultRenderer":
+                config.defaultRenderer = string(value, what: "defaultRenderer")
+            case "options":
+                readOptions(value, into: &config.options)
+            case "adaptors":
+                readAdaptors(value, into: &config)
+            case "renderers":
+                forEachEntry(value, what: "renderers") { reader, entry in reader.readRenderer(entry).map { config.renderers.append($0) } }
+            case "supplementary":
+                forEachEntry(value, what: "supplementary") { reader, entry in reader.readSupplementary(entry).map { config.supplementary.append($0) } }
+            case "placeholders":
+                forEachEntry(value, what: "placeholders") { reader, entry in reader.readPlaceholder(entry).map { config.placeholders.append($0) } }
+            default: break
+            }
+        }
+    }
+
+    mutating func forEachEntry(_ node: Node, what: String, _ body: (inout Reader, Node) -> Void) {
+        guard case .sequence(let seq) = node else {
+            fail(node, "wrong-type", "\(what) must be a list")
+            return
+        }
+        for entry in seq { body(&self, entry) }
+    }
+
+    mutating func readOptions(_ node: Node, into options: inout CompileOptions) {
+        guard let entries = fields(node, allowed: ["omitContainers", "emptyMenusShowNoResults", "emptySlotsShowLoading", "maxDepth"], what: "options") else { return }
+        for (key, _, value) in entries {
+            switch key {
+            case "omitContainers": bool(value, what: key).map { options.omitContainers = $0 }
+            case "emptyMenusShowNoResults": bool(value, what: key).map { options.emptyMenusShowNoResults = $0 }
+            case "emptySlotsShowLoading": bool(value, what: key).map { options.emptySlotsShowLoading = $0 }
+            case "maxDepth":
+                if let n = value.int, n >= 1, n <= 100_000 { options.maxDepth = n } else { fail(value, "wrong-value", "maxDepth must be an integer from 1 to 100000") }
+            default: break
+            }
+        }
+    }
+
+    mutating func readAdaptors(_ node: Node, into config: inout MappingConfig) {
+        guard case .mapping(let mapping) = node else {
+            fail(node, "wrong-type", "adaptors must be a mapping from content type to adaptor")
+            return
+        }
+        for (k, v) in mapping {
+            guard let type = string(k, what: "a content type") else { continue }
+            if let binding = readBinding(v, type: type) { config.adaptors[type] = binding }
+        }
+    }
+
+    mutating func readBinding(_ node: Node, type: String) -> AdaptorBinding? {
+        let names = AdaptorRegistry.builtInNames.joined(separator: ", ")
+        if case .scalar = node {
+            guard let name = string(node, what: "the adaptor for \(type)") else { return nil }
+            guard let adaptor = AdaptorRegistry.builtIn(named: name) else {
+                fail(node, "unknown-adaptor", "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                return nil
+            }
+            return AdaptorBinding(adaptor: adaptor, location: location(node))
+        }
+        guard let entries = fields(node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder"], what: "the adaptor binding for \(type)") else { return nil }
+        var name = "Generic"
+        var rows: GenericAdaptor.Rows?
+        var idPaths: [FieldPath]?
+        var groupBy: FieldPath?
+        var order = RowGrouper.Order.firstAppearance
+        var rowsNode: Node?
+        for (key, _, value) in entries {
+            switch key {
+            case "adaptor": name = string(value, what: "adaptor") ?? name
+            case "rows":
+                rowsNode = value
+                guard let text = string(value, what: "rows") else { continue }
+                switch text {
+                case "one": rows = .one
+                case "none": rows = GenericAdaptor.Rows.none
+                case "auto": rows = .auto
+                default:
+                    if text.hasPrefix("field:"), text.count > 6 { rows = .field(String(text.dropFirst(6))) }
+                    else { fail(value, "wrong-value", "rows must be one, none, auto or field:NAME, not '\(text)'") }
+                }
+            case "idFields":
+                guard let list = strings(value, what: "idFields") else { continue }
+                var paths: [FieldPath] = []
+                for text in list {
+                    do { paths.append(try FieldPath(parsing: text)) } catch { fail(value, "field-path-syntax", "idFields '\(text)': \(error)") }
+                }
+                idPaths = paths
+            case "groupBy": groupBy = fieldPath(value, what: "groupBy")
+            case "groupOrder":
+                if let text = string(value, what: "groupOrder") {
+                    if let o = RowGrouper.Order(rawValue: text) { order = o } else { fail(value, "wrong-value", "groupOrder must be firstAppearance or value") }
+                }
+            default: break
+            }
+        }
+        let adaptor: any ContentItemAdaptor
+        if name == "Generic" {
+            adaptor = GenericAdaptor(rows: rows ?? .auto, idPaths: idPaths)
+        } else {
+            guard let builtIn = AdaptorRegistry.builtIn(named: name) else {
+                fail(node, "unknown-adaptor", "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                return nil
+            }
+            if let rowsNode { fail(rowsNode, "wrong-field", "rows applies to the Generic adaptor only") }
+            if idPaths != nil { fail(node, "wrong-field", "idFields applies to the Generic adaptor only") }
+            adaptor = builtIn
+        }
+        return AdaptorBinding(adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order) }, location: location(node))
+    }
+
+    mutating func readRenderer(_ node: Node) -> RendererMapping? {
+        guard let entries = fields(node, allowed: ["renderer", "types", "when"], what: "a renderer mapping") else { return nil }
+        var renderer: String?, types: [String]?, condition: Condition?
+        var ok = true
+        for (key, _, value) in entries {
+            switch key {
+            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
+            case "types": types = strings(value, what: "types"); ok = ok && types != nil
+            case "when": condition = self.condition(value); ok = ok && condition != nil
+            default: break
+            }
+        }
+        guard ok else { return nil }
+        guard let renderer, let types else {
+            fail(node, "missing-field", "a renderer mapping needs renderer and types")
+            return nil
+        }
+        return RendererMapping(renderer: renderer, types: types, condition: condition, location: location(node))
+    }
+
+    mutating func readSupplementary(_ node: Node) -> SupplementaryMapping? {
+        guard let entries = fields(node, allowed: ["kind", "types", "field", "renderer", "when"], what: "a supplementary mapping") else { return nil }
+        var kind: String?, types: [String]?, field: FieldPath?, renderer: String?, condition: Condition?
+        var ok = true
+        for (key, _, value) in entries {
+            switch key {
+            case "kind": kind = string(value, what: "kind"); ok = ok && kind != nil
+            case "types": types = strings(value, what: "types"); ok = ok && types != nil
+            case "field": field = fieldPath(value, what: "field"); ok = ok && field != nil
+            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
+            case "when": condition = self.condition(value); ok = ok && condition != nil
+            default: break
+            }
+        }
+        guard ok else { return nil }
+        guard let kind, let types, let field, let renderer else {
+            fail(node, "missing-field", "a supplementary mapping needs kind, types, field and renderer")
+            return nil
+        }
+        return SupplementaryMapping(kind: kind, types: types, field: field, renderer: renderer, condition: condition, location: location(node))
+    }
+
+    mutating func readPlaceholder(_ node: Node) -> PlaceholderMapping? {
+        guard let entries = fields(node, allowed: ["kind", "types", "renderer", "when"], what: "a placeholder mapping") else { return nil }
+        var kind: PlaceholderKind?, types: [String] = [], renderer: String?, condition: Condition?
+        var ok = true
+        for (key, _, value) in entries {
+            switch key {
+            case "kind":
+                if let text = string(value, what: "kind") {
+                    kind = PlaceholderKind(rawValue: text)
+                    if kind == nil { fail(value, "wrong-value", "placeholder kind must be loading, noResults or error, not '\(text)'") }
+                }
+                ok = ok && kind != nil
+            case "types":
+                if let t = strings(value, what: "types") { types = t } else { ok = false }
+            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
+            case "when": condition = self.condition(value); ok = ok && condition != nil
+            default: break
+            }
+        }
+        guard ok else { return nil }
+        guard let kind, let renderer else {
+            fail(node, "missing-field", "a placeholder mapping needs kind and renderer")
+            return nil
+        }
+        return PlaceholderMapping(kind: kind, types: types, renderer: renderer, condition: condition, location: location(node))
+    }
+}

@@ -1,0 +1,95 @@
+public import LayoutJSON
+public import Adaptors
+
+/// Finds the one renderer for each row, supplementary view and placeholder, by the fallback chain and conditions.
+public struct RendererResolver: Sendable {
+    public let config: MappingConfig
+    private let rowsByType: [String: [Int]]
+    private let supplementaryByKind: [String: [String: [Int]]]
+    private let placeholdersByKind: [PlaceholderKind: [String: [Int]]]
+    private let anyTypePlaceholders: [PlaceholderKind: [Int]]
+    static let classKey: JSONKey = "@class"
+
+    public init(config: MappingConfig) {
+        self.config = config
+        var rows: [String: [Int]] = [:]
+        for (n, m) in config.renderers.enumerated() { for t in Set(m.types) { rows[t, default: []].append(n) } }
+        var supplementary: [String: [String: [Int]]] = [:]
+        for (n, m) in config.supplementary.enumerated() { for t in Set(m.types) { supplementary[m.kind, default: [:]][t, default: []].append(n) } }
+        var placeholders: [PlaceholderKind: [String: [Int]]] = [:]
+        var anyType: [PlaceholderKind: [Int]] = [:]
+        for (n, m) in config.placeholders.enumerated() {
+            if m.types.isEmpty { anyType[m.kind, default: []].append(n) }
+            for t in Set(m.types) { placeholders[m.kind, default: [:]][t, default: []].append(n) }
+        }
+        rowsByType = rows
+        supplementaryByKind = supplementary
+        placeholdersByKind = placeholders
+        anyTypePlaceholders = anyType
+    }
+
+    /// The supplementary kinds the config defines, in first-use order.
+    public var supplementaryKinds: [String] {
+        var seen: [String] = []
+        for m in config.supplementary where !seen.contains(m.kind) { seen.append(m.kind) }
+        return seen
+    }
+
+    /// The fallback chain for a row model: `@class` short name, full class name, section type, adaptor name.
+    public func typeChain(model: Int, in doc: JSONDocument, sectionType: String, adaptor: String) -> [String] {
+        var chain: [String] = []
+        if let c = doc.value(model, Self.classKey), let full = doc.string(c) {
+            let short = full.split(separator: ".").last.map(String.init) ?? full
+            chain.append(short)
+            if full != short { chain.append(full) }
+        }
+        for t in [sectionType, adaptor] where !chain.contains(t) { chain.append(t) }
+        return chain
+    }
+
+    /// The renderer for one row.
+    public func resolveRow(_ context: ConditionContext, adaptor: String) -> Resolution {
+        let chain = typeChain(model: context.model, in: context.document, sectionType: context.sectionType, adaptor: adaptor)
+        for type in chain {
+            guard let candidates = rowsByType[type] else { continue }
+            var matched: [Int] = []
+            for n in candidates where config.renderers[n].condition?.evaluate(context) ?? true { matched.append(n) }
+            if matched.count == 1 { return .resolved(renderer: config.renderers[matched[0]].renderer, type: type) }
+            if matched.count > 1 { return .ambiguous(type: type, renderers: matched.map { config.renderers[$0].renderer }) }
+        }
+        if let d = config.defaultRenderer { return .defaulted(renderer: d) }
+        return .unmapped(tried: chain)
+    }
+
+    /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
+    public func resolveSupplementary(kind: String, item context: ConditionContext, adaptor: String) -> (resolution: Resolution, model: Int)? {
+        guard let byType = supplementaryByKind[kind] else { return nil }
+        for type in [context.sectionType, adaptor] {
+            guard let candidates = byType[type] else { continue }
+            var matched: [Int] = []
+            for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true { matched.append(n) }
+            guard !matched.isEmpty else { continue }
+            let first = config.supplementary[matched[0]]
+            guard let model = first.field.resolve(in: context.document, from: context.model) else { return nil }
+            if matched.count > 1 { return (.ambiguous(type: type, renderers: matched.map { config.supplementary[$0].renderer }), model) }
+            return (.resolved(renderer: first.renderer, type: type), model)
+        }
+        return nil
+    }
+
+    /// The renderer for a placeholder of `kind` in a section (type-specific mappings first, then those for every type).
+    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, adaptor: String) -> Resolution {
+        let levels: [(String, [Int])] = [
+            (context.sectionType, placeholdersByKind[kind]?[context.sectionType] ?? []),
+            (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
+            ("*", anyTypePlaceholders[kind] ?? []),
+        ]
+        for (type, candidates) in levels where !candidates.isEmpty {
+            var matched: [Int] = []
+            for n in candidates where config.placeholders[n].condition?.evaluate(context) ?? true { matched.append(n) }
+            if matched.count == 1 { return .resolved(renderer: config.placeholders[matched[0]].renderer, type: type) }
+            if matched.count > 1 { return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer }) }
+        }
+        return .unmapped(tried: [context.sectionType, adaptor, "*"])
+    }
+}

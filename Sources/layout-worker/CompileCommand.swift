@@ -1,0 +1,64 @@
+import ArgumentParser
+import LayoutCompiler
+import LayoutJSON
+import LayoutRecord
+import Mapping
+
+/// `layout-worker compile`: one layout record per input, one per line.
+struct CompileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compile",
+        abstract: "Compile responses (files, or NDJSON on stdin) into layout records on stdout."
+    )
+
+    @Option(name: .long, help: "Mapping config (YAML).")
+    var config: String = "config/default.yaml"
+
+    @Flag(name: .long, help: "Indent the records (models are re-indented too).")
+    var pretty = false
+
+    @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
+    var files: [String] = []
+
+    func run() throws {
+        let mapping: MappingConfig
+        switch ConfigFile.load(config) {
+        case .success(let c): mapping = c
+        case .failure(let e):
+            for d in e.diagnostics { Output.error(d.description) }
+            throw ExitCode(2)
+        }
+        let compiler = LayoutCompiler(config: mapping)
+        var inputs: [Result<NamedInput, InputError>] = []
+        if files.isEmpty || files == ["-"] {
+            inputs = InputSource.standardInputLines().map { .success($0) }
+        } else {
+            for f in files { inputs.append(f == "-" ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files")) : InputSource.file(f)) }
+        }
+        var failed = 0
+        for input in inputs {
+            switch input {
+            case .failure(let e):
+                Output.error("\(e.name): \(e.message)")
+                failed += 1
+            case .success(let input):
+                let source = input.name.hasPrefix("stdin:") ? RecordSource(file: input.name) : RecordSource(file: input.name)
+                switch compiler.compile(input.bytes, source: source) {
+                case .success(let compiled):
+                    if pretty, let doc = try? JSONReader().read(compiled.bytes) {
+                        Output.out(JSONPrettyPrinter.format(doc))
+                    } else {
+                        Output.out(compiled.bytes + [0x0A])
+                    }
+                case .failure(let failure):
+                    Output.error("\(input.name): \(failure)")
+                    failed += 1
+                }
+            }
+        }
+        if failed > 0 {
+            Output.error("\(failed) of \(inputs.count) input\(inputs.count == 1 ? "" : "s") failed")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `layout-worker` executable: compile assembler responses into layout records.
+@main
+struct LayoutWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout-worker",
+        abstract: "Compiles Endeca Experience Manager assembler responses into layout records.",
+        subcommands: [CompileCommand.self, CheckCommand.self]
+    )
+}
