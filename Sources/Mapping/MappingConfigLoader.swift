@@ -23,7 +23,17 @@ public struct MappingConfigLoader: Sendable {
         guard let root else { return .success(config) }
         reader.readTop(root, into: &config)
         if reader.errors.isEmpty { return .success(config) }
-        return .failure(MappingConfigError(diagnostics: reader.errors))
+        return .failure(MappingConfigError(diagnostics: reader.errors.sorted(by: Self.byLocation)))
+    }
+
+    /// Orders diagnostics by the line and column in their `origin:line:column` paths.
+    static func byLocation(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        func key(_ d: Diagnostic) -> (Int, Int) {
+            let parts = d.path.split(separator: ":")
+            guard parts.count >= 2, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) else { return (0, 0) }
+            return (line, column)
+        }
+        return key(a) < key(b)
     }
 }
 

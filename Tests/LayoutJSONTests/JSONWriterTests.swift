@@ -1,0 +1,36 @@
+import Testing
+import LayoutJSON
+
+@Suite struct JSONWriterTests {
+    @Test func writesCompactJSONWithCommasAndEscapes() throws {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("a"); w.int(-42)
+        w.key("b"); w.string("q\"uote\\ \n\u{01} é")
+        w.key("c"); w.beginArray(); w.bool(true); w.null(); w.double(1.5); w.double(3); w.endArray()
+        w.key("dynamic key"); w.raw(Array("{\"x\":[1]}".utf8))
+        w.key("e"); w.beginObject(); w.endObject()
+        w.endObject()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == #"{"a":-42,"b":"q\"uote\\ \n\u0001 é","c":[true,null,1.5,3],"dynamic key":{"x":[1]},"e":{}}"#)
+        let doc = try JSONReader().read(w.bytes)
+        #expect(doc.value(0, "b").flatMap(doc.string) == "q\"uote\\ \n\u{01} é")
+    }
+
+    @Test func intEdgeCases() {
+        var w = JSONWriter()
+        w.beginArray()
+        for n in [0, 7, -1, Int.max, Int.min] { w.int(n) }
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[0,7,-1,\(Int.max),\(Int.min)]")
+    }
+
+    @Test func prettyPrinterKeepsEveryValue() throws {
+        let compact = Array(#"{"a":[1,{"b":"x"},[]],"c":{},"d":"\u00e9"}"#.utf8)
+        let pretty = JSONPrettyPrinter.format(try JSONReader().read(compact))
+        let text = String(decoding: pretty, as: UTF8.self)
+        #expect(text == "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x\"\n    },\n    []\n  ],\n  \"c\": {},\n  \"d\": \"\\u00e9\"\n}\n")
+        let again = try JSONReader().read(pretty)
+        #expect(again.value(0, "d").flatMap(again.string) == "é")
+    }
+}

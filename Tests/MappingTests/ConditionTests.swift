@@ -1,0 +1,96 @@
+import Testing
+import LayoutJSON
+import Mapping
+
+private let model = try! JSONReader().read(Array(#"""
+{"@class":"com.endeca.infront.cartridge.model.Record","label":"Aceite","count":12,
+ "attributes":{"product.vegan":["true"],"sku.activePrice":["8899.000000"],"record.type":["Producto","SKU"]},
+ "flag":true,"nothing":null}
+"""#.utf8))
+
+private func holds(_ text: String, row: Int = 0, section: Int = 0, type: String = "ResultsList") throws -> Bool {
+    try Condition(text).evaluate(ConditionContext(document: model, model: 0, row: row, section: section, sectionType: type))
+}
+
+@Suite struct ConditionTests {
+    @Test(arguments: [
+        (#"attributes["product.vegan"][0] == "true""#, true),
+        (#"attributes["product.vegan"][0] != "true""#, false),
+        (#"attributes["sku.activePrice"][0] > 5000"#, true),
+        (#"attributes["sku.activePrice"][0] <= 8899"#, true),
+        (#"attributes["sku.activePrice"][0] < 8899"#, false),
+        ("count >= 12 and count < 13", true),
+        ("count == 12.0", true),
+        (#"label startsWith "Ace""#, true),
+        (#"label endsWith "ite""#, true),
+        (#"label contains "cei""#, true),
+        (#"label contains "x""#, false),
+        (#"attributes["record.type"] contains "SKU""#, true),
+        (#"attributes["record.type"] contains "Nope""#, false),
+        (#"label in ["Aceite", "Vinagre"]"#, true),
+        ("count in [1, 2]", false),
+        ("exists attributes", true),
+        ("exists missing.deep", false),
+        ("not exists missing", true),
+        ("missing == 1", false),
+        ("missing != 1", true),
+        ("nothing == null", true),
+        ("flag == true", true),
+        ("flag", false),
+        ("row == 3 and section == 1", true),
+        (#"sectionType == "ResultsList" or false"#, true),
+        (#"(label == "x" or count > 1) and not (flag == false)"#, true),
+        (#"["@class"] endsWith ".Record""#, true),
+        (#"label > "A" and label < "B""#, true),
+        ("true", true),
+        ("false", false),
+    ])
+    func evaluates(text: String, expected: Bool) throws {
+        if text == "flag" {
+            #expect(throws: ConditionError.self) { try Condition(text) }
+            return
+        }
+        #expect(try holds(text, row: 3, section: 1) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("label ==", 1, 9, "unexpected end of condition"),
+        ("label == \"x", 1, 10, "unterminated string"),
+        ("count > 1 and", 1, 14, "unexpected end of condition"),
+        ("count ! 1", 1, 7, "unexpected '!'"),
+        ("label in 1", 1, 10, "expected '[' after 'in'"),
+        ("label in [count]", 1, 11, "'in' lists hold literals only"),
+        ("label", 1, 1, "a condition must be a test (comparison, exists, in, and/or/not), not a bare value"),
+        ("count > 1 and label", 1, 1, "'and' needs tests on both sides"),
+        ("a[x] == 1", 1, 3, "expected an index or a quoted name in '[...]'"),
+        ("label == 1\n and (", 2, 7, "unexpected end of condition"),
+        ("(count > 1", 1, 11, "expected ')'"),
+        ("system(\"rm\")", 1, 7, "unexpected '('"),
+    ])
+    func reportsErrorsWithLineAndColumn(text: String, line: Int, column: Int, message: String) {
+        do {
+            _ = try Condition(text)
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.line == line, "\(text)")
+            #expect(error.column == column, "\(text)")
+            #expect(error.message == message, "\(text)")
+        }
+    }
+
+    @Test func sizeAndDepthAreBounded() {
+        let wide = Array(repeating: "count == 1", count: 200).joined(separator: " or ")
+        #expect(throws: ConditionError.self) { try Condition(wide) }
+        let deep = String(repeating: "(", count: 40) + "true" + String(repeating: ")", count: 40)
+        #expect(throws: ConditionError.self) { try Condition(deep) }
+        #expect(throws: Never.self) { try Condition(String(repeating: "(", count: 10) + "true" + String(repeating: ")", count: 10)) }
+    }
+
+    @Test func canonicalFormIgnoresOrderAndOrientation() throws {
+        #expect(try Condition("a == 1 and b > 2").canonical == Condition("2 < b and 1 == a").canonical)
+        #expect(try Condition("a in [\"x\", \"y\"]").canonical == Condition("a in ['y','x']").canonical)
+        #expect(try Condition("(a == 1 or b == 2) or c == 3").canonical == Condition("c == 3 or (b == 2 or a == 1)").canonical)
+        #expect(try Condition("a == 1").canonical != Condition("a == 2").canonical)
+        #expect(try Condition("a < 1").canonical != Condition("a > 1").canonical)
+    }
+}

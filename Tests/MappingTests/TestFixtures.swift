@@ -1,0 +1,3 @@
+import TestSupport
+
+typealias TestFixtures = Fixtures
