@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LayoutCompilerTests",
-            dependencies: ["LayoutCompiler", "LayoutJSON", "TestSupport"],
+            dependencies: ["LayoutCompiler", "LayoutJSON", "Adaptors", "ContentTree", "Mapping", "TestSupport"],
             swiftSettings: strict),
     ]
 )

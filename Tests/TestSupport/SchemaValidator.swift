@@ -1,7 +1,7 @@
 import LayoutJSON
 
 /// Validates JSON against the JSON Schema subset the project's schemas use; unknown keywords are refused, never ignored.
-public struct SchemaValidator {
+public struct SchemaValidator: Sendable {
     let schema: JSONDocument
     static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$comment", "$defs"]
     static let keywords: Set<String> = ["type", "properties", "required", "additionalProperties", "items", "enum", "const",

@@ -1,0 +1,101 @@
+import Testing
+import Foundation
+import LayoutJSON
+import TestSupport
+
+/// Runs the built `layout-worker` binary.
+private func run(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let binary = Fixtures.path(".build/debug/layout-worker")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: binary) ? binary : Fixtures.path(".build/release/layout-worker"))
+    process.arguments = arguments
+    process.currentDirectoryURL = Fixtures.root
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+@Suite(.serialized) struct CommandLineTests {
+    @Test func compileWritesOneSchemaValidRecordPerSample() throws {
+        let result = try run(["compile"] + Fixtures.samples)
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == Fixtures.samples.count)
+        for line in lines { #expect(recordSchema.validate(Array(line.utf8)).isEmpty) }
+        #expect(lines[0].contains(#""source":{"file":"samples/cartridge-error.json"}"#))
+    }
+
+    @Test func compileReadsNDJSONAndReportsBadLinesButCompilesTheRest() throws {
+        let result = try run(["compile", "--config", "config/default.yaml"], stdin: """
+        {"@type":"ResultsList","records":[]}
+        {"@type": oops}
+
+        [1,2]
+        {"@type":"SearchBox"}
+        """)
+        #expect(result.status == 1)
+        #expect(result.out.split(separator: "\n").count == 2)
+        #expect(result.err.contains("stdin:2: invalid-json: unexpected 'o', expected a value (byte 10)"))
+        #expect(result.err.contains("stdin:4: not-assembler-response: the root is an array, not an object"))
+        #expect(result.err.contains("2 of 4 inputs failed"))
+    }
+
+    @Test func prettyOutputParses() throws {
+        let result = try run(["compile", "--pretty", "samples/empty-results.json"])
+        #expect(result.status == 0)
+        #expect(result.out.contains("\n  \"sections\": ["))
+        #expect((try? JSONReader().read(Array(result.out.utf8))) != nil)
+    }
+
+    @Test func compileFailsCleanlyOnMissingConfigAndFiles() throws {
+        let missing = try run(["compile", "--config", "nope.yaml", "samples/empty-results.json"])
+        #expect(missing.status == 2)
+        #expect(missing.err.contains("nope.yaml: cannot read the config file"))
+        let noFile = try run(["compile", "samples/does-not-exist.json", "samples/empty-results.json"])
+        #expect(noFile.status == 1)
+        #expect(noFile.out.split(separator: "\n").count == 1)
+    }
+
+    @Test func checkPassesShippedConfigsAndReportsRows() throws {
+        let ok = try run(["check", "config/default.yaml", "samples/search-page.json"])
+        #expect(ok.status == 0, "\(ok.out)")
+        #expect(ok.out.contains("row 0 id=prod01000 → SaleProductCell"))
+        #expect(ok.out.hasSuffix("ok\n"))
+    }
+
+    @Test func checkFailsOnConfigErrorsWithLocations() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.yaml")
+        try """
+        renderers:
+          - { renderer: A, types: Record }
+          - { renderer: B, types: Record }
+          - { renderer: C, types: Refinement, when: 'x == 1 and x == 2' }
+        """.write(to: bad, atomically: true, encoding: .utf8)
+        let result = try run(["check", bad.path])
+        #expect(result.status == 1)
+        #expect(result.out.contains("error [duplicate-mapping] \(bad.path):3:5"))
+        #expect(result.out.contains("error [unreachable-mapping] \(bad.path):4:5"))
+        let syntax = dir.appendingPathComponent("syntax.yaml")
+        try "renderers:\n  - { renderer: A, types: Record, colour: red }\n".write(to: syntax, atomically: true, encoding: .utf8)
+        let s = try run(["check", syntax.path])
+        #expect(s.status == 1)
+        #expect(s.out.contains("error [unknown-field] \(syntax.path):2:35: unknown field 'colour'"))
+    }
+
+    @Test func checkReportsUnresolvedRowsInResponses() throws {
+        let result = try run(["check", "config/default.yaml", "samples/cartridge-error.json"])
+        #expect(result.status == 1)
+        #expect(result.out.contains("error [rows-unreadable]"))
+    }
+}

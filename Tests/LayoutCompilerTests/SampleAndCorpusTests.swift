@@ -1,0 +1,70 @@
+import Testing
+import Foundation
+import LayoutCompiler
+import LayoutJSON
+import TestSupport
+
+@Suite struct SampleTests {
+    @Test(arguments: Fixtures.samples)
+    func everySampleCompilesToASchemaValidRecord(sample: String) throws {
+        let (r, _) = try compileChecked(try compiler(file: "config/default.yaml"), Fixtures.bytes(sample))
+        #expect((r.count("sections") ?? 0) > 3)
+    }
+
+    @Test func theSearchPageUsesEveryBuiltInAdaptor() throws {
+        let (r, _) = try compileChecked(try compiler(file: "config/default.yaml"), Fixtures.bytes("samples/search-page.json"))
+        let adaptors = Set((0..<(r.count("sections") ?? 0)).compactMap { r.text("sections[\($0)].adaptor") })
+        #expect(adaptors == ["Container", "SearchBox", "RefinementMenu", "PriceSlider", "RangeFilter", "Breadcrumbs", "SearchAdjustments", "ResultsList"])
+        #expect(r.count("diagnostics") == 0)
+        // Paging: 37 records, 12 per page, first page → next offset 9 (lastRecNum), no previous.
+        let list = try #require((0..<(r.count("sections") ?? 0)).first { r.text("sections[\($0)].adaptor") == "ResultsList" })
+        #expect(r.number("sections[\(list)].attributes.paging.pageCount") == 4)
+        #expect(r.text("sections[\(list)].attributes.paging.next.target")?.contains("No=9&Nrpp=12") == true)
+        #expect(r.at("sections[\(list)].attributes.paging.previous").map { r.kind($0) } == .null)
+        #expect(r.count("sections[\(list)].attributes.sortOptions") == 2)
+        // The sale condition picks SaleProductCell for every third product.
+        let renderers = (0..<9).compactMap { r.text("sections[\(list)].rows[\($0)].renderer") }
+        #expect(renderers == ["SaleProductCell", "ProductCell", "ProductCell", "SaleProductCell", "ProductCell", "ProductCell", "SaleProductCell", "ProductCell", "ProductCell"])
+        #expect(r.text("sections[\(list)].rows[0].action.kind") == "record")
+    }
+
+    @Test func searchPageIsAbout45KB() {
+        let size = Fixtures.bytes("samples/search-page.json").count
+        #expect(size > 40_000 && size < 50_000)
+    }
+}
+
+@Suite(.enabled(if: Fixtures.corpusDirectory != nil, "../shared/corpus is absent"))
+struct CorpusTests {
+    @Test func everyRealResponseCompilesWithTheDefaultConfig() throws {
+        let files = Fixtures.corpusFiles
+        #expect(!files.isEmpty)
+        for file in files {
+            let (r, _) = try compileChecked(try compiler(file: "config/default.yaml"), Fixtures.bytes(absolute: file))
+            #expect((r.count("sections") ?? 0) > 0, "\(file)")
+        }
+    }
+
+    @Test func supermamiCompilesWithItsExampleConfig() throws {
+        let file = try #require(Fixtures.corpusFiles.first { $0.hasSuffix("supermami-1.json") })
+        let (r, compiled) = try compileChecked(try compiler(file: "config/examples/supermami.yaml"), Fixtures.bytes(absolute: file))
+        let sections = compiled.record.sections
+        // 48 content items; the product grid is split into 9 brand groups (48 - 1 + 9).
+        #expect(sections.count == 56)
+        #expect(sections.filter { $0.type == "NeticelS_CategoryShortPaginated" }.map(\.rows.count) == [20, 20])
+        #expect(sections.filter { $0.type == "NeticelS_CategoryGridProd" }.reduce(0) { $0 + $1.rows.count } == 20)
+        #expect(sections.filter { $0.type == "NeticelS_CategoryFilterMenu" }.reduce(0) { $0 + $1.rows.count } == 31)
+        let price = try #require(sections.first { $0.type == "NeticelS_CategoryFilterPrice" })
+        #expect(price.placeholder?.kind == .error)
+        #expect(price.placeholder?.message == "property: dimensionId should not be null or an emtpy string")
+        // Every row resolved to exactly one renderer; the only diagnostic is the cartridge's own error.
+        #expect(sections.allSatisfy { $0.rows.allSatisfy { $0.renderer != nil } })
+        #expect(compiled.record.diagnostics.map(\.code) == ["cartridge-error"])
+        #expect(r.text("page.type") == "PageSlot")
+        #expect(r.text("page.contentPath") == "/categoria")
+        // Records keep their ids from product.repositoryId and open their detail page.
+        let list = try #require(sections.first { $0.type == "NeticelS_CategoryShortPaginated" })
+        #expect(list.rows.allSatisfy { $0.action?.kind == .record && $0.action?.target.hasPrefix("/categoria/") == true })
+        #expect(Set(list.rows.map(\.id)).count == 20)
+    }
+}
