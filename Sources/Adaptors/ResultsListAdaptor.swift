@@ -71,9 +71,10 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
         func action(offset: Int) -> AttributeValue {
             var filled = template
-            filled.target = filled.target
-                .replacingAll("%7Boffset%7D", with: String(offset)).replacingAll("{offset}", with: String(offset))
-                .replacingAll("%7BrecordsPerPage%7D", with: String(perPage)).replacingAll("{recordsPerPage}", with: String(perPage))
+            filled.target = filled.target.replacingPlaceholders([
+                ("%7Boffset%7D", String(offset)), ("{offset}", String(offset)),
+                ("%7BrecordsPerPage%7D", String(perPage)), ("{recordsPerPage}", String(perPage)),
+            ])
             return .action(filled)
         }
         fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
@@ -83,23 +84,33 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
 }
 
 extension String {
-    /// This string with every occurrence of `target` replaced (no Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        let t = Array(target.utf8)
-        let s = Array(self.utf8)
-        guard !t.isEmpty, s.count >= t.count else { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        var i = 0
-        while i < s.count {
-            if i + t.count <= s.count && s[i] == t[0] && Array(s[i..<i + t.count]) == t {
-                out.append(contentsOf: replacement.utf8)
-                i += t.count
-            } else {
-                out.append(s[i])
+    /// This string with every occurrence of each placeholder replaced, in one pass over the bytes (no Foundation).
+    func replacingPlaceholders(_ pairs: [(String, String)]) -> String {
+        let patterns = pairs.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+        var s = self
+        return s.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 16)
+            var i = 0
+            scan: while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "%") || bytes[i] == UInt8(ascii: "{") {
+                    for (pattern, replacement) in patterns where i + pattern.count <= bytes.count {
+                        var match = true
+                        for k in 0..<pattern.count where bytes[i + k] != pattern[k] {
+                            match = false
+                            break
+                        }
+                        if match {
+                            out.append(contentsOf: replacement)
+                            i += pattern.count
+                            continue scan
+                        }
+                    }
+                }
+                out.append(bytes[i])
                 i += 1
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -19,98 +19,37 @@ public struct ContentTree: Sendable {
         var items: [ContentItem] = []
         var diagnostics: [Diagnostic] = []
         // A path is built only for content items, from a chain of segments (parent segment, key node or index).
-        struct Segment {
-            let parent: Int
-            let keyNode: Int
-            let index: Int
-        }
-        // Each frame: a container node still being walked, its segment, the nearest item, and a cursor.
-        struct Frame {
-            let node: Int
-            let segment: Int
-            let owner: Int?
-            var cursor: Int
-            var ordinal: Int
-            let remaining: Int
-        }
-        let nodes = document.nodes
-        var segments: [Segment] = []
-        var stack: [Frame] = []
-        func path(of segment: Int) -> String {
-            var chain: [Int] = []
-            var s = segment
-            while s >= 0 {
-                chain.append(s)
-                s = segments[s].parent
-            }
-            var result = TreePath.root
-            for s in chain.reversed() where s != 0 {
-                let seg = segments[s]
-                result = seg.keyNode >= 0
-                    ? TreePath.appending(key: document.string(seg.keyNode) ?? "", to: result)
-                    : TreePath.appending(index: seg.index, to: result)
-            }
-            return result
-        }
-        // Visits a value node: records a content item if it is one, and queues containers.
-        func visit(_ i: Int, segment: Int, owner: Int?) {
-            let node = nodes[i]
-            guard node.count > 0 else { return }
-            var owner = owner
-            if node.kind == .object {
-                var typeNode: Int?
-                var hasClass = false
-                var k = i + 1
-                for _ in 0..<node.count {
-                    if typeNode == nil, document.stringEquals(k, Self.typeKey.utf8) { typeNode = k + 1 }
-                    else if !hasClass, document.stringEquals(k, Self.classKey.utf8) { hasClass = true }
-                    k = Int(nodes[k + 1].next)
+        var segments: [Segment] = [Segment(parent: -1, keyNode: -1, index: -1)]
+        var frames: [Frame] = []
+        let rootKind = document.nodes[document.root].kind
+        document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in
+                if rootKind == .object || rootKind == .array {
+                    Self.visit(document.root, segment: 0, owner: nil, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
                 }
-                if let t = typeNode {
-                    if nodes[t].kind == .string, let type = document.string(t) {
-                        if hasClass {
-                            diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment),
-                                "object has both @type and @class; treated as a model object, not a content item"))
-                        } else {
-                            let index = items.count
-                            let depth = owner.map { items[$0].depth + 1 } ?? 0
-                            items.append(ContentItem(node: i, type: type, path: path(of: segment), parent: owner, children: [], depth: depth))
-                            if let owner { items[owner].children.append(index) }
-                            owner = index
-                        }
+                while let top = frames.indices.last {
+                    if frames[top].ordinal == frames[top].remaining {
+                        frames.removeLast()
+                        continue
+                    }
+                    let frame = frames[top]
+                    frames[top].ordinal &+= 1
+                    let keyNode: Int
+                    let child: Int
+                    if frame.isObject {
+                        keyNode = frame.cursor
+                        child = keyNode &+ 1
                     } else {
-                        diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment),
-                            "@type is \(nodes[t].kind == .null ? "null" : "a \(nodes[t].kind)"), not a string; the object is not treated as a content item"))
+                        keyNode = -1
+                        child = frame.cursor
+                    }
+                    let node = nodes[child]
+                    frames[top].cursor = Int(node.next)
+                    if (node.kind == .object || node.kind == .array) && node.count > 0 {
+                        segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
+                        Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
                     }
                 }
-            }
-            stack.append(Frame(node: i, segment: segment, owner: owner, cursor: i + 1, ordinal: 0, remaining: Int(node.count)))
-        }
-        segments.append(Segment(parent: -1, keyNode: -1, index: -1))
-        let rootKind = nodes[document.root].kind
-        if rootKind == .object || rootKind == .array { visit(document.root, segment: 0, owner: nil) }
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            if stack[top].ordinal == stack[top].remaining {
-                stack.removeLast()
-                continue
-            }
-            let frame = stack[top]
-            stack[top].ordinal += 1
-            let keyNode: Int
-            let child: Int
-            if nodes[frame.node].kind == .object {
-                keyNode = frame.cursor
-                child = keyNode + 1
-            } else {
-                keyNode = -1
-                child = frame.cursor
-            }
-            stack[top].cursor = Int(nodes[child].next)
-            let kind = nodes[child].kind
-            if (kind == .object || kind == .array) && nodes[child].count > 0 {
-                segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
-                visit(child, segment: segments.count - 1, owner: frame.owner)
             }
         }
         self.items = items
@@ -119,6 +58,100 @@ public struct ContentTree: Sendable {
         index.reserveCapacity(items.count)
         for (n, item) in items.enumerated() { index[item.path] = n }
         self.indexByPath = index
+    }
+
+    struct Segment {
+        let parent: Int
+        let keyNode: Int
+        let index: Int
+    }
+
+    struct Frame {
+        let node: Int
+        let segment: Int
+        let owner: Int?
+        let isObject: Bool
+        var cursor: Int
+        var ordinal: Int
+        let remaining: Int
+    }
+
+    /// Whether key node `k` is exactly `"@type"` (`which` = 1) or `"@class"` (`which` = 2); 0 otherwise.
+    @inline(__always)
+    static func specialKey(_ node: JSONNode, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let length = node.end &- node.start
+        guard length == 7 || length == 8, bytes[Int(node.start) &+ 1] == UInt8(ascii: "@") else { return 0 }
+        let s = Int(node.start) &+ 2
+        if length == 7 {
+            return bytes[s] == UInt8(ascii: "t") && bytes[s &+ 1] == UInt8(ascii: "y") && bytes[s &+ 2] == UInt8(ascii: "p")
+                && bytes[s &+ 3] == UInt8(ascii: "e") ? 1 : 0
+        }
+        return bytes[s] == UInt8(ascii: "c") && bytes[s &+ 1] == UInt8(ascii: "l") && bytes[s &+ 2] == UInt8(ascii: "a")
+            && bytes[s &+ 3] == UInt8(ascii: "s") && bytes[s &+ 4] == UInt8(ascii: "s") ? 2 : 0
+    }
+
+    static func path(of segment: Int, _ segments: [Segment], _ document: JSONDocument) -> String {
+        var chain: [Int] = []
+        var s = segment
+        while s > 0 {
+            chain.append(s)
+            s = segments[s].parent
+        }
+        var result = TreePath.root
+        for s in chain.reversed() {
+            let seg = segments[s]
+            result = seg.keyNode >= 0
+                ? TreePath.appending(key: document.string(seg.keyNode) ?? "", to: result)
+                : TreePath.appending(index: seg.index, to: result)
+        }
+        return result
+    }
+
+    /// Records node `i` as a content item when it is one, and queues it for walking.
+    static func visit(_ i: Int, segment: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>,
+                      _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
+                      _ segments: inout [Segment], _ frames: inout [Frame]) {
+        let node = nodes[i]
+        var owner = owner
+        if node.kind == .object {
+            var typeNode = -1
+            var hasClass = false
+            var k = i &+ 1
+            for _ in 0..<node.count {
+                let key = nodes[k]
+                if key.flags & JSONNode.Flags.escaped == 0 {
+                    switch specialKey(key, bytes) {
+                    case 1: if typeNode < 0 { typeNode = k &+ 1 }
+                    case 2: hasClass = true
+                    default: break
+                    }
+                } else {
+                    let text = document.decodedStringBytes(k)
+                    if text == typeKey.utf8 && typeNode < 0 { typeNode = k &+ 1 }
+                    if text == classKey.utf8 { hasClass = true }
+                }
+                k = Int(nodes[k &+ 1].next)
+            }
+            if typeNode >= 0 {
+                if nodes[typeNode].kind == .string, let type = document.string(typeNode) {
+                    if hasClass {
+                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment, segments, document),
+                            "object has both @type and @class; treated as a model object, not a content item"))
+                    } else {
+                        let index = items.count
+                        let depth = owner.map { items[$0].depth &+ 1 } ?? 0
+                        items.append(ContentItem(node: i, type: type, path: path(of: segment, segments, document), parent: owner, children: [], depth: depth))
+                        if let owner { items[owner].children.append(index) }
+                        owner = index
+                    }
+                } else {
+                    let kind = nodes[typeNode].kind
+                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment, segments, document),
+                        "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"))
+                }
+            }
+        }
+        frames.append(Frame(node: i, segment: segment, owner: owner, isObject: node.kind == .object, cursor: i &+ 1, ordinal: 0, remaining: Int(node.count)))
     }
 
     /// The index of the content item at `path` (the server-side `indexOfContentItem:`).

@@ -125,12 +125,13 @@ public struct LayoutCompiler: Sendable {
                 var rows: [LayoutRow] = []
                 let count = rowIndexes?.count ?? adapted.rows.count
                 rows.reserveCapacity(count)
-                var seen = Set<String>()
+                var seen = Set<String>(minimumCapacity: count)
                 var duplicates: [String] = []
+                var chainCache = TypeChainCache()
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
-                    let resolution = resolver.resolveRow(context, adaptor: adaptor.name)
+                    let resolution = resolver.resolveRow(context, adaptor: adaptor.name, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
                     if !seen.insert(row.id).inserted { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))

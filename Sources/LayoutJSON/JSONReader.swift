@@ -15,21 +15,21 @@ public struct JSONReader: Sendable {
         if bytes.count > maxBytes {
             throw JSONSyntaxError(offset: 0, reason: .inputTooLarge(limit: maxBytes))
         }
-        let result: Result<[JSONNode], JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else {
-                return .failure(JSONSyntaxError(offset: 0, reason: .emptyInput))
-            }
-            var builder = TapeBuilder(base: base, count: buffer.count, maxDepth: maxDepth)
-            do throws(JSONSyntaxError) {
-                try builder.run()
-                return .success(builder.nodes)
-            } catch {
-                return .failure(error)
+        guard !bytes.isEmpty else { throw JSONSyntaxError(offset: 0, reason: .emptyInput) }
+        var failure: JSONSyntaxError?
+        let nodes = bytes.withUnsafeBufferPointer { buffer in
+            [JSONNode](unsafeUninitializedCapacity: TapeBuilder.capacity(for: buffer.count, maxDepth: maxDepth)) { storage, initialized in
+                var builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: storage.baseAddress!)
+                defer { builder.deallocate() }
+                do throws(JSONSyntaxError) {
+                    try builder.run()
+                } catch {
+                    failure = error
+                }
+                initialized = builder.nodeCount
             }
         }
-        switch result {
-        case .success(let nodes): return JSONDocument(bytes: bytes, nodes: nodes)
-        case .failure(let error): throw error
-        }
+        if let failure { throw failure }
+        return JSONDocument(bytes: bytes, nodes: nodes)
     }
 }

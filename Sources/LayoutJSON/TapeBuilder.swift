@@ -4,15 +4,43 @@ struct TapeBuilder {
     let count: Int
     let maxDepth: Int
     var pos = 0
-    var nodes: [JSONNode] = []
-    var stack: [Int] = []
+    /// The tape being written. Every node but one owns at least two input bytes, except containers still
+    /// open (at most `maxDepth`), so `capacity(for:maxDepth:)` nodes always suffice and the tape never grows.
+    let nodes: UnsafeMutablePointer<JSONNode>
+    var nodeCount = 0
+    /// Open containers: node index, child count and whether it is an object.
+    let stackNodes: UnsafeMutablePointer<Int>
+    let stackCounts: UnsafeMutablePointer<UInt32>
+    let stackIsObject: UnsafeMutablePointer<Bool>
+    var depth = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+    let capacity: Int
+
+    /// Most nodes a `count`-byte input can produce, valid or cut short.
+    static func capacity(for count: Int, maxDepth: Int) -> Int { count / 2 + 2 + min(maxDepth, count) }
+
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, nodes: UnsafeMutablePointer<JSONNode>) {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
-        nodes.reserveCapacity(count / 10 + 16)
-        stack.reserveCapacity(64)
+        self.nodes = nodes
+        self.capacity = Self.capacity(for: count, maxDepth: maxDepth)
+        stackNodes = .allocate(capacity: maxDepth + 1)
+        stackCounts = .allocate(capacity: maxDepth + 1)
+        stackIsObject = .allocate(capacity: maxDepth + 1)
+    }
+
+    func deallocate() {
+        stackNodes.deallocate()
+        stackCounts.deallocate()
+        stackIsObject.deallocate()
+    }
+
+    @inline(__always)
+    private mutating func append(_ node: JSONNode) {
+        precondition(nodeCount < capacity, "JSON tape capacity bound violated")
+        nodes.advanced(by: nodeCount).initialize(to: node)
+        nodeCount &+= 1
     }
 
     private func fail(_ reason: JSONSyntaxError.Reason, at offset: Int? = nil) -> JSONSyntaxError {
@@ -40,11 +68,11 @@ struct TapeBuilder {
                 continue
             }
             skipWhitespace()
-            guard let top = stack.last else {
+            guard depth > 0 else {
                 if pos != count { throw fail(.trailingCharacters) }
                 return
             }
-            let isObject = nodes[top].kind == .object
+            let isObject = stackIsObject[depth - 1]
             guard pos < count else { throw fail(.unexpectedEnd(inside: isObject ? "object" : "array")) }
             let c = base[pos]
             if c == UInt8(ascii: ",") {
@@ -56,7 +84,7 @@ struct TapeBuilder {
                 needValue = true
             } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 pos += 1
-                close(top)
+                close()
             } else {
                 throw fail(.unexpectedCharacter(c, expected: isObject ? "',' or '}'" : "',' or ']'"))
             }
@@ -67,7 +95,7 @@ struct TapeBuilder {
     @inline(__always)
     private mutating func value() throws(JSONSyntaxError) -> Bool {
         guard pos < count else {
-            throw fail(.unexpectedEnd(inside: stack.isEmpty ? "value" : (nodes[stack.last!].kind == .object ? "object" : "array")))
+            throw fail(.unexpectedEnd(inside: depth == 0 ? "value" : (stackIsObject[depth - 1] ? "object" : "array")))
         }
         let c = base[pos]
         switch c {
@@ -79,7 +107,7 @@ struct TapeBuilder {
             skipWhitespace()
             if pos < count && base[pos] == UInt8(ascii: "}") {
                 pos += 1
-                close(stack.last!)
+                close()
                 return false
             }
             try key(afterComma: false)
@@ -89,7 +117,7 @@ struct TapeBuilder {
             skipWhitespace()
             if pos < count && base[pos] == UInt8(ascii: "]") {
                 pos += 1
-                close(stack.last!)
+                close()
                 return false
             }
             return true
@@ -112,31 +140,37 @@ struct TapeBuilder {
         case UInt8(ascii: "'"):
             throw fail(.singleQuotedString)
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            throw fail(.unexpectedCharacter(c, expected: stack.isEmpty ? "a value" : "a value (trailing comma?)"))
+            throw fail(.unexpectedCharacter(c, expected: depth == 0 ? "a value" : "a value (trailing comma?)"))
         default:
             throw fail(.unexpectedCharacter(c, expected: "a value"))
         }
     }
 
+    /// Counts a new array element (object members are counted at their keys).
     @inline(__always)
     private mutating func countChild() {
-        if let parent = stack.last, nodes[parent].kind == .array { nodes[parent].count &+= 1 }
+        if depth > 0 && !stackIsObject[depth - 1] { stackCounts[depth - 1] &+= 1 }
     }
 
     @inline(__always)
     private mutating func open(_ kind: JSONKind) throws(JSONSyntaxError) {
-        if stack.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+        if depth >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
         countChild()
-        stack.append(nodes.count)
-        nodes.append(JSONNode(start: UInt32(pos), end: 0, next: 0, count: 0, kind: kind, flags: 0))
+        stackNodes[depth] = nodeCount
+        stackCounts[depth] = 0
+        stackIsObject[depth] = kind == .object
+        depth &+= 1
+        append(JSONNode(start: UInt32(pos), end: 0, next: 0, count: 0, kind: kind, flags: 0))
         pos += 1
     }
 
     @inline(__always)
-    private mutating func close(_ index: Int) {
+    private mutating func close() {
+        depth &-= 1
+        let index = stackNodes[depth]
         nodes[index].end = UInt32(pos)
-        nodes[index].next = UInt32(nodes.count)
-        stack.removeLast()
+        nodes[index].next = UInt32(nodeCount)
+        nodes[index].count = stackCounts[depth]
     }
 
     /// Parses `"key" :` inside an object (the key is recorded as a string node).
@@ -149,7 +183,7 @@ struct TapeBuilder {
             if c == UInt8(ascii: "/") { throw fail(.comment) }
             throw fail(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"))
         }
-        nodes[stack.last!].count &+= 1
+        stackCounts[depth - 1] &+= 1
         try scanString()
         skipWhitespace()
         guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
@@ -200,7 +234,7 @@ struct TapeBuilder {
                 pos &+= 1
             }
         }
-        nodes.append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodes.count + 1), count: 0, kind: .string, flags: flags))
+        append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodeCount &+ 1), count: 0, kind: .string, flags: flags))
     }
 
     @inline(__always)
@@ -317,7 +351,7 @@ struct TapeBuilder {
             guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit in the exponent")) }
             while isDigit(pos) { pos += 1 }
         }
-        nodes.append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodes.count + 1), count: 0, kind: .number, flags: flags))
+        append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodeCount &+ 1), count: 0, kind: .number, flags: flags))
     }
 
     private mutating func literal(_ word: StaticString, _ kind: JSONKind) throws(JSONSyntaxError) {
@@ -328,7 +362,7 @@ struct TapeBuilder {
             throw fail(.invalidLiteral)
         }
         countChild()
-        nodes.append(JSONNode(start: UInt32(pos), end: UInt32(pos + length), next: UInt32(nodes.count + 1), count: 0, kind: kind, flags: 0))
+        append(JSONNode(start: UInt32(pos), end: UInt32(pos + length), next: UInt32(nodeCount &+ 1), count: 0, kind: kind, flags: 0))
         pos += length
     }
 }

@@ -1,6 +1,27 @@
 public import LayoutJSON
 public import Adaptors
 
+/// The fallback chain worked out for one `@class`, kept while consecutive rows share it.
+public struct TypeChainCache: Sendable {
+    var valid = false
+    var classBytes: ArraySlice<UInt8>?
+    var sectionType = ""
+    var adaptor = ""
+    var chain: [String] = []
+    var levels: [(String, [Int])] = []
+
+    public init() {}
+
+    init(valid: Bool, classBytes: ArraySlice<UInt8>?, sectionType: String, adaptor: String, chain: [String], levels: [(String, [Int])]) {
+        self.valid = valid
+        self.classBytes = classBytes
+        self.sectionType = sectionType
+        self.adaptor = adaptor
+        self.chain = chain
+        self.levels = levels
+    }
+}
+
 /// Finds the one renderer for each row, supplementary view and placeholder, by the fallback chain and conditions.
 public struct RendererResolver: Sendable {
     public let config: MappingConfig
@@ -38,10 +59,15 @@ public struct RendererResolver: Sendable {
     /// The fallback chain for a row model: `@class` short name, full class name, section type, adaptor name.
     public func typeChain(model: Int, in doc: JSONDocument, sectionType: String, adaptor: String) -> [String] {
         var chain: [String] = []
-        if let c = doc.value(model, Self.classKey), let full = doc.string(c) {
-            let short = full.split(separator: ".").last.map(String.init) ?? full
-            chain.append(short)
-            if full != short { chain.append(full) }
+        if let c = doc.value(model, Self.classKey), doc.kind(c) == .string {
+            let bytes = doc.decodedStringBytes(c)
+            let full = String(decoding: bytes, as: UTF8.self)
+            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count {
+                chain.append(String(decoding: bytes[(dot + 1)...], as: UTF8.self))
+                chain.append(full)
+            } else {
+                chain.append(full)
+            }
         }
         for t in [sectionType, adaptor] where !chain.contains(t) { chain.append(t) }
         return chain
@@ -49,16 +75,31 @@ public struct RendererResolver: Sendable {
 
     /// The renderer for one row.
     public func resolveRow(_ context: ConditionContext, adaptor: String) -> Resolution {
-        let chain = typeChain(model: context.model, in: context.document, sectionType: context.sectionType, adaptor: adaptor)
-        for type in chain {
-            guard let candidates = rowsByType[type] else { continue }
-            var matched: [Int] = []
-            for n in candidates where config.renderers[n].condition?.evaluate(context) ?? true { matched.append(n) }
-            if matched.count == 1 { return .resolved(renderer: config.renderers[matched[0]].renderer, type: type) }
-            if matched.count > 1 { return .ambiguous(type: type, renderers: matched.map { config.renderers[$0].renderer }) }
+        var cache = TypeChainCache()
+        return resolveRow(context, adaptor: adaptor, cache: &cache)
+    }
+
+    /// The renderer for one row, reusing the fallback chain of the previous row when its `@class` is the same.
+    public func resolveRow(_ context: ConditionContext, adaptor: String, cache: inout TypeChainCache) -> Resolution {
+        let doc = context.document
+        let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil }
+        let classBytes = classNode.map { doc.raw($0) }
+        if !cache.valid || cache.classBytes != classBytes || cache.sectionType != context.sectionType || cache.adaptor != adaptor {
+            let chain = typeChain(model: context.model, in: doc, sectionType: context.sectionType, adaptor: adaptor)
+            cache = TypeChainCache(valid: true, classBytes: classBytes, sectionType: context.sectionType, adaptor: adaptor,
+                                   chain: chain, levels: chain.compactMap { type in rowsByType[type].map { (type, $0) } })
+        }
+        for (type, candidates) in cache.levels {
+            var matched = -1
+            var more: [Int] = []
+            for n in candidates where config.renderers[n].condition?.evaluate(context) ?? true {
+                if matched < 0 { matched = n } else { more.append(n) }
+            }
+            if matched >= 0 && more.isEmpty { return .resolved(renderer: config.renderers[matched].renderer, type: type) }
+            if matched >= 0 { return .ambiguous(type: type, renderers: ([matched] + more).map { config.renderers[$0].renderer }) }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
-        return .unmapped(tried: chain)
+        return .unmapped(tried: cache.chain)
     }
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
