@@ -47,7 +47,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         if let first { section.attributes.append(Attribute("firstRecNum", .int(first))) }
         if let last { section.attributes.append(Attribute("lastRecNum", .int(last))) }
         if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({ RowAction.read($0, in: doc, as: .navigate) }) {
-            section.attributes.append(Attribute("paging", paging(template: template, total: total, perPage: perPage, first: first, last: last)))
+            section.attributes.append(Attribute("paging", paging(template: template, in: doc, total: total, perPage: perPage, first: first, last: last)))
         }
         if let sorts = doc.value(item.node, Self.sortOptions), doc.kind(sorts) == .array {
             var options: [AttributeValue] = []
@@ -64,17 +64,18 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
     }
 
     /// Paging facts and ready-made previous/next actions from the `{offset}` template.
-    func paging(template: RowAction, total: Int?, perPage: Int?, first: Int?, last: Int?) -> AttributeValue {
-        var fields: [Attribute] = [Attribute("template", .string(template.target))]
+    func paging(template: RowAction, in doc: JSONDocument, total: Int?, perPage: Int?, first: Int?, last: Int?) -> AttributeValue {
+        let templateText = template.targetText(in: doc)
+        var fields: [Attribute] = [Attribute("template", .string(templateText))]
         guard let total, let perPage, perPage > 0, let first, let last else { return .object(fields) }
         fields.append(Attribute("page", .int((max(first, 1) - 1) / perPage + 1)))
         fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
         func action(offset: Int) -> AttributeValue {
             var filled = template
-            filled.target = filled.target.replacingPlaceholders([
+            filled.target = (.text(""), .text(templateText.replacingPlaceholders([
                 ("%7Boffset%7D", String(offset)), ("{offset}", String(offset)),
                 ("%7BrecordsPerPage%7D", String(perPage)), ("{recordsPerPage}", String(perPage)),
-            ])
+            ])))
             return .action(filled)
         }
         fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))

@@ -15,18 +15,25 @@ public struct RowAction: Sendable, Equatable {
     }
 
     public var kind: Kind
-    /// The siteRootPath-relative target: `contentPath` followed by the navigation or record state.
-    public var target: String
+    /// The siteRootPath-relative target, in two parts written back to back: `contentPath` and the navigation or record state.
+    public var target: (TextPart, TextPart)
     /// The site root the target is relative to, when the response gives one.
-    public var siteRootPath: String?
+    public var siteRootPath: TextPart?
     /// The action's own label, when it has one.
-    public var label: String?
+    public var label: TextPart?
 
-    public init(kind: Kind, target: String, siteRootPath: String? = nil, label: String? = nil) {
+    public init(kind: Kind, target: (TextPart, TextPart), siteRootPath: TextPart? = nil, label: TextPart? = nil) {
         self.kind = kind
         self.target = target
         self.siteRootPath = siteRootPath
         self.label = label
+    }
+
+    /// The full target as text.
+    public func targetText(in doc: JSONDocument) -> String { target.0.text(in: doc) + target.1.text(in: doc) }
+
+    public static func == (a: RowAction, b: RowAction) -> Bool {
+        a.kind == b.kind && a.target.0 == b.target.0 && a.target.1 == b.target.1 && a.siteRootPath == b.siteRootPath && a.label == b.label
     }
 
     static let navigationState: JSONKey = "navigationState"
@@ -44,19 +51,23 @@ public struct RowAction: Sendable, Equatable {
     /// Reads an action object (NavigationAction, RecordAction, Refinement, LinkBuilder, ...) as `kind`.
     public static func read(_ node: Int, in doc: JSONDocument, as kind: Kind) -> RowAction? {
         guard doc.kind(node) == .object else { return nil }
-        let contentPath = doc.value(node, Self.contentPath).flatMap(doc.string) ?? ""
-        let root = doc.value(node, Self.siteRootPath).flatMap(doc.string)
-        let label = doc.value(node, Self.label).flatMap(doc.string)
-        if let state = doc.value(node, Self.recordState).flatMap(doc.string) {
-            return RowAction(kind: kind == .navigate ? .record : kind, target: contentPath + state, siteRootPath: root, label: label)
+        func stringNode(_ key: JSONKey) -> Int? {
+            guard let v = doc.value(node, key), doc.kind(v) == .string else { return nil }
+            return v
         }
-        if let state = doc.value(node, Self.navigationState).flatMap(doc.string) {
-            return RowAction(kind: kind, target: contentPath + state, siteRootPath: root, label: label)
+        let contentPath = stringNode(Self.contentPath).map(TextPart.node) ?? .text("")
+        let root = stringNode(Self.siteRootPath).map(TextPart.node)
+        let label = stringNode(Self.label).map(TextPart.node)
+        if let state = stringNode(Self.recordState) {
+            return RowAction(kind: kind == .navigate ? .record : kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
+        }
+        if let state = stringNode(Self.navigationState) {
+            return RowAction(kind: kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
         }
         if doc.value(node, Self.linkType) != nil || kind == .link {
-            guard let path = doc.value(node, Self.path).flatMap(doc.string) else { return nil }
-            let query = doc.value(node, Self.queryString).flatMap(doc.string).map { $0.isEmpty ? "" : "?" + $0 } ?? ""
-            return RowAction(kind: .link, target: path + query, siteRootPath: root, label: label)
+            guard let path = stringNode(Self.path) else { return nil }
+            let query = stringNode(Self.queryString).flatMap(doc.string).map { $0.isEmpty ? "" : "?" + $0 } ?? ""
+            return RowAction(kind: .link, target: (.node(path), .text(query)), siteRootPath: root, label: label)
         }
         return nil
     }

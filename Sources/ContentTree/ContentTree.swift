@@ -24,7 +24,7 @@ public struct ContentTree: Sendable {
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
             document.bytes.withUnsafeBufferPointer { bytes in
-                if rootKind == .object || rootKind == .array {
+                if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
                     Self.visit(document.root, segment: 0, owner: nil, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
                 }
                 while let top = frames.indices.last {
@@ -45,7 +45,8 @@ public struct ContentTree: Sendable {
                     }
                     let node = nodes[child]
                     frames[top].cursor = Int(node.next)
-                    if (node.kind == .object || node.kind == .array) && node.count > 0 {
+                    // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
+                    if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
                         segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
                         Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
                     }
@@ -113,7 +114,7 @@ public struct ContentTree: Sendable {
                       _ segments: inout [Segment], _ frames: inout [Frame]) {
         let node = nodes[i]
         var owner = owner
-        if node.kind == .object {
+        if node.kind == .object && node.flags & (JSONNode.Flags.typeKey | JSONNode.Flags.classKey | JSONNode.Flags.escapedKey) != 0 {
             var typeNode = -1
             var hasClass = false
             var k = i &+ 1

@@ -19,6 +19,14 @@ public struct JSONNode: Sendable, Equatable {
         public static let escaped: UInt8 = 1
         /// A number with a fraction or an exponent.
         public static let fractional: UInt8 = 2
+        /// An object with an `@type` key.
+        public static let typeKey: UInt8 = 4
+        /// An object with an `@class` key.
+        public static let classKey: UInt8 = 8
+        /// An object with an escaped key (which might spell `@type` or `@class`).
+        public static let escapedKey: UInt8 = 16
+        /// A container that has, or holds at any depth, an object with an `@type` (or escaped) key.
+        public static let itemsBelow: UInt8 = 32
     }
 
     /// The raw byte range of the value in its document.

@@ -72,6 +72,43 @@ public struct JSONWriter: Sendable {
         appendEscaped(value)
     }
 
+    /// Writes a string value whose escaped body `body` appends (already-escaped JSON string contents).
+    public mutating func stringParts(_ body: (inout [UInt8]) -> Void) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        body(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escaped body of `value` (no quotes) to `out`.
+    public static func appendEscapedBody(_ value: String, to out: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = true
+            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                out.append(contentsOf: utf8)
+                return
+            }
+            for b in utf8 {
+                switch b {
+                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0..<0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                default: out.append(b)
+                }
+            }
+        }
+    }
+
     /// Writes a string value, or null when nil.
     public mutating func string(orNull value: String?) {
         if let value { string(value) } else { null() }
@@ -139,31 +176,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendEscaped(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var clean = true
-            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            if clean {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for b in utf8 {
-                switch b {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-                default: bytes.append(b)
-                }
-            }
-        }
+        Self.appendEscapedBody(value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 }

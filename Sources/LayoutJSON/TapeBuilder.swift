@@ -12,6 +12,7 @@ struct TapeBuilder {
     let stackNodes: UnsafeMutablePointer<Int>
     let stackCounts: UnsafeMutablePointer<UInt32>
     let stackIsObject: UnsafeMutablePointer<Bool>
+    let stackFlags: UnsafeMutablePointer<UInt8>
     var depth = 0
 
     let capacity: Int
@@ -28,12 +29,14 @@ struct TapeBuilder {
         stackNodes = .allocate(capacity: maxDepth + 1)
         stackCounts = .allocate(capacity: maxDepth + 1)
         stackIsObject = .allocate(capacity: maxDepth + 1)
+        stackFlags = .allocate(capacity: maxDepth + 1)
     }
 
     func deallocate() {
         stackNodes.deallocate()
         stackCounts.deallocate()
         stackIsObject.deallocate()
+        stackFlags.deallocate()
     }
 
     @inline(__always)
@@ -159,6 +162,7 @@ struct TapeBuilder {
         stackNodes[depth] = nodeCount
         stackCounts[depth] = 0
         stackIsObject[depth] = kind == .object
+        stackFlags[depth] = 0
         depth &+= 1
         append(JSONNode(start: UInt32(pos), end: 0, next: 0, count: 0, kind: kind, flags: 0))
         pos += 1
@@ -171,6 +175,9 @@ struct TapeBuilder {
         nodes[index].end = UInt32(pos)
         nodes[index].next = UInt32(nodeCount)
         nodes[index].count = stackCounts[depth]
+        let flags = stackFlags[depth]
+        nodes[index].flags = flags
+        if flags & JSONNode.Flags.itemsBelow != 0 && depth > 0 { stackFlags[depth &- 1] |= JSONNode.Flags.itemsBelow }
     }
 
     /// Parses `"key" :` inside an object (the key is recorded as a string node).
@@ -184,11 +191,33 @@ struct TapeBuilder {
             throw fail(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"))
         }
         stackCounts[depth - 1] &+= 1
+        let keyStart = pos
         try scanString()
+        markSpecialKey(start: keyStart)
         skipWhitespace()
         guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
         if base[pos] != UInt8(ascii: ":") { throw fail(.unexpectedCharacter(base[pos], expected: "':'")) }
         pos += 1
+    }
+
+    /// Flags the open object when the key just scanned is `@type`, `@class`, or escaped.
+    @inline(__always)
+    private mutating func markSpecialKey(start: Int) {
+        let length = pos &- start
+        let key = nodes[nodeCount &- 1]
+        if key.flags & JSONNode.Flags.escaped != 0 {
+            stackFlags[depth &- 1] |= JSONNode.Flags.escapedKey | JSONNode.Flags.itemsBelow
+            return
+        }
+        guard (length == 7 || length == 8) && base[start &+ 1] == UInt8(ascii: "@") else { return }
+        let s = start &+ 2
+        if length == 7 && base[s] == UInt8(ascii: "t") && base[s &+ 1] == UInt8(ascii: "y") && base[s &+ 2] == UInt8(ascii: "p")
+            && base[s &+ 3] == UInt8(ascii: "e") {
+            stackFlags[depth &- 1] |= JSONNode.Flags.typeKey | JSONNode.Flags.itemsBelow
+        } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l") && base[s &+ 2] == UInt8(ascii: "a")
+            && base[s &+ 3] == UInt8(ascii: "s") && base[s &+ 4] == UInt8(ascii: "s") {
+            stackFlags[depth &- 1] |= JSONNode.Flags.classKey
+        }
     }
 
     private mutating func string() throws(JSONSyntaxError) {
@@ -196,9 +225,10 @@ struct TapeBuilder {
         try scanString()
     }
 
-    /// True when any of the 8 bytes is '"', '\\', a control character or non-ASCII.
+    /// A mask with the high bit set in the lowest byte that is '"', '\\', a control character or non-ASCII
+    /// (higher bits may be spurious); zero when none of the 8 bytes is.
     @inline(__always)
-    private static func needsAttention(_ w: UInt64) -> Bool {
+    private static func attentionMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let q = w ^ (ones &* 0x22)
@@ -206,7 +236,7 @@ struct TapeBuilder {
         let hasQuote = (q &- ones) & ~q
         let hasBackslash = (b &- ones) & ~b
         let hasControl = (w &- ones &* 0x20) & ~w
-        return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs) != 0
+        return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs)
     }
 
     private mutating func scanString() throws(JSONSyntaxError) {
@@ -215,8 +245,15 @@ struct TapeBuilder {
         var flags: UInt8 = 0
         let raw = UnsafeRawPointer(base)
         while true {
-            while pos &+ 8 <= count, !Self.needsAttention(raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)) {
-                pos &+= 8
+            // Skip 8 plain bytes at a time, then jump straight to the first byte that needs a look.
+            while pos &+ 8 <= count {
+                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)))
+                if mask == 0 {
+                    pos &+= 8
+                } else {
+                    pos &+= mask.trailingZeroBitCount >> 3
+                    break
+                }
             }
             guard pos < count else { throw fail(.unterminatedString, at: start) }
             let c = base[pos]

@@ -16,7 +16,7 @@ public struct LayoutRecordWriter: Sendable {
         w.key("source")
         if let s = record.source { writeSource(s, &w) } else { w.null() }
         w.key("page")
-        writePage(record.page, &w)
+        writePage(record.page, doc, &w)
         w.key("sections")
         w.beginArray()
         for section in record.sections { writeSection(section, doc, &w) }
@@ -40,14 +40,14 @@ public struct LayoutRecordWriter: Sendable {
         w.endObject()
     }
 
-    private func writePage(_ p: PageFacts, _ w: inout JSONWriter) {
+    private func writePage(_ p: PageFacts, _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("type"); w.string(orNull: p.type)
         if let v = p.name { w.key("name"); w.string(v) }
         if let v = p.contentPath { w.key("contentPath"); w.string(v) }
         if let v = p.siteRootPath { w.key("siteRootPath"); w.string(v) }
         if let v = p.siteProductionURL { w.key("siteProductionURL"); w.string(v) }
-        if let v = p.canonical { w.key("canonical"); writeAction(v, &w) }
+        if let v = p.canonical { w.key("canonical"); writeAction(v, doc, &w) }
         w.endObject()
     }
 
@@ -102,7 +102,7 @@ public struct LayoutRecordWriter: Sendable {
             w.key("id"); w.string(row.id)
             w.key("renderer"); w.string(orNull: row.renderer)
             w.key("model"); w.raw(doc.raw(row.model))
-            if let a = row.action { w.key("action"); writeAction(a, &w) }
+            if let a = row.action { w.key("action"); writeAction(a, doc, &w) }
             w.endObject()
         }
         w.endArray()
@@ -132,7 +132,7 @@ public struct LayoutRecordWriter: Sendable {
         case .int(let n): w.int(n)
         case .bool(let b): w.bool(b)
         case .null: w.null()
-        case .action(let a): writeAction(a, &w)
+        case .action(let a): writeAction(a, doc, &w)
         case .list(let items):
             w.beginArray()
             for item in items { writeValue(item, doc, &w) }
@@ -141,13 +141,30 @@ public struct LayoutRecordWriter: Sendable {
         }
     }
 
-    private func writeAction(_ a: RowAction, _ w: inout JSONWriter) {
+    private func writeAction(_ a: RowAction, _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("kind"); w.string(a.kind.rawValue)
-        w.key("target"); w.string(a.target)
-        if let r = a.siteRootPath { w.key("siteRootPath"); w.string(r) }
-        if let l = a.label { w.key("label"); w.string(l) }
+        w.key("target"); writeText(a.target.0, a.target.1, doc, &w)
+        if let r = a.siteRootPath { w.key("siteRootPath"); writeText(r, .text(""), doc, &w) }
+        if let l = a.label { w.key("label"); writeText(l, .text(""), doc, &w) }
         w.endObject()
+    }
+
+    /// Writes two text parts as one JSON string; parts from the response are copied in their escaped form.
+    private func writeText(_ a: TextPart, _ b: TextPart, _ doc: JSONDocument, _ w: inout JSONWriter) {
+        func append(_ part: TextPart, _ out: inout [UInt8]) {
+            switch part {
+            case .node(let n):
+                let node = doc.nodes[n]
+                out.append(contentsOf: doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
+            case .text(let s):
+                JSONWriter.appendEscapedBody(s, to: &out)
+            }
+        }
+        w.stringParts { out in
+            append(a, &out)
+            append(b, &out)
+        }
     }
 
     private func writeDiagnostic(_ d: Diagnostic, _ w: inout JSONWriter) {

@@ -64,7 +64,7 @@ struct CorpusTests {
         #expect(r.text("page.contentPath") == "/categoria")
         // Records keep their ids from product.repositoryId and open their detail page.
         let list = try #require(sections.first { $0.type == "NeticelS_CategoryShortPaginated" })
-        #expect(list.rows.allSatisfy { $0.action?.kind == .record && $0.action?.target.hasPrefix("/categoria/") == true })
+        #expect(list.rows.allSatisfy { $0.action?.kind == .record && $0.action?.targetText(in: compiled.record.document).hasPrefix("/categoria/") == true })
         #expect(Set(list.rows.map(\.id)).count == 20)
     }
 }
