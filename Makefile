@@ -1,0 +1,51 @@
+# layout-worker: every install step lives here (idempotent, cached in gitignored folders).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+ROOT := $(abspath .)
+DEPS := $(ROOT)/.deps
+RUN_DIR := $(ROOT)/.run
+# librdkafka >= 2.1 (system, or Debian's newer source package built into .deps/librdkafka).
+RDKAFKA_PC = $(shell $(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)
+SWIFT_ENV = PKG_CONFIG_PATH="$(RDKAFKA_PC)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
+SWIFT_FLAGS ?=
+BIN := $(ROOT)/.build/debug/layout-worker
+RELEASE_BIN := $(ROOT)/.build/release/layout-worker
+
+.PHONY: help deps build release test run bench broker broker-stop clean
+
+help:
+	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
+	@echo "make test   - build and run every test (unit, CLI, schema cross-check, broker integration)"
+	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark)"
+	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
+
+deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-1
+
+$(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
+	@$(ROOT)/scripts/ensure-librdkafka.sh >/dev/null
+	@mkdir -p $(DEPS) && touch $@
+
+$(DEPS)/venv/.layout-worker-1: scripts/ensure-python.sh
+	@$(ROOT)/scripts/ensure-python.sh
+
+build: deps
+	$(SWIFT_ENV) swift build $(SWIFT_FLAGS)
+
+release: deps
+	$(SWIFT_ENV) swift build -c release $(SWIFT_FLAGS)
+
+test: build
+	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
+	@mkdir -p $(RUN_DIR)
+	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
+	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
+	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
+	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson
+
+bench: deps
+	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
+	@$(DEPS)/venv/bin/python scripts/bench-summary.py $(RUN_DIR)/bench.md
+
+clean:
+	rm -rf .build .build-* Benchmarks/.build $(RUN_DIR)
