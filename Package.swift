@@ -1,5 +1,12 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// librdkafka >= 2.1 comes from pkg-config (`make deps` builds it into .deps/librdkafka when the system's is
+// older); when that private build is used, the binary finds it through an rpath.
+let rdkafkaLib = Context.packageDirectory + "/.deps/librdkafka/lib"
+let rdkafkaLinker: [LinkerSetting] = FileManager.default.fileExists(atPath: rdkafkaLib + "/librdkafka.so.1")
+    ? [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", rdkafkaLib])] : []
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -16,6 +23,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
@@ -36,19 +47,48 @@ let package = Package(
             name: "LayoutCompiler",
             dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
             swiftSettings: strict),
+        // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
+        .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
+        .target(
+            name: "Kafka",
+            dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict,
+            linkerSettings: rdkafkaLinker),
+        // The service: consume, compile, publish or dead-letter, commit; metrics and health over HTTP.
+        .target(
+            name: "LayoutService",
+            dependencies: [
+                "Kafka", "LayoutCompiler", "LayoutRecord",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         // The command-line edge.
         .executableTarget(
             name: "layout-worker",
             dependencies: [
-                "LayoutCompiler",
+                "LayoutCompiler", "LayoutService", "Kafka", "Mapping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict,
+            linkerSettings: rdkafkaLinker),
 
         .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: ["LayoutService", "Kafka", "LayoutJSON", "TestSupport"],
+            swiftSettings: strict,
+            linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "LayoutCompilerTests",
             dependencies: ["LayoutCompiler", "LayoutJSON", "Adaptors", "ContentTree", "Mapping", "TestSupport"],

@@ -1,0 +1,82 @@
+import CRdKafka
+
+/// A topic to create.
+public struct NewTopic: Sendable {
+    public var name: String
+    public var partitions: Int32
+    public var replicationFactor: Int32
+    public var config: [String: String]
+
+    public init(name: String, partitions: Int32, replicationFactor: Int32 = 1, config: [String: String] = [:]) {
+        self.name = name
+        self.partitions = partitions
+        self.replicationFactor = replicationFactor
+        self.config = config
+    }
+}
+
+/// Topic administration and metadata.
+public final class KafkaAdmin {
+    private let handle: OpaquePointer
+
+    public init(configuration: KafkaConfiguration) throws(KafkaError) {
+        let conf = try configuration.makeConf()
+        var errstr = [CChar](repeating: 0, count: 512)
+        guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
+            rd_kafka_conf_destroy(conf)
+            throw .configuration("cannot create admin client: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        handle = rk
+    }
+
+    deinit { rd_kafka_destroy(handle) }
+
+    /// Creates topics; returns each topic's error (nil when created). `TOPIC_ALREADY_EXISTS` is reported, not thrown.
+    public func createTopics(_ topics: [NewTopic], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: KafkaError?] {
+        var errstr = [CChar](repeating: 0, count: 512)
+        var newTopics: [OpaquePointer?] = []
+        defer { newTopics.forEach { rd_kafka_NewTopic_destroy($0) } }
+        for t in topics {
+            guard let nt = rd_kafka_NewTopic_new(t.name, t.partitions, t.replicationFactor, &errstr, errstr.count) else {
+                throw .configuration("topic \(t.name): " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            for (k, v) in t.config { _ = rd_kafka_NewTopic_set_config(nt, k, v) }
+            newTopics.append(nt)
+        }
+        let queue = rd_kafka_queue_new(handle)!
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_CREATETOPICS)
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
+        newTopics.withUnsafeMutableBufferPointer { rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue) }
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else { throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT) }
+        defer { rd_kafka_event_destroy(event) }
+        let err = rd_kafka_event_error(event)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) }) }
+        var results: [String: KafkaError?] = [:]
+        guard let result = rd_kafka_event_CreateTopics_result(event) else { return results }
+        var count = 0
+        guard let list = rd_kafka_CreateTopics_result_topics(result, &count) else { return results }
+        for i in 0..<count {
+            let r = list[i]
+            let name = String(cString: rd_kafka_topic_result_name(r))
+            let e = rd_kafka_topic_result_error(r)
+            results[name] = e == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
+        }
+        return results
+    }
+
+    /// The number of partitions of `topic`, or nil when the broker does not know it.
+    public func partitionCount(topic: String, timeoutMs: Int32 = 5_000) throws(KafkaError) -> Int? {
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let err = rd_kafka_metadata(handle, 1, nil, &metadata, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        guard let metadata else { return nil }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        for i in 0..<Int(metadata.pointee.topic_cnt) {
+            let t = metadata.pointee.topics[i]
+            if String(cString: t.topic) == topic && t.err == RD_KAFKA_RESP_ERR_NO_ERROR { return Int(t.partition_cnt) }
+        }
+        return nil
+    }
+}

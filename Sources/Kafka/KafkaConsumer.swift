@@ -1,0 +1,173 @@
+import CRdKafka
+
+/// A change of the partitions this consumer owns.
+public enum RebalanceEvent: Sendable {
+    /// Partitions were added (already assigned when the handler runs).
+    case assigned([TopicPartition])
+    /// Partitions are being taken away: finish or abandon their work and commit now; they are unassigned right after.
+    case revoked([TopicPartition])
+}
+
+/// Carries the Swift rebalance handler into librdkafka's C callback (which runs inside `poll`, on the caller's thread).
+final class RebalanceBox {
+    var handler: ((RebalanceEvent) -> Void)?
+    var lastError: KafkaError?
+}
+
+/// A consumer, in a group (subscribe) or standalone (assign). Use it from one thread.
+public final class KafkaConsumer {
+    private let handle: OpaquePointer
+    private let box: RebalanceBox
+    private var closed = false
+
+    /// A consumer. With `groupID`, offsets are committed only by `commit` (auto commit and auto store are off).
+    public init(configuration: KafkaConfiguration, groupID: String?, properties: [String: String] = [:]) throws(KafkaError) {
+        let box = RebalanceBox()
+        var extra = ["enable.auto.commit": "false", "enable.auto.offset.store": "false", "enable.partition.eof": "false"]
+        extra["group.id"] = groupID ?? "layout-worker-standalone-unused"
+        for (k, v) in properties { extra[k] = v }
+        let conf = try configuration.makeConf(extra: extra)
+        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
+        if groupID != nil {
+            rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in
+                guard let rk, let partitions, let opaque else { return }
+                let box = Unmanaged<RebalanceBox>.fromOpaque(opaque).takeUnretainedValue()
+                let list = [TopicPartition](UnsafePointer(partitions))
+                let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
+                if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
+                    if cooperative {
+                        if let e = rd_kafka_incremental_assign(rk, partitions) { box.lastError = KafkaError(consuming: e) }
+                    } else {
+                        let e = rd_kafka_assign(rk, partitions)
+                        if e != RD_KAFKA_RESP_ERR_NO_ERROR { box.lastError = KafkaError(e) }
+                    }
+                    box.handler?(.assigned(list))
+                } else {
+                    box.handler?(.revoked(list))
+                    if cooperative {
+                        if let e = rd_kafka_incremental_unassign(rk, partitions) { box.lastError = KafkaError(consuming: e) }
+                    } else {
+                        _ = rd_kafka_assign(rk, nil)
+                    }
+                }
+            }
+        }
+        var errstr = [CChar](repeating: 0, count: 512)
+        guard let rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, &errstr, errstr.count) else {
+            rd_kafka_conf_destroy(conf)
+            throw .configuration("cannot create consumer: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        rd_kafka_poll_set_consumer(rk)
+        handle = rk
+        self.box = box
+    }
+
+    deinit {
+        if !closed { rd_kafka_consumer_close(handle) }
+        rd_kafka_destroy(handle)
+    }
+
+    /// Called during `poll` and `close` when partitions are assigned or revoked.
+    public func onRebalance(_ handler: @escaping (RebalanceEvent) -> Void) { box.handler = handler }
+
+    /// Joins the group for these topics; a name starting with `^` is a regular expression.
+    public func subscribe(_ topics: [String]) throws(KafkaError) {
+        let list = rd_kafka_topic_partition_list_new(Int32(topics.count))!
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for t in topics { rd_kafka_topic_partition_list_add(list, t, RD_KAFKA_PARTITION_UA) }
+        let err = rd_kafka_subscribe(handle, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+    }
+
+    /// Reads exactly these partitions from these offsets, without joining a group.
+    public func assign(_ partitions: [TopicPartition]) throws(KafkaError) {
+        let list = partitions.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_assign(handle, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+    }
+
+    /// The next message within `timeoutMs`, an error event, or nil when nothing arrived.
+    public func poll(timeoutMs: Int32) -> Result<KafkaMessage, KafkaError>? {
+        guard let m = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
+        defer { rd_kafka_message_destroy(m) }
+        if m.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            let text = m.pointee.payload.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: m.pointee.len), as: UTF8.self) }
+            return .failure(KafkaError(m.pointee.err, message: text))
+        }
+        return .success(KafkaMessage(m))
+    }
+
+    /// Commits these offsets (each the next offset to read).
+    public func commit(_ offsets: [TopicPartition], synchronous: Bool) throws(KafkaError) {
+        guard !offsets.isEmpty else { return }
+        let list = offsets.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_commit(handle, list, synchronous ? 0 : 1)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET { throw KafkaError(err) }
+    }
+
+    /// The group's committed offsets for these partitions (`TopicPartition.invalid` when none).
+    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition] {
+        let list = partitions.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_committed(handle, list, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        return [TopicPartition](UnsafePointer(list))
+    }
+
+    /// The partitions currently assigned.
+    public func assignment() throws(KafkaError) -> [TopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        let err = rd_kafka_assignment(handle, &list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        guard let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return [TopicPartition](UnsafePointer(list))
+    }
+
+    /// Stops fetching these partitions (polling still serves rebalances).
+    public func pause(_ partitions: [TopicPartition]) {
+        guard !partitions.isEmpty else { return }
+        let list = partitions.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_pause_partitions(handle, list)
+    }
+
+    /// Fetches these partitions again.
+    public func resume(_ partitions: [TopicPartition]) {
+        guard !partitions.isEmpty else { return }
+        let list = partitions.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_resume_partitions(handle, list)
+    }
+
+    /// Low and high watermarks as last seen in fetch responses (no broker round trip).
+    public func cachedWatermarks(topic: String, partition: Int32) -> (low: Int64, high: Int64)? {
+        var low: Int64 = 0, high: Int64 = 0
+        let err = rd_kafka_get_watermark_offsets(handle, topic, partition, &low, &high)
+        return err == RD_KAFKA_RESP_ERR_NO_ERROR ? (low, high) : nil
+    }
+
+    /// Low and high watermarks from the broker.
+    public func queryWatermarks(topic: String, partition: Int32, timeoutMs: Int32 = 5_000) throws(KafkaError) -> (low: Int64, high: Int64) {
+        var low: Int64 = 0, high: Int64 = 0
+        let err = rd_kafka_query_watermark_offsets(handle, topic, partition, &low, &high, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        return (low, high)
+    }
+
+    /// The consumer's member id in its group (empty when not a member).
+    public var memberID: String {
+        guard let p = rd_kafka_memberid(handle) else { return "" }
+        defer { rd_kafka_mem_free(handle, p) }
+        return String(cString: p)
+    }
+
+    /// Leaves the group (revoking partitions through the handler first); the consumer cannot be used afterwards.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        rd_kafka_consumer_close(handle)
+    }
+}

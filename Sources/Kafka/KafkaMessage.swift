@@ -1,0 +1,108 @@
+import CRdKafka
+
+/// One message header.
+public struct KafkaHeader: Sendable, Equatable {
+    public var name: String
+    public var value: [UInt8]?
+
+    public init(_ name: String, _ value: [UInt8]?) {
+        self.name = name
+        self.value = value
+    }
+
+    /// A header with a UTF-8 text value.
+    public init(_ name: String, text: String) {
+        self.init(name, Array(text.utf8))
+    }
+}
+
+/// A consumed message, copied out of librdkafka.
+public struct KafkaMessage: Sendable {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+    public var key: [UInt8]?
+    /// Nil for a tombstone.
+    public var value: [UInt8]?
+    public var headers: [KafkaHeader]
+    /// Milliseconds since the epoch, when the broker gives one.
+    public var timestamp: Int64?
+
+    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], timestamp: Int64? = nil) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.timestamp = timestamp
+    }
+
+    /// The value of the first header called `name`.
+    public func header(_ name: String) -> [UInt8]? { headers.first { $0.name == name }?.value ?? nil }
+
+    init(_ m: UnsafePointer<rd_kafka_message_t>) {
+        let msg = m.pointee
+        topic = msg.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+        partition = msg.partition
+        offset = msg.offset
+        key = msg.key.map { Array(UnsafeRawBufferPointer(start: $0, count: msg.key_len)) }
+        value = msg.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: msg.len)) }
+        var type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let ts = rd_kafka_message_timestamp(m, &type)
+        timestamp = type == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : ts
+        var list: [KafkaHeader] = []
+        var hdrs: OpaquePointer?
+        if rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR, let hdrs {
+            var index = 0
+            var name: UnsafePointer<CChar>?
+            var value: UnsafeRawPointer?
+            var size = 0
+            while rd_kafka_header_get_all(hdrs, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+                list.append(KafkaHeader(name.map { String(cString: $0) } ?? "", value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
+                index += 1
+            }
+        }
+        headers = list
+    }
+}
+
+/// A topic partition, optionally with an offset.
+public struct TopicPartition: Sendable, Hashable, CustomStringConvertible {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+
+    public init(_ topic: String, _ partition: Int32, offset: Int64 = -1001) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+    }
+
+    public var description: String { "\(topic)[\(partition)]@\(offset)" }
+
+    /// Special offsets.
+    public static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)
+    public static let end = Int64(RD_KAFKA_OFFSET_END)
+    public static let invalid = Int64(RD_KAFKA_OFFSET_INVALID)
+}
+
+extension Array where Element == TopicPartition {
+    /// A new librdkafka partition list; the caller destroys it.
+    func makeList() -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t> {
+        let list = rd_kafka_topic_partition_list_new(Int32(count))!
+        for tp in self {
+            let entry = rd_kafka_topic_partition_list_add(list, tp.topic, tp.partition)!
+            entry.pointee.offset = tp.offset
+        }
+        return list
+    }
+
+    /// Copies a librdkafka partition list.
+    init(_ list: UnsafePointer<rd_kafka_topic_partition_list_t>) {
+        self = (0..<Int(list.pointee.cnt)).map { i in
+            let e = list.pointee.elems[i]
+            return TopicPartition(String(cString: e.topic), e.partition, offset: e.offset)
+        }
+    }
+}

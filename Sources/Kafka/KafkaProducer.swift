@@ -1,0 +1,147 @@
+import CRdKafka
+import Glibc
+
+/// What became of one produced message.
+public struct DeliveryReport: Sendable {
+    /// The token given to `produce`.
+    public let token: Int
+    /// Nil when the broker acknowledged the message.
+    public let error: KafkaError?
+    public let topic: String
+    public let partition: Int32
+    public let offset: Int64
+}
+
+/// Collects delivery reports from librdkafka's callback, which runs inside `poll`/`flush` on the caller's thread.
+final class DeliveryBox {
+    var reports: [DeliveryReport] = []
+}
+
+/// A producer with delivery reports. Use it from one thread: reports arrive during that thread's `poll` and `flush`.
+public final class KafkaProducer {
+    private let handle: OpaquePointer
+    private let box: DeliveryBox
+
+    /// A producer; `idempotent` turns on `enable.idempotence` (acks=all, ordered, no duplicates on retry).
+    public init(configuration: KafkaConfiguration, idempotent: Bool = true) throws(KafkaError) {
+        let box = DeliveryBox()
+        var extra: [String: String] = [:]
+        if idempotent { extra["enable.idempotence"] = "true" }
+        let conf = try configuration.makeConf(extra: extra)
+        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
+        rd_kafka_conf_set_dr_msg_cb(conf) { _, message, opaque in
+            guard let message, let opaque else { return }
+            let box = Unmanaged<DeliveryBox>.fromOpaque(opaque).takeUnretainedValue()
+            let m = message.pointee
+            let topic = m.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+            box.reports.append(DeliveryReport(
+                token: Int(bitPattern: m._private), error: m.err == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(m.err),
+                topic: topic, partition: m.partition, offset: m.offset))
+        }
+        var errstr = [CChar](repeating: 0, count: 512)
+        guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
+            rd_kafka_conf_destroy(conf)
+            throw .configuration("cannot create producer: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        handle = rk
+        self.box = box
+    }
+
+    deinit {
+        rd_kafka_destroy(handle)
+    }
+
+    /// Queues a message; its report carries `token`. Throws at once for local failures (queue full, unknown topic...).
+    public func produce(topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], token: Int) throws(KafkaError) {
+        var owned: [UnsafeMutableRawPointer] = []
+        defer { owned.forEach { free($0) } }
+        func copy(_ bytes: [UInt8]) -> UnsafeMutableRawPointer {
+            let p = malloc(max(bytes.count, 1))!
+            bytes.withUnsafeBytes { if let base = $0.baseAddress { p.copyMemory(from: base, byteCount: bytes.count) } }
+            owned.append(p)
+            return p
+        }
+        let topicC = strdup(topic)!
+        owned.append(UnsafeMutableRawPointer(topicC))
+        var vus: [rd_kafka_vu_t] = []
+        var vu = rd_kafka_vu_t()
+        vu.vtype = RD_KAFKA_VTYPE_TOPIC
+        vu.u.cstr = UnsafePointer(topicC)
+        vus.append(vu)
+        vu = rd_kafka_vu_t()
+        vu.vtype = RD_KAFKA_VTYPE_MSGFLAGS
+        vu.u.i = RD_KAFKA_MSG_F_COPY
+        vus.append(vu)
+        if let partition {
+            vu = rd_kafka_vu_t()
+            vu.vtype = RD_KAFKA_VTYPE_PARTITION
+            vu.u.i32 = partition
+            vus.append(vu)
+        }
+        if let key {
+            vu = rd_kafka_vu_t()
+            vu.vtype = RD_KAFKA_VTYPE_KEY
+            vu.u.mem.ptr = copy(key)
+            vu.u.mem.size = key.count
+            vus.append(vu)
+        }
+        vu = rd_kafka_vu_t()
+        vu.vtype = RD_KAFKA_VTYPE_VALUE
+        if let value {
+            vu.u.mem.ptr = copy(value)
+            vu.u.mem.size = value.count
+        }
+        vus.append(vu)
+        for header in headers {
+            let name = strdup(header.name)!
+            owned.append(UnsafeMutableRawPointer(name))
+            vu = rd_kafka_vu_t()
+            vu.vtype = RD_KAFKA_VTYPE_HEADER
+            vu.u.header.name = UnsafePointer(name)
+            if let v = header.value {
+                vu.u.header.val = UnsafeRawPointer(copy(v))
+                vu.u.header.size = v.count
+            } else {
+                vu.u.header.val = nil
+                vu.u.header.size = 0
+            }
+            vus.append(vu)
+        }
+        vu = rd_kafka_vu_t()
+        vu.vtype = RD_KAFKA_VTYPE_OPAQUE
+        vu.u.ptr = UnsafeMutableRawPointer(bitPattern: token)
+        vus.append(vu)
+        let error = vus.withUnsafeBufferPointer { rd_kafka_produceva(handle, $0.baseAddress, $0.count) }
+        if let error { throw KafkaError(consuming: error) }
+    }
+
+    /// Serves callbacks for up to `timeoutMs` and returns the delivery reports that arrived.
+    public func poll(timeoutMs: Int32 = 0) -> [DeliveryReport] {
+        rd_kafka_poll(handle, timeoutMs)
+        return takeReports()
+    }
+
+    /// Waits up to `timeoutMs` for every queued message; returns the reports that arrived and how many are still pending.
+    public func flush(timeoutMs: Int32) -> (reports: [DeliveryReport], pending: Int) {
+        _ = rd_kafka_flush(handle, timeoutMs)
+        return (takeReports(), Int(rd_kafka_outq_len(handle)))
+    }
+
+    /// Messages queued or in flight (not yet reported).
+    public var pending: Int { Int(rd_kafka_outq_len(handle)) }
+
+    /// The producer's fatal error, if it has one (an idempotent producer stops producing after it).
+    public var fatalError: KafkaError? {
+        var errstr = [CChar](repeating: 0, count: 512)
+        let err = rd_kafka_fatal_error(handle, &errstr, errstr.count)
+        guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        return KafkaError(code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
+                          message: String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), isFatal: true)
+    }
+
+    private func takeReports() -> [DeliveryReport] {
+        let reports = box.reports
+        box.reports.removeAll(keepingCapacity: true)
+        return reports
+    }
+}

@@ -1,0 +1,327 @@
+import Dispatch
+import Foundation
+public import Kafka
+public import LayoutCompiler
+import LayoutRecord
+public import Logging
+
+/// The consume → compile → publish/dead-letter → commit loop. Runs on one thread, which owns the Kafka clients.
+public final class LayoutWorker {
+    /// Why a message's output was produced.
+    enum Purpose {
+        case record
+        case tombstone
+        case deadLetter(code: String)
+    }
+
+    struct InFlight {
+        let message: KafkaMessage
+        let purpose: Purpose
+    }
+
+    /// The outcome of compiling one message, before anything is produced.
+    enum Outcome: @unchecked Sendable {
+        case record([UInt8], diagnostics: [String: Int])
+        case tombstone
+        case skip
+        case deadLetter(code: String, reason: String)
+    }
+
+    public static let contentType = "application/vnd.layout-record+json; version=1"
+
+    let settings: ServeSettings
+    let compiler: LayoutCompiler
+    let status: WorkerStatus
+    let metrics: WorkerMetrics
+    var logger: Logger
+    private let consumer: KafkaConsumer
+    private let producer: KafkaProducer
+    private var tracker = OffsetTracker()
+    private var inFlight: [Int: InFlight] = [:]
+    private var nextToken = 1
+    private var paused = false
+    private var assigned: Set<TopicPartition> = []
+    private var revokedDuringPoll: Set<TopicPartition> = []
+    private var lastCommit = DispatchTime.now()
+    private var fatal: KafkaError?
+    /// Accounting so far.
+    public private(set) var counts = WorkerCounts()
+
+    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger) throws(KafkaError) {
+        self.settings = settings
+        self.compiler = compiler
+        self.status = status
+        self.metrics = metrics
+        self.logger = logger
+        var consumerProps = ["auto.offset.reset": "earliest", "partition.assignment.strategy": "cooperative-sticky"]
+        for (k, v) in settings.consumerProperties { consumerProps[k] = v }
+        consumer = try KafkaConsumer(configuration: settings.kafka, groupID: settings.groupID, properties: consumerProps)
+        var producerConfig = settings.kafka
+        for (k, v) in settings.producerProperties { producerConfig.properties[k] = v }
+        if producerConfig.properties["message.max.bytes"] == nil {
+            producerConfig.properties["message.max.bytes"] = String(max(1_000_000, settings.maxMessageBytes * 2 + 100_000))
+        }
+        producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
+    }
+
+    /// Runs until a stop is requested (or `stopAfter` messages are accounted for), then drains, commits and leaves.
+    public func run() throws(KafkaError) {
+        consumer.onRebalance { [unowned self] event in self.rebalance(event) }
+        try consumer.subscribe(settings.inputTopics)
+        logger.info("worker started", metadata: [
+            "input": .string(settings.inputTopics.joined(separator: ",")), "output": .string(settings.outputTopic),
+            "dead-letter": .string(settings.deadLetterTopic), "group": .string(settings.groupID),
+        ])
+        while !status.stopRequested && fatal == nil {
+            if let limit = settings.stopAfter, counts.consumed >= limit, counts.inFlight == 0 { break }
+            let batch = fetch()
+            process(batch)
+            handle(producer.poll(timeoutMs: 0))
+            applyBackpressure()
+            if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs) * 1_000_000 {
+                commit(synchronous: false)
+                updateLag()
+            }
+        }
+        shutdown()
+        if let fatal { throw fatal }
+    }
+
+    // MARK: Fetching
+
+    private func fetch() -> [KafkaMessage] {
+        var batch: [KafkaMessage] = []
+        let limit = settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
+        revokedDuringPoll.removeAll()
+        while batch.count < limit && !status.stopRequested {
+            guard let result = consumer.poll(timeoutMs: batch.isEmpty ? 100 : 0) else { break }
+            switch result {
+            case .success(let m): batch.append(m)
+            case .failure(let e):
+                if e.isFatal {
+                    fatal = e
+                    return []
+                }
+                logger.warning("consumer error", metadata: ["error": .string(e.description)])
+            }
+        }
+        if limit == 0 { _ = consumer.poll(timeoutMs: 50) }
+        // Messages of partitions revoked while polling belong to the new owner now.
+        if !revokedDuringPoll.isEmpty {
+            batch.removeAll { revokedDuringPoll.contains(TopicPartition($0.topic, $0.partition)) }
+        }
+        return batch
+    }
+
+    // MARK: Compiling and producing
+
+    private func process(_ batch: [KafkaMessage]) {
+        guard !batch.isEmpty else { return }
+        var outcomes = [Outcome](repeating: .skip, count: batch.count)
+        let compiler = self.compiler
+        let settings = self.settings
+        let metrics = self.metrics
+        outcomes.withUnsafeMutableBufferPointer { out in
+            let results = UnsafeMutableSendableBuffer(out)
+            // Compiling spreads over the cores; publishing below stays in offset order per partition.
+            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+                results.buffer[i] = Self.compile(batch[i], compiler: compiler, settings: settings, metrics: metrics)
+            }
+        }
+        for (message, outcome) in zip(batch, outcomes) {
+            counts.consumed += 1
+            metrics.consumed.increment()
+            tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
+            switch outcome {
+            case .skip:
+                finishSkipped(message)
+            case .tombstone:
+                send(message, purpose: .tombstone, topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)
+            case .record(let bytes, let diagnostics):
+                for (code, n) in diagnostics { metrics.diagnostic(code: code, count: n) }
+                var headers = message.headers.filter { $0.name != "content-type" && $0.name != "layout-record-version" }
+                headers.append(KafkaHeader("content-type", text: Self.contentType))
+                headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
+                send(message, purpose: .record, topic: settings.outputTopic, key: message.key, value: bytes, headers: headers)
+            case .deadLetter(let code, let reason):
+                deadLetter(message, code: code, reason: reason)
+            }
+        }
+        metrics.inFlight.record(inFlight.count)
+    }
+
+    static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> Outcome {
+        guard let value = message.value else { return settings.tombstones == .forward ? .tombstone : .skip }
+        if value.count > settings.maxMessageBytes {
+            return .deadLetter(code: "too-large", reason: "message of \(value.count) bytes is larger than the limit of \(settings.maxMessageBytes) bytes")
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let source = RecordSource(topic: message.topic, partition: Int(message.partition), offset: message.offset,
+                                  timestampMs: message.timestamp, key: message.key.flatMap { String(validating: $0, as: UTF8.self) })
+        let result = compiler.compile(value, source: source)
+        metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+        switch result {
+        case .success(let compiled):
+            var codes: [String: Int] = [:]
+            for d in compiled.record.diagnostics { codes[d.code, default: 0] += 1 }
+            return .record(compiled.bytes, diagnostics: codes)
+        case .failure(let failure):
+            return .deadLetter(code: failure.code.rawValue, reason: failure.description)
+        }
+    }
+
+    private func deadLetter(_ message: KafkaMessage, code: String, reason: String) {
+        logger.warning("dead-lettering message", metadata: [
+            "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
+            "offset": .stringConvertible(message.offset), "code": .string(code), "reason": .string(reason),
+        ])
+        let headers = DeadLetter.headers(for: message, code: code, reason: reason, version: settings.version)
+        send(message, purpose: .deadLetter(code: code), topic: settings.deadLetterTopic, key: message.key, value: message.value, headers: headers)
+    }
+
+    private func send(_ message: KafkaMessage, purpose: Purpose, topic: String, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader]) {
+        let token = nextToken
+        nextToken += 1
+        while true {
+            do {
+                try producer.produce(topic: topic, key: key, value: value, headers: headers, token: token)
+                inFlight[token] = InFlight(message: message, purpose: purpose)
+                return
+            } catch {
+                if error.name == "_QUEUE_FULL" {
+                    handle(producer.poll(timeoutMs: 100))
+                    continue
+                }
+                if case .deadLetter = purpose {
+                    // The dead-letter topic refuses it too: stop without committing past this offset.
+                    logger.error("cannot dead-letter message; stopping", metadata: ["error": .string(error.description)])
+                    fatal = error
+                    return
+                }
+                deadLetter(message, code: "produce-failed", reason: error.description)
+                return
+            }
+        }
+    }
+
+    private func finishSkipped(_ message: KafkaMessage) {
+        counts.skipped += 1
+        metrics.skipped.increment()
+        tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
+    }
+
+    private func handle(_ reports: [DeliveryReport]) {
+        for report in reports {
+            guard let entry = inFlight.removeValue(forKey: report.token) else { continue }
+            let m = entry.message
+            if let error = report.error {
+                switch entry.purpose {
+                case .record, .tombstone:
+                    // librdkafka has already retried what was retriable; the message goes to the dead-letter topic.
+                    deadLetter(m, code: "produce-failed", reason: error.description)
+                case .deadLetter:
+                    logger.error("dead letter not delivered; stopping", metadata: ["error": .string(error.description), "offset": .stringConvertible(m.offset)])
+                    fatal = error
+                }
+                continue
+            }
+            switch entry.purpose {
+            case .record, .tombstone:
+                counts.published += 1
+                metrics.published.increment()
+            case .deadLetter(let code):
+                counts.deadLettered += 1
+                metrics.deadLettered(code: code)
+            }
+            tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
+        }
+    }
+
+    // MARK: Backpressure, commits, rebalances
+
+    private func applyBackpressure() {
+        if !paused && inFlight.count >= settings.maxInFlight {
+            consumer.pause(Array(assigned))
+            paused = true
+            logger.debug("paused fetching", metadata: ["in-flight": .stringConvertible(inFlight.count)])
+        } else if paused && inFlight.count <= settings.maxInFlight / 2 {
+            consumer.resume(Array(assigned))
+            paused = false
+        }
+        if paused { handle(producer.poll(timeoutMs: 20)) }
+    }
+
+    private func commit(synchronous: Bool) {
+        lastCommit = DispatchTime.now()
+        let offsets = tracker.committable()
+        guard !offsets.isEmpty else { return }
+        do {
+            try consumer.commit(offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }, synchronous: synchronous)
+            tracker.markCommitted(offsets)
+        } catch {
+            logger.warning("commit failed", metadata: ["error": .string(error.description)])
+        }
+    }
+
+    private func updateLag() {
+        for tp in assigned {
+            guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else { continue }
+            let committed = tracker.committable().first { $0.topic == tp.topic && $0.partition == tp.partition }?.offset
+            metrics.lag(topic: tp.topic, partition: tp.partition, value: max(0, high - (committed ?? high)))
+        }
+    }
+
+    /// Waits (up to the shutdown bound) for every in-flight record, handling reports and any dead letters they cause.
+    private func drain(deadline: DispatchTime) {
+        while !inFlight.isEmpty && DispatchTime.now() < deadline && fatal == nil {
+            let left = Int32(max(1, min(500, (deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1_000_000)))
+            handle(producer.flush(timeoutMs: left).reports)
+        }
+    }
+
+    private func rebalance(_ event: RebalanceEvent) {
+        switch event {
+        case .assigned(let partitions):
+            for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
+            if paused { consumer.pause(partitions) }
+            logger.info("partitions assigned", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
+        case .revoked(let partitions):
+            // Finish what is in flight for these partitions (bounded), commit it, and forget them.
+            drain(deadline: .now() + .milliseconds(settings.shutdownTimeoutMs / 2))
+            commit(synchronous: true)
+            for p in partitions {
+                let key = TopicPartition(p.topic, p.partition)
+                assigned.remove(key)
+                revokedDuringPoll.insert(key)
+                let abandoned = tracker.remove(topic: p.topic, partition: p.partition)
+                if abandoned > 0 {
+                    logger.warning("abandoned in-flight messages of a revoked partition (they will be redelivered)",
+                                   metadata: ["partition": .string(key.description), "count": .stringConvertible(abandoned)])
+                }
+            }
+            logger.info("partitions revoked", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
+        }
+        status.setAssigned(assigned.count)
+        status.setReady(!assigned.isEmpty)
+    }
+
+    private func shutdown() {
+        logger.info("draining", metadata: ["in-flight": .stringConvertible(inFlight.count)])
+        let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
+        drain(deadline: deadline)
+        commit(synchronous: true)
+        consumer.close()
+        status.setReady(false)
+        logger.info("stopped", metadata: [
+            "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
+            "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
+            "in-flight": .stringConvertible(counts.inFlight),
+        ])
+    }
+}
+
+/// Lets `concurrentPerform` write each result into its own slot of one buffer.
+struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<T>
+    init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
+}

@@ -1,0 +1,45 @@
+public import Kafka
+
+/// Everything `layout-worker serve` needs besides the mapping config.
+public struct ServeSettings: Sendable {
+    /// What to do with a tombstone (a message with a null value).
+    public enum TombstonePolicy: String, Sendable {
+        /// Publish a tombstone for the same key to the output topic.
+        case forward
+        /// Count it as skipped.
+        case skip
+    }
+
+    public var kafka: KafkaConfiguration
+    /// Input topic names; a name starting with `^` is a regular expression.
+    public var inputTopics: [String]
+    public var outputTopic: String
+    public var deadLetterTopic: String
+    public var groupID: String
+    public var tombstones = TombstonePolicy.forward
+    /// Inputs larger than this are dead-lettered without parsing.
+    public var maxMessageBytes = 8 * 1024 * 1024
+    /// Messages consumed but not yet acknowledged; above it, partitions are paused.
+    public var maxInFlight = 2_000
+    /// Messages read per batch (compiled in parallel, published in order).
+    public var batchSize = 256
+    public var commitIntervalMs = 1_000
+    /// Upper bound for draining, committing and leaving the group on SIGTERM/SIGINT.
+    public var shutdownTimeoutMs = 20_000
+    /// Consumer properties applied on top of `kafka.properties` (session timeouts, assignment strategy...).
+    public var consumerProperties: [String: String] = [:]
+    /// Producer properties applied on top of `kafka.properties`.
+    public var producerProperties: [String: String] = [:]
+    /// Stop after this many messages are accounted for (for demos and tests); nil runs until stopped.
+    public var stopAfter: Int?
+    /// The worker version written into dead letters.
+    public var version = "0.1.0"
+
+    public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {
+        self.kafka = kafka
+        self.inputTopics = inputTopics
+        self.outputTopic = outputTopic
+        self.deadLetterTopic = deadLetterTopic
+        self.groupID = groupID
+    }
+}

@@ -1,0 +1,33 @@
+public import CoreMetrics
+import Metrics
+
+/// The service's counters and gauges, made from an injected metrics factory.
+public final class WorkerMetrics: Sendable {
+    let factory: any MetricsFactory
+    let consumed: Counter
+    let published: Counter
+    let skipped: Counter
+    let inFlight: Gauge
+    let compileLatency: Timer
+
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        consumed = Counter(label: "layout_worker_consumed_total", factory: factory)
+        published = Counter(label: "layout_worker_published_total", factory: factory)
+        skipped = Counter(label: "layout_worker_skipped_total", factory: factory)
+        inFlight = Gauge(label: "layout_worker_in_flight", factory: factory)
+        compileLatency = Timer(label: "layout_worker_compile_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+    }
+
+    func deadLettered(code: String) {
+        Counter(label: "layout_worker_dead_lettered_total", dimensions: [("code", code)], factory: factory).increment()
+    }
+
+    func diagnostic(code: String, count: Int) {
+        Counter(label: "layout_worker_diagnostics_total", dimensions: [("code", code)], factory: factory).increment(by: count)
+    }
+
+    func lag(topic: String, partition: Int32, value: Int64) {
+        Gauge(label: "layout_worker_partition_lag", dimensions: [("topic", topic), ("partition", String(partition))], factory: factory).record(value)
+    }
+}

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// State shared between the worker thread, the ops listener and the lifecycle: all atomics.
+public final class WorkerStatus: Sendable {
+    private let stopFlag = Atomic<Bool>(false)
+    private let readyFlag = Atomic<Bool>(false)
+    private let assignedCount = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Asks the worker to stop fetching, drain and leave.
+    public func requestStop() { stopFlag.store(true, ordering: .sequentiallyConsistent) }
+    public var stopRequested: Bool { stopFlag.load(ordering: .sequentiallyConsistent) }
+
+    /// Connected to the brokers and owning at least one partition.
+    public var isReady: Bool { readyFlag.load(ordering: .relaxed) }
+    func setReady(_ ready: Bool) { readyFlag.store(ready, ordering: .relaxed) }
+
+    /// Partitions currently assigned.
+    public var assignedPartitions: Int { assignedCount.load(ordering: .relaxed) }
+    func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import LayoutJSON
+import LayoutService
+
+/// `layout-worker create-topics`: creates topics (an existing topic is reported, not an error).
+struct CreateTopicsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create-topics", abstract: "Create topics on the brokers.")
+
+    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @Option(help: "Partitions per topic.") var partitions: Int32 = 3
+    @Argument(help: "Topic names.") var topics: [String]
+
+    func run() throws {
+        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokers))
+        let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions) })
+        var failed = false
+        for topic in topics {
+            switch results[topic] {
+            case .some(.some(let e)) where e.name == "TOPIC_ALREADY_EXISTS": Output.line("\(topic): exists")
+            case .some(.some(let e)):
+                Output.error("\(topic): \(e)")
+                failed = true
+            default: Output.line("\(topic): created (\(partitions) partitions)")
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// `layout-worker produce`: publishes responses (one file per message, or NDJSON lines from stdin).
+struct ProduceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "produce", abstract: "Publish responses to a topic (files, or NDJSON on stdin).")
+
+    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @Option(help: "Topic.") var topic: String
+    @Option(help: "Message key (default: the file name, or stdin:LINE).") var key: String?
+    @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone = false
+    @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
+
+    func run() throws {
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: brokers, properties: ["linger.ms": "5", "message.max.bytes": "67108864"]))
+        var messages: [(String, [UInt8]?)] = []
+        if tombstone {
+            guard let key else { throw ValidationError("--tombstone needs --key") }
+            messages = [(key, nil)]
+        } else if files.isEmpty || files == ["-"] {
+            messages = InputSource.standardInputLines().map { ($0.name, $0.bytes) }
+        } else {
+            for f in files {
+                switch InputSource.file(f) {
+                case .success(let i): messages.append(((f as NSString).lastPathComponent, i.bytes))
+                case .failure(let e): throw ValidationError("\(e.name): \(e.message)")
+                }
+            }
+        }
+        for (n, (name, value)) in messages.enumerated() {
+            try producer.produce(topic: topic, key: Array((key ?? name).utf8), value: value, token: n)
+        }
+        let (reports, pending) = producer.flush(timeoutMs: 30_000)
+        let failures = reports.filter { $0.error != nil }
+        for f in failures { Output.error("message \(f.token): \(f.error!)") }
+        Output.line("produced \(reports.count - failures.count) of \(messages.count) message(s) to \(topic)")
+        if !failures.isEmpty || pending > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `layout-worker tail`: prints a topic's messages readably (layout records summarised, dead-letter headers shown).
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tail", abstract: "Print messages of a topic from the beginning.")
+
+    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @Option(help: "Topic.") var topic: String
+    @Option(help: "Partitions of the topic.") var partitions: Int32 = 3
+    @Option(help: "Stop after this many messages.") var count: Int = 100
+    @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long.") var timeoutMs: Int = 3_000
+    @Flag(help: "Print each value in full.") var full = false
+
+    func run() throws {
+        let consumer = try KafkaConsumer(configuration: KafkaConfiguration(bootstrapServers: brokers), groupID: nil,
+                                         properties: ["fetch.wait.max.ms": "20"])
+        try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        var seen = 0
+        var idle = DispatchTime.now()
+        while seen < count && DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000 {
+            guard case .success(let m) = consumer.poll(timeoutMs: 100) else { continue }
+            idle = DispatchTime.now()
+            seen += 1
+            Output.line(describe(m))
+        }
+        Output.line("\(seen) message(s) on \(topic)")
+    }
+
+    func describe(_ m: KafkaMessage) -> String {
+        let key = m.key.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var line = "\(m.topic)[\(m.partition)]@\(m.offset) key=\(key)"
+        if let code = m.header(DeadLetter.errorCodeHeader) {
+            line += "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(DeadLetter.errorMessageHeader) ?? [], as: UTF8.self))"
+            line += "\n  from \(String(decoding: m.header(DeadLetter.sourceTopicHeader) ?? [], as: UTF8.self))[\(String(decoding: m.header(DeadLetter.sourcePartitionHeader) ?? [], as: UTF8.self))]@\(String(decoding: m.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
+            return line
+        }
+        guard let value = m.value else { return line + " TOMBSTONE" }
+        if full { return line + "\n" + String(decoding: value, as: UTF8.self) }
+        guard let doc = try? JSONReader().read(value), let sections = doc.value(0, "sections") else {
+            return line + " \(value.count) bytes"
+        }
+        line += " layout record v\(doc.value(0, "version").flatMap(doc.int) ?? 0), \(doc.nodes[sections].count) sections, \(value.count) bytes"
+        for s in doc.elements(sections) {
+            guard doc.value(s, "visible").flatMap(doc.bool) == true else { continue }
+            let type = doc.value(s, "type").flatMap(doc.string) ?? "?"
+            let rows = doc.value(s, "rows").map { doc.elements($0).compactMap { doc.value($0, "renderer").flatMap(doc.string) } } ?? []
+            let counts = Dictionary(grouping: rows, by: { $0 }).map { "\($0.key)×\($0.value.count)" }.sorted().joined(separator: " ")
+            let placeholder = doc.value(s, "placeholder").flatMap { doc.value($0, "kind") }.flatMap(doc.string).map { " [\($0)]" } ?? ""
+            line += "\n  \(doc.value(s, "index").flatMap(doc.int) ?? 0) \(type)\(placeholder) \(counts)"
+        }
+        if let d = doc.value(0, "diagnostics"), doc.nodes[d].count > 0 {
+            line += "\n  diagnostics: " + doc.elements(d).compactMap { doc.value($0, "code").flatMap(doc.string) }.joined(separator: ", ")
+        }
+        return line
+    }
+}

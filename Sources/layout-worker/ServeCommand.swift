@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import LayoutCompiler
+import LayoutService
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+import Yams
+import Mapping
+
+/// `layout-worker serve`: the consumer-group service.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Consume assembler responses, publish layout records, dead-letter bad input (at-least-once).",
+        discussion: """
+        Every option can also come from the environment (LAYOUT_WORKER_<NAME>, e.g. LAYOUT_WORKER_BROKERS) or from \
+        a YAML settings file (--settings, keys named like the options); flags win over the environment, which wins \
+        over the file. List options take comma-separated values in the environment and the file.
+        """
+    )
+
+    @Option(help: "YAML settings file (keys named like these options).") var settings: String?
+    @Option(help: "Bootstrap brokers, host:port[,host:port].") var brokers: String?
+    @Option(help: "Input topic (repeatable; a name starting with ^ is a regex).") var input: [String] = []
+    @Option(help: "Output topic for layout records.") var output: String?
+    @Option(name: .customLong("dead-letter"), help: "Dead-letter topic.") var deadLetter: String?
+    @Option(help: "Consumer group id.") var group: String?
+    @Option(help: "Mapping config (YAML).") var config: String?
+    @Option(help: "Tombstones: forward (default) or skip.") var tombstones: String?
+    @Option(name: .customLong("max-message-bytes"), help: "Larger inputs are dead-lettered (default 8388608).") var maxMessageBytes: Int?
+    @Option(name: .customLong("max-in-flight"), help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
+    @Option(name: .customLong("batch-size"), help: "Messages compiled per batch (default 256).") var batchSize: Int?
+    @Option(name: .customLong("shutdown-timeout-ms"), help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
+    @Option(help: "Ops listener host:port for /metrics, /healthz, /readyz (default 127.0.0.1:9464; 'off' disables).") var http: String?
+    @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value for every client (repeatable).") var kafkaProperty: [String] = []
+    @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
+    @Option(name: .customLong("producer-property"), help: "librdkafka producer property key=value (repeatable).") var producerProperty: [String] = []
+    @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).") var stopAfter: Int?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let file = try loadSettingsFile(settings ?? environment["LAYOUT_WORKER_SETTINGS"])
+        func value(_ flag: String?, _ name: String) -> String? {
+            if let flag { return flag }
+            let env = "LAYOUT_WORKER_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+            if let v = environment[env], !v.isEmpty { return v }
+            return file[name]
+        }
+        func list(_ flags: [String], _ name: String) -> [String] {
+            if !flags.isEmpty { return flags }
+            return value(nil, name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        }
+        func int(_ flag: Int?, _ name: String) throws -> Int? {
+            if let flag { return flag }
+            guard let text = value(nil, name) else { return nil }
+            guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
+            return n
+        }
+        func properties(_ flags: [String], _ name: String) throws -> [String: String] {
+            var out: [String: String] = [:]
+            for pair in list(flags, name) {
+                guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { throw ValidationError("\(name) takes key=value, not '\(pair.prefix(40))'") }
+                out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            }
+            return out
+        }
+
+        var logger = Logger(label: "layout-worker") { StreamLogHandler.standardError(label: $0) }
+        let level = value(logLevel, "log-level") ?? "info"
+        guard let parsedLevel = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level '\(level)'") }
+        logger.logLevel = parsedLevel
+
+        let inputs = list(input, "input")
+        guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
+        guard let outputTopic = value(output, "output") else { throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT") }
+        let kafka = KafkaConfiguration(bootstrapServers: value(brokers, "brokers") ?? "127.0.0.1:9092",
+                                       properties: try properties(kafkaProperty, "kafka-property"))
+        var serve = ServeSettings(kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
+                                  deadLetterTopic: value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
+                                  groupID: value(group, "group") ?? "layout-worker")
+        if let t = value(tombstones, "tombstones") {
+            guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else { throw ValidationError("tombstones must be forward or skip") }
+            serve.tombstones = policy
+        }
+        if let n = try int(maxMessageBytes, "max-message-bytes") { serve.maxMessageBytes = n }
+        if let n = try int(maxInFlight, "max-in-flight") { serve.maxInFlight = max(1, n) }
+        if let n = try int(batchSize, "batch-size") { serve.batchSize = max(1, n) }
+        if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms") { serve.shutdownTimeoutMs = max(100, n) }
+        serve.stopAfter = try int(stopAfter, "stop-after")
+        serve.consumerProperties = try properties(consumerProperty, "consumer-property")
+        serve.producerProperties = try properties(producerProperty, "producer-property")
+
+        let configPath = value(config, "config") ?? "config/default.yaml"
+        let mapping: MappingConfigLoaded
+        switch ConfigFile.load(configPath) {
+        case .success(let c): mapping = MappingConfigLoaded(config: c)
+        case .failure(let e):
+            for d in e.diagnostics { logger.error("config error", metadata: ["finding": .string(d.description)]) }
+            throw ExitCode(2)
+        }
+        let compiler = LayoutCompiler(config: mapping.config, maxInputBytes: serve.maxMessageBytes)
+
+        let registry = PrometheusCollectorRegistry()
+        let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let status = WorkerStatus()
+        var ops: OpsServer?
+        let httpAddress = value(http, "http") ?? "127.0.0.1:9464"
+        if httpAddress != "off" {
+            guard let colon = httpAddress.lastIndex(of: ":"), let port = UInt16(httpAddress[httpAddress.index(after: colon)...]) else {
+                throw ValidationError("http must be host:port or off, not '\(httpAddress)'")
+            }
+            let server = OpsServer(host: String(httpAddress[..<colon]), port: port, registry: registry, status: status, logger: logger)
+            let bound = try server.start()
+            logger.info("ops listener", metadata: ["address": .string("\(httpAddress[..<colon]):\(bound)")])
+            ops = server
+        }
+        logger.info("kafka settings", metadata: ["properties": .string(serve.kafka.redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))])
+
+        let worker = WorkerService(settings: serve, compiler: compiler, status: status, metrics: metrics, logger: logger)
+        let service = ServiceGroupConfiguration.ServiceConfiguration(
+            service: worker, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker")
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        defer { ops?.stop() }
+        try await group.run()
+    }
+
+    private func loadSettingsFile(_ path: String?) throws -> [String: String] {
+        guard let path else { return [:] }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read settings file \(path)") }
+        guard let node = try Yams.compose(yaml: text), case .mapping(let mapping) = node else { return [:] }
+        var out: [String: String] = [:]
+        for (k, v) in mapping {
+            guard let key = k.string else { continue }
+            switch v {
+            case .scalar(let s): out[key] = s.string
+            case .sequence(let seq): out[key] = seq.compactMap(\.string).joined(separator: ",")
+            case .mapping(let m): out[key] = m.compactMap { kv in kv.key.string.map { "\($0)=\(kv.value.string ?? "")" } }.joined(separator: ",")
+            default: continue
+            }
+        }
+        return out
+    }
+}
+
+/// A loaded mapping config (kept as its own type so the command's flow reads top to bottom).
+struct MappingConfigLoaded {
+    let config: Mapping.MappingConfig
+}
