@@ -47,5 +47,14 @@ bench: deps
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
 	@$(DEPS)/venv/bin/python scripts/bench-summary.py $(RUN_DIR)/bench.md
 
+run: build
+	@$(ROOT)/scripts/run-demo.sh
+
+broker: deps
+	@$(ROOT)/scripts/broker.sh start
+
+broker-stop:
+	@$(ROOT)/scripts/broker.sh stop
+
 clean:
 	rm -rf .build .build-* Benchmarks/.build $(RUN_DIR)
