@@ -33,7 +33,7 @@ build: deps
 	$(SWIFT_ENV) swift build $(SWIFT_FLAGS)
 
 release: deps
-	$(SWIFT_ENV) swift build -c release $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
 test: build
 	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
@@ -42,6 +42,7 @@ test: build
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson
+	$(DEPS)/venv/bin/python scripts/check-deploy.py
 
 bench: deps
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
