@@ -12,12 +12,13 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test run bench broker broker-stop clean
+.PHONY: help deps build release test run bench bench-e2e broker broker-stop clean
 
 help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
 	@echo "make test   - build and run every test (unit, CLI, schema cross-check, broker integration)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark)"
+	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 
 deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-1
@@ -56,6 +57,9 @@ broker: deps
 
 broker-stop:
 	@$(ROOT)/scripts/broker.sh stop
+
+bench-e2e: release
+	@$(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build $(RUN_DIR)

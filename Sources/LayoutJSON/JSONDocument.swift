@@ -1,5 +1,5 @@
-/// A parsed JSON text: the input bytes and a tape of nodes that point into them.
-public struct JSONDocument: Sendable {
+/// A parsed JSON text: the input bytes and a tape of nodes that point into them. Immutable; shared by reference.
+public final class JSONDocument: Sendable {
     /// The input, unchanged (including a leading BOM if there was one).
     public let bytes: [UInt8]
     /// All values in document order; node 0 is the root, and containers precede their children.

@@ -20,7 +20,7 @@ public final class LayoutWorker {
     }
 
     /// The outcome of compiling one message, before anything is produced.
-    enum Outcome: @unchecked Sendable {
+    enum Outcome: Sendable {
         case record([UInt8], diagnostics: [String: Int])
         case tombstone
         case skip
@@ -155,6 +155,7 @@ public final class LayoutWorker {
         if value.count > settings.maxMessageBytes {
             return .deadLetter(code: "too-large", reason: "message of \(value.count) bytes is larger than the limit of \(settings.maxMessageBytes) bytes")
         }
+        if settings.passThrough { return .record(value, diagnostics: [:]) }
         let start = DispatchTime.now().uptimeNanoseconds
         let source = RecordSource(topic: message.topic, partition: Int(message.partition), offset: message.offset,
                                   timestampMs: message.timestamp, key: message.key.flatMap { String(validating: $0, as: UTF8.self) })
@@ -320,7 +321,8 @@ public final class LayoutWorker {
     }
 }
 
-/// Lets `concurrentPerform` write each result into its own slot of one buffer.
+/// Lets `concurrentPerform` write each result into its own slot of one buffer: every index is written by exactly
+/// one iteration and read only after `concurrentPerform` returns, so no slot is shared between threads.
 struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<T>
     init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }

@@ -32,6 +32,8 @@ public struct ServeSettings: Sendable {
     public var producerProperties: [String: String] = [:]
     /// Stop after this many messages are accounted for (for demos and tests); nil runs until stopped.
     public var stopAfter: Int?
+    /// Benchmark baseline only: publish each input unchanged instead of compiling it (same loop, same clients).
+    public var passThrough = false
     /// The worker version written into dead letters.
     public var version = "0.1.0"
 

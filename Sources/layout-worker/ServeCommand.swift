@@ -39,6 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
     @Option(name: .customLong("producer-property"), help: "librdkafka producer property key=value (repeatable).") var producerProperty: [String] = []
     @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).") var stopAfter: Int?
+    @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
 
     func run() async throws {
@@ -91,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let n = try int(batchSize, "batch-size") { serve.batchSize = max(1, n) }
         if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms") { serve.shutdownTimeoutMs = max(100, n) }
         serve.stopAfter = try int(stopAfter, "stop-after")
+        serve.passThrough = passThrough
         serve.consumerProperties = try properties(consumerProperty, "consumer-property")
         serve.producerProperties = try properties(producerProperty, "producer-property")
 

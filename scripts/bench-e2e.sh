@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `make bench-e2e`: records/s through the test broker for `serve` vs a pass-through (consume → produce
+# unchanged, same loop and librdkafka settings) on the 45 KB sample page, in one run; then peak RSS of
+# `serve` working through a 100k-message backlog. Release build.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bin="$root/.build/release/layout-worker"
+N="${BENCH_MESSAGES:-4000}"
+BACKLOG="${BENCH_BACKLOG:-100000}"
+broker="$(scripts/broker.sh start)"
+trap 'scripts/broker.sh stop >/dev/null' EXIT
+run="$root/.run"; mkdir -p "$run"
+consumer=(--consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 --consumer-property fetch.wait.max.ms=10)
+
+page="$run/page.ndjson"
+python3 - "$N" > "$page" <<'PY'
+import sys
+line = open("samples/search-page.json").read().strip()
+for _ in range(int(sys.argv[1])): print(line)
+PY
+"$bin" create-topics --brokers "$broker" --partitions 6 bench-in bench-out bench-pass bench-dlq >/dev/null
+"$bin" produce --brokers "$broker" --topic bench-in < "$page" >/dev/null
+
+measure() {  # name, extra flags...; prints the seconds from the first assignment to the last message accounted for
+  local name="$1"; shift
+  local log="$run/bench-$name.log"
+  "$bin" serve --brokers "$broker" --input bench-in --dead-letter bench-dlq --group "bench-$name-$$" --stop-after "$N" \
+    --http off --batch-size 256 "${consumer[@]}" "$@" 2> "$log"
+  python3 - "$log" <<'PY'
+import re, sys, datetime
+lines = open(sys.argv[1]).read().splitlines()
+def ts(pat):
+    for l in lines:
+        if pat in l: return datetime.datetime.fromisoformat(l.split(" ")[0])
+start, end = ts("partitions assigned"), ts("] stopped")
+print((end - start).total_seconds())
+PY
+}
+pass_s=$(measure pass --output bench-pass --pass-through)
+serve_s=$(measure serve --output bench-out)
+python3 - "$N" "$pass_s" "$serve_s" <<'PY'
+import sys
+n, p, s = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+print(f"| run | messages | seconds | records/s |\n|---|---|---|---|")
+print(f"| pass-through (consume → produce unchanged) | {n} | {p:.2f} | {n/p:,.0f} |")
+print(f"| serve (compile 45 KB page) | {n} | {s:.2f} | {n/s:,.0f} |")
+print(f"serve / pass-through = {p/s:.2f}× (target ≥ 0.8×)")
+PY
+
+# Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.
+small="$run/small.ndjson"
+python3 - "$BACKLOG" > "$small" <<'PY'
+import sys
+line = open("samples/empty-results.json").read().strip()
+for _ in range(int(sys.argv[1])): print(line)
+PY
+"$bin" create-topics --brokers "$broker" --partitions 6 backlog-in backlog-out backlog-dlq >/dev/null
+"$bin" produce --brokers "$broker" --topic backlog-in < "$small" >/dev/null
+/usr/bin/time -f "%M" -o "$run/backlog.rss" "$bin" serve --brokers "$broker" --input backlog-in --output backlog-out \
+  --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off "${consumer[@]}" 2> "$run/backlog.log"
+echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") / 1024 )) MiB; $(grep -o 'consumed=[^[]*' "$run/backlog.log" | tail -n1)"
