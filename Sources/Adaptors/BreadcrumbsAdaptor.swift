@@ -5,12 +5,12 @@ public import ContentTree
 public struct BreadcrumbsAdaptor: ContentItemAdaptor {
     public let name = "Breadcrumbs"
 
-    static let fields: [(key: JSONKey, name: String, reader: RowReader)] = [
-        ("refinementCrumbs", "refinementCrumbs",
+    static let fields: [(key: JSONKey, reader: RowReader)] = [
+        ("refinementCrumbs",
          RowReader(idPaths: [.known(#"properties["DGraph.Spec"]"#), .known("label"), .known("removeAction.navigationState")], idPrefix: "refinement:")),
-        ("searchCrumbs", "searchCrumbs",
+        ("searchCrumbs",
          RowReader(idPaths: [.known("terms"), .known("label"), .known("removeAction.navigationState")], idPrefix: "search:")),
-        ("rangeFilterCrumbs", "rangeFilterCrumbs",
+        ("rangeFilterCrumbs",
          RowReader(idPaths: [.known("removeAction.navigationState"), .known("propertyName")], idPrefix: "range:")),
     ]
     static let removeAllAction: JSONKey = "removeAllAction"
@@ -21,11 +21,9 @@ public struct BreadcrumbsAdaptor: ContentItemAdaptor {
         let doc = tree.document
         var section = AdaptedSection()
         for field in Self.fields {
-            switch field.reader.read(field.key, of: item, in: doc, firstIndex: 0) {
-            case .rows(let rows): section.rows.append(contentsOf: rows)
-            case .missing: continue
-            case .notAnArray(let kind): return .unreadable(item, field: field.name, reason: "is a \(kind), not an array")
-            }
+            let (read, readable) = field.reader.section(from: field.key, of: item, in: doc)
+            guard readable else { return read }
+            section.rows.append(contentsOf: read.rows)
         }
         if let action = doc.value(item.node, Self.removeAllAction).flatMap({ RowAction.read($0, in: doc, as: .remove) }) {
             section.attributes.append(Attribute("removeAll", .action(action)))

@@ -39,11 +39,9 @@ public struct GenericAdaptor: ContentItemAdaptor {
                 section.isContainer = true
             }
         case .field(let name):
-            switch reader.read(JSONKey(name), of: item, in: tree.document) {
-            case .rows(let rows): section.rows = rows
-            case .missing: break
-            case .notAnArray(let kind): return .unreadable(item, field: name, reason: "is a \(kind), not an array")
-            }
+            let (read, readable) = reader.section(from: JSONKey(name), of: item, in: tree.document)
+            guard readable else { return read }
+            section.rows = read.rows
         }
         return section
     }

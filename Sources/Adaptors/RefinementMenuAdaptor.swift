@@ -18,12 +18,8 @@ public struct RefinementMenuAdaptor: ContentItemAdaptor {
 
     public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
         let doc = tree.document
-        var section = AdaptedSection()
-        switch reader.read(Self.refinements, of: item, in: doc) {
-        case .rows(let rows): section.rows = rows
-        case .missing: break
-        case .notAnArray(let kind): return .unreadable(item, field: "refinements", reason: "is a \(kind), not an array")
-        }
+        var (section, readable) = reader.section(from: Self.refinements, of: item, in: doc)
+        guard readable else { return section }
         if section.rows.isEmpty && options.emptyMenusShowNoResults { section.placeholder = .noResults }
         if let s = doc.value(item.node, Self.dimensionName).flatMap(doc.string) { section.attributes.append(Attribute("dimensionName", .string(s))) }
         if let s = doc.value(item.node, Self.displayName).flatMap(doc.string) { section.attributes.append(Attribute("displayName", .string(s))) }

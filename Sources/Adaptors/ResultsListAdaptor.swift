@@ -26,18 +26,9 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
 
     public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
         let doc = tree.document
-        var section: AdaptedSection
-        switch reader.read(Self.records, of: item, in: doc) {
-        case .rows(let rows):
-            section = AdaptedSection()
-            section.rows = rows
-            if rows.isEmpty { section.placeholder = .noResults }
-        case .missing:
-            section = AdaptedSection()
-            section.placeholder = .noResults
-        case .notAnArray(let kind):
-            return .unreadable(item, field: "records", reason: "is a \(kind), not an array")
-        }
+        var (section, readable) = reader.section(from: Self.records, of: item, in: doc)
+        guard readable else { return section }
+        if section.rows.isEmpty { section.placeholder = .noResults }
         let total = doc.value(item.node, Self.totalNumRecs).flatMap(doc.int)
         let perPage = doc.value(item.node, Self.recsPerPage).flatMap(doc.int)
         let first = doc.value(item.node, Self.firstRecNum).flatMap(doc.int)

@@ -38,6 +38,18 @@ public struct RowReader: Sendable {
         return .rows(rows)
     }
 
+    /// A section holding the rows of `field` (none when it is missing or null), or, when the field is not an
+    /// array, the unreadable-rows section to return as is (`readable` false).
+    public func section(from field: JSONKey, of item: ContentItem, in doc: JSONDocument) -> (section: AdaptedSection, readable: Bool) {
+        var section = AdaptedSection()
+        switch read(field, of: item, in: doc) {
+        case .rows(let rows): section.rows = rows
+        case .missing: break
+        case .notAnArray(let kind): return (.unreadable(item, field: field.description, reason: "is a \(kind), not an array"), false)
+        }
+        return (section, true)
+    }
+
     /// The id of a row model: the first candidate path with a string or number value, else its index.
     public func id(of node: Int, in doc: JSONDocument, index: Int) -> String {
         for path in idPaths {

@@ -24,7 +24,7 @@ public final class KafkaAdmin {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create admin client: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .configuration("cannot create admin client: " + String(cString: errstr))
         }
         handle = rk
     }
@@ -38,7 +38,7 @@ public final class KafkaAdmin {
         defer { newTopics.forEach { rd_kafka_NewTopic_destroy($0) } }
         for t in topics {
             guard let nt = rd_kafka_NewTopic_new(t.name, t.partitions, t.replicationFactor, &errstr, errstr.count) else {
-                throw .configuration("topic \(t.name): " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                throw .configuration("topic \(t.name): " + String(cString: errstr))
             }
             for (k, v) in t.config { _ = rd_kafka_NewTopic_set_config(nt, k, v) }
             newTopics.append(nt)

@@ -48,7 +48,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
             let result = rd_kafka_conf_set(conf, key, value, &errstr, errstr.count)
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(conf)
-                let why = Self.isSecret(key) ? "invalid value for secret property" : String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let why = Self.isSecret(key) ? "invalid value for secret property" : String(cString: errstr)
                 throw .configuration("\(key): \(why)")
             }
         }

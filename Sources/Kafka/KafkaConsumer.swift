@@ -55,7 +55,7 @@ public final class KafkaConsumer {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create consumer: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .configuration("cannot create consumer: " + String(cString: errstr))
         }
         rd_kafka_poll_set_consumer(rk)
         handle = rk

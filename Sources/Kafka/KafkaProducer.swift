@@ -41,7 +41,7 @@ public final class KafkaProducer {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create producer: " + String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .configuration("cannot create producer: " + String(cString: errstr))
         }
         handle = rk
         self.box = box
@@ -136,7 +136,7 @@ public final class KafkaProducer {
         let err = rd_kafka_fatal_error(handle, &errstr, errstr.count)
         guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
         return KafkaError(code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
-                          message: String(decoding: errstr.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), isFatal: true)
+                          message: String(cString: errstr), isFatal: true)
     }
 
     private func takeReports() -> [DeliveryReport] {

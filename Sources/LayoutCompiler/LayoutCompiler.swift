@@ -125,7 +125,7 @@ public struct LayoutCompiler: Sendable {
                 var rows: [LayoutRow] = []
                 let count = rowIndexes?.count ?? adapted.rows.count
                 rows.reserveCapacity(count)
-                var seen = Set<String>(minimumCapacity: count)
+                var seen = Set<String>(minimumCapacity: count > 1 ? count : 0)
                 var duplicates: [String] = []
                 var chainCache = TypeChainCache()
                 for n in 0..<count {
@@ -133,7 +133,7 @@ public struct LayoutCompiler: Sendable {
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
                     let resolution = resolver.resolveRow(context, adaptor: adaptor.name, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
-                    if !seen.insert(row.id).inserted { duplicates.append(row.id) }
+                    if count > 1 && !seen.insert(row.id).inserted { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
                 }
                 if !duplicates.isEmpty {
@@ -166,13 +166,13 @@ public struct LayoutCompiler: Sendable {
         return LayoutRecord(source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: doc)
     }
 
-    private func report(_ resolution: Resolution, what: String, path: String, into diagnostics: inout [Diagnostic]) {
+    private func report(_ resolution: Resolution, what: @autoclosure () -> String, path: String, into diagnostics: inout [Diagnostic]) {
         switch resolution {
         case .resolved, .defaulted: break
         case .unmapped(let tried):
-            diagnostics.append(Diagnostic(.error, "unmapped", path: path, "\(what) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
+            diagnostics.append(Diagnostic(.error, "unmapped", path: path, "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
         case .ambiguous(let type, let renderers):
-            diagnostics.append(Diagnostic(.error, "ambiguous", path: path, "\(what) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
+            diagnostics.append(Diagnostic(.error, "ambiguous", path: path, "\(what()) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
         }
     }
 

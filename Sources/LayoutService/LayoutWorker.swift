@@ -44,6 +44,7 @@ public final class LayoutWorker {
     private var revokedDuringPoll: Set<TopicPartition> = []
     private var lastCommit = DispatchTime.now()
     private var fatal: KafkaError?
+    private var firstAssigned: DispatchTime?
     /// Accounting so far.
     public private(set) var counts = WorkerCounts()
 
@@ -283,6 +284,7 @@ public final class LayoutWorker {
     private func rebalance(_ event: RebalanceEvent) {
         switch event {
         case .assigned(let partitions):
+            if firstAssigned == nil { firstAssigned = .now() }
             for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
             if paused { consumer.pause(partitions) }
             logger.info("partitions assigned", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
@@ -317,6 +319,7 @@ public final class LayoutWorker {
             "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
             "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
             "in-flight": .stringConvertible(counts.inFlight),
+            "elapsed-ms": .stringConvertible(firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0),
         ])
     }
 }
