@@ -8,7 +8,6 @@ public struct ContentTree: Sendable {
     public let items: [ContentItem]
     /// Problems found while building the tree (e.g. a non-string `@type`).
     public let diagnostics: [Diagnostic]
-    private let indexByPath: [String: Int]
 
     static let typeKey: JSONKey = "@type"
     static let classKey: JSONKey = "@class"
@@ -21,11 +20,12 @@ public struct ContentTree: Sendable {
         // A path is built only for content items, from a chain of segments (parent segment, key node or index).
         var segments: [Segment] = [Segment(parent: -1, keyNode: -1, index: -1)]
         var frames: [Frame] = []
+        var paths: [Int: String] = [:]
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
             document.bytes.withUnsafeBufferPointer { bytes in
                 if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
-                    Self.visit(document.root, segment: 0, owner: nil, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
+                    Self.visit(document.root, segment: 0, owner: nil, nodes, bytes, document, &items, &diagnostics, &segments, &paths, &frames)
                 }
                 while let top = frames.indices.last {
                     if frames[top].ordinal == frames[top].remaining {
@@ -48,17 +48,13 @@ public struct ContentTree: Sendable {
                     // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
                     if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
                         segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
-                        Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, bytes, document, &items, &diagnostics, &segments, &frames)
+                        Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, bytes, document, &items, &diagnostics, &segments, &paths, &frames)
                     }
                 }
             }
         }
         self.items = items
         self.diagnostics = diagnostics
-        var index: [String: Int] = [:]
-        index.reserveCapacity(items.count)
-        for (n, item) in items.enumerated() { index[item.path] = n }
-        self.indexByPath = index
     }
 
     struct Segment {
@@ -91,27 +87,23 @@ public struct ContentTree: Sendable {
             && bytes[s &+ 3] == UInt8(ascii: "s") && bytes[s &+ 4] == UInt8(ascii: "s") ? 2 : 0
     }
 
-    static func path(of segment: Int, _ segments: [Segment], _ document: JSONDocument) -> String {
-        var chain: [Int] = []
-        var s = segment
-        while s > 0 {
-            chain.append(s)
-            s = segments[s].parent
-        }
-        var result = TreePath.root
-        for s in chain.reversed() {
-            let seg = segments[s]
-            result = seg.keyNode >= 0
-                ? TreePath.appending(key: document.string(seg.keyNode) ?? "", to: result)
-                : TreePath.appending(index: seg.index, to: result)
-        }
+    /// The path of a segment, built once per segment from its parent's (memoized in `paths`).
+    static func path(of segment: Int, _ segments: [Segment], _ paths: inout [Int: String], _ document: JSONDocument) -> String {
+        if segment == 0 { return TreePath.root }
+        if let known = paths[segment] { return known }
+        let seg = segments[segment]
+        let parent = path(of: seg.parent, segments, &paths, document)
+        let result = seg.keyNode >= 0
+            ? TreePath.appending(key: document.string(seg.keyNode) ?? "", to: parent)
+            : TreePath.appending(index: seg.index, to: parent)
+        paths[segment] = result
         return result
     }
 
     /// Records node `i` as a content item when it is one, and queues it for walking.
     static func visit(_ i: Int, segment: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>,
                       _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
-                      _ segments: inout [Segment], _ frames: inout [Frame]) {
+                      _ segments: inout [Segment], _ paths: inout [Int: String], _ frames: inout [Frame]) {
         let node = nodes[i]
         var owner = owner
         if node.kind == .object && node.flags & (JSONNode.Flags.typeKey | JSONNode.Flags.classKey | JSONNode.Flags.escapedKey) != 0 {
@@ -136,18 +128,18 @@ public struct ContentTree: Sendable {
             if typeNode >= 0 {
                 if nodes[typeNode].kind == .string, let type = document.string(typeNode) {
                     if hasClass {
-                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment, segments, document),
+                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment, segments, &paths, document),
                             "object has both @type and @class; treated as a model object, not a content item"))
                     } else {
                         let index = items.count
                         let depth = owner.map { items[$0].depth &+ 1 } ?? 0
-                        items.append(ContentItem(node: i, type: type, path: path(of: segment, segments, document), parent: owner, children: [], depth: depth))
+                        items.append(ContentItem(node: i, type: type, path: path(of: segment, segments, &paths, document), parent: owner, children: [], depth: depth))
                         if let owner { items[owner].children.append(index) }
                         owner = index
                     }
                 } else {
                     let kind = nodes[typeNode].kind
-                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment, segments, document),
+                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment, segments, &paths, document),
                         "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"))
                 }
             }
@@ -156,7 +148,7 @@ public struct ContentTree: Sendable {
     }
 
     /// The index of the content item at `path` (the server-side `indexOfContentItem:`).
-    public func indexOfContentItem(atPath path: String) -> Int? { indexByPath[path] }
+    public func indexOfContentItem(atPath path: String) -> Int? { items.firstIndex { $0.path == path } }
 
     /// Whether the root value is itself a content item.
     public var rootIsContentItem: Bool { items.first?.node == document.root }

@@ -5,9 +5,12 @@ public enum TreePath {
 
     /// Appends a member name to `path` (bracket-quoted when it is not a plain identifier).
     public static func appending(key: String, to path: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x40
-        } && !(key.utf8.first! >= 0x30 && key.utf8.first! <= 0x39)
+        var plain = !key.isEmpty
+        for b in key.utf8 where !((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x40) {
+            plain = false
+            break
+        }
+        if plain, let first = key.utf8.first, first >= 0x30 && first <= 0x39 { plain = false }
         let base = path == root ? "" : path
         if plain { return base.isEmpty ? key : base + "." + key }
         var escaped = ""

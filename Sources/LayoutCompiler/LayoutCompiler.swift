@@ -78,7 +78,6 @@ public struct LayoutCompiler: Sendable {
         var diagnostics = tree.diagnostics
         var sections: [LayoutSection] = []
         sections.reserveCapacity(tree.items.count)
-        let supplementaryKinds = resolver.supplementaryKinds
 
         for item in tree.items {
             let adaptor = registry.adaptor(for: item.type)
@@ -101,8 +100,7 @@ public struct LayoutCompiler: Sendable {
             let parentID = item.parent.map { tree.items[$0].path }
             let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sections.count, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
-            for kind in supplementaryKinds {
-                guard let (resolution, model) = resolver.resolveSupplementary(kind: kind, item: itemContext, adaptor: adaptor.name) else { continue }
+            for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, adaptor: adaptor.name) {
                 report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
                 supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
             }

@@ -27,6 +27,8 @@ public struct RendererResolver: Sendable {
     public let config: MappingConfig
     private let rowsByType: [String: [Int]]
     private let supplementaryByKind: [String: [String: [Int]]]
+    /// Per section type (or adaptor name): the supplementary kinds mapped for it and their candidates, in kind order.
+    private let supplementaryByType: [String: [(kind: String, candidates: [Int])]]
     private let placeholdersByKind: [PlaceholderKind: [String: [Int]]]
     private let anyTypePlaceholders: [PlaceholderKind: [Int]]
     static let classKey: JSONKey = "@class"
@@ -45,6 +47,14 @@ public struct RendererResolver: Sendable {
         }
         rowsByType = rows
         supplementaryByKind = supplementary
+        var kinds: [String] = []
+        for m in config.supplementary where !kinds.contains(m.kind) { kinds.append(m.kind) }
+        var byType: [String: [(kind: String, candidates: [Int])]] = [:]
+        for kind in kinds {
+            for (type, candidates) in supplementary[kind] ?? [:] { byType[type, default: []].append((kind, candidates)) }
+        }
+        for type in byType.keys { byType[type]!.sort { kinds.firstIndex(of: $0.kind)! < kinds.firstIndex(of: $1.kind)! } }
+        supplementaryByType = byType
         placeholdersByKind = placeholders
         anyTypePlaceholders = anyType
     }
@@ -104,18 +114,32 @@ public struct RendererResolver: Sendable {
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
     public func resolveSupplementary(kind: String, item context: ConditionContext, adaptor: String) -> (resolution: Resolution, model: Int)? {
-        guard let byType = supplementaryByKind[kind] else { return nil }
+        supplementaryViews(item: context, adaptor: adaptor).first { $0.kind == kind }.map { ($0.resolution, $0.model) }
+    }
+
+    /// Every supplementary view a section gets, in kind order: for each kind, the section type's mappings,
+    /// else the adaptor's; the model is the item's field (kinds whose field is missing are left out).
+    public func supplementaryViews(item context: ConditionContext, adaptor: String) -> [(kind: String, resolution: Resolution, model: Int)] {
+        var views: [(kind: String, resolution: Resolution, model: Int)] = []
         for type in [context.sectionType, adaptor] {
-            guard let candidates = byType[type] else { continue }
-            var matched: [Int] = []
-            for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true { matched.append(n) }
-            guard !matched.isEmpty else { continue }
-            let first = config.supplementary[matched[0]]
-            guard let model = first.field.resolve(in: context.document, from: context.model) else { return nil }
-            if matched.count > 1 { return (.ambiguous(type: type, renderers: matched.map { config.supplementary[$0].renderer }), model) }
-            return (.resolved(renderer: first.renderer, type: type), model)
+            guard let entries = supplementaryByType[type] else { continue }
+            for (kind, candidates) in entries where !views.contains(where: { $0.kind == kind }) {
+                var matched: [Int] = []
+                for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true { matched.append(n) }
+                guard let firstIndex = matched.first else { continue }
+                let first = config.supplementary[firstIndex]
+                guard let model = first.field.resolve(in: context.document, from: context.model) else { continue }
+                let resolution: Resolution = matched.count > 1
+                    ? .ambiguous(type: type, renderers: matched.map { config.supplementary[$0].renderer })
+                    : .resolved(renderer: first.renderer, type: type)
+                views.append((kind, resolution, model))
+            }
         }
-        return nil
+        if views.count > 1 {
+            let order = supplementaryKinds
+            views.sort { order.firstIndex(of: $0.kind)! < order.firstIndex(of: $1.kind)! }
+        }
+        return views
     }
 
     /// The renderer for a placeholder of `kind` in a section (type-specific mappings first, then those for every type).
