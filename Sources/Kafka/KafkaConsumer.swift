@@ -157,6 +157,16 @@ public final class KafkaConsumer {
         return (low, high)
     }
 
+    /// For each partition (its `offset` holding a timestamp in ms), the earliest offset whose timestamp is at or
+    /// after it; -1 when there is none. Answers come from the broker as they are: check them (see `ReplayRange`).
+    public func offsetsForTimes(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition] {
+        let list = partitions.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_offsets_for_times(handle, list, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        return [TopicPartition](UnsafePointer(list))
+    }
+
     /// The consumer's member id in its group (empty when not a member).
     public var memberID: String {
         guard let p = rd_kafka_memberid(handle) else { return "" }

@@ -140,15 +140,20 @@ public final class LayoutWorker {
                 send(message, purpose: .tombstone, topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)
             case .record(let bytes, let diagnostics):
                 for (code, n) in diagnostics { metrics.diagnostic(code: code, count: n) }
-                var headers = message.headers.filter { $0.name != "content-type" && $0.name != "layout-record-version" }
-                headers.append(KafkaHeader("content-type", text: Self.contentType))
-                headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
-                send(message, purpose: .record, topic: settings.outputTopic, key: message.key, value: bytes, headers: headers)
+                send(message, purpose: .record, topic: settings.outputTopic, key: message.key, value: bytes, headers: Self.recordHeaders(for: message))
             case .deadLetter(let code, let reason):
                 deadLetter(message, code: code, reason: reason)
             }
         }
         metrics.inFlight.record(inFlight.count)
+    }
+
+    /// The input's headers plus the record's content type and version.
+    static func recordHeaders(for message: KafkaMessage) -> [KafkaHeader] {
+        var headers = message.headers.filter { $0.name != "content-type" && $0.name != "layout-record-version" }
+        headers.append(KafkaHeader("content-type", text: contentType))
+        headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
+        return headers
     }
 
     static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> Outcome {

@@ -1,0 +1,248 @@
+import Dispatch
+import Foundation
+public import Kafka
+public import LayoutCompiler
+public import Logging
+
+/// Recompiles a bounded range of a topic into a chosen topic by assignment (never joining a group).
+public final class Replayer {
+    let settings: ReplaySettings
+    let compiler: LayoutCompiler
+    let status: WorkerStatus
+    var logger: Logger
+    let progress: (String) -> Void
+
+    /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C).
+    public init(settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, logger: Logger, progress: @escaping (String) -> Void) {
+        self.settings = settings
+        self.compiler = compiler
+        self.status = status
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// A replay that cannot start or went wrong.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    struct Pending {
+        let message: KafkaMessage
+        let deadLetterCode: String?
+    }
+
+    /// Runs the replay to the end of its range (or until stopped) and returns the summary.
+    public func run() throws -> ReplaySummary {
+        let started = DispatchTime.now()
+        let topic = settings.fromTopic
+        let admin = try KafkaAdmin(configuration: settings.kafka)
+        guard let count = try admin.partitionCount(topic: topic) else { throw Failure(description: "topic \(topic) does not exist") }
+        let all = (0..<Int32(count)).map { $0 }
+        let chosen = settings.partitions ?? all
+        for p in chosen where !all.contains(p) { throw Failure(description: "\(topic) has no partition \(p) (it has \(count))") }
+
+        let consumer = try KafkaConsumer(configuration: settings.kafka, groupID: nil, properties: ["fetch.wait.max.ms": "50"])
+        var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
+        for p in chosen {
+            let (low, high) = try consumer.queryWatermarks(topic: topic, partition: p)
+            var start: Int64
+            switch settings.range.start {
+            case .beginning: start = low
+            case .offset(let n): start = max(n, low)
+            case .offsets(let map): start = max(map[p] ?? low, low)
+            case .time(let t): start = try lookup(time: t, partition: p, low: low, high: high, consumer: consumer)
+            }
+            var stop: Int64
+            switch settings.range.stop {
+            case .end: stop = high
+            case .offset(let n): stop = min(n, high)
+            case .time(let t): stop = try lookup(time: t, partition: p, low: low, high: high, consumer: consumer)
+            }
+            if settings.follow { stop = Int64.max }
+            bounds[p] = (start, max(start, stop))
+        }
+        var checkpoint = ReplayCheckpoint(topic: topic)
+        if let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) {
+            guard saved.topic == topic else { throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(topic)") }
+            checkpoint = saved
+            for (p, b) in bounds {
+                if let done = saved.done[String(p)] { bounds[p] = (min(max(b.start, done + 1), b.stop), b.stop) }
+            }
+        }
+
+        var summary = ReplaySummary(topic: topic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
+                                    partitions: chosen.map { ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop) })
+        let active = chosen.filter { bounds[$0]!.start < bounds[$0]!.stop }
+        let total = active.reduce(Int64(0)) { $0 + (settings.follow ? 0 : bounds[$1]!.stop - bounds[$1]!.start) }
+        try consumer.assign(active.map { TopicPartition(topic, $0, offset: bounds[$0]!.start) })
+
+        var producer: KafkaProducer?
+        if !settings.dryRun {
+            guard settings.toTopic != nil else { throw Failure(description: "--to-topic is required unless --dry-run") }
+            producer = try KafkaProducer(configuration: settings.kafka, idempotent: true)
+        }
+        let deadLetterTopic = settings.deadLetterTopic ?? (settings.toTopic ?? "") + ".dead-letters"
+        var tracker = OffsetTracker()
+        var pending: [Int: Pending] = [:]
+        var nextToken = 1
+        var finished = Set(chosen.filter { !active.contains($0) })
+        var read = 0
+        let rateStart = DispatchTime.now()
+        var lastProgress = DispatchTime.now()
+        var lastCheckpoint = DispatchTime.now()
+
+        func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
+        func acknowledge(_ reports: [DeliveryReport]) throws {
+            for r in reports {
+                guard let entry = pending.removeValue(forKey: r.token) else { continue }
+                if let error = r.error {
+                    if entry.deadLetterCode == nil {
+                        try send(entry.message, code: "produce-failed", reason: error.description)
+                        continue
+                    }
+                    throw Failure(description: "dead letter for \(topic)[\(entry.message.partition)]@\(entry.message.offset) not delivered: \(error)")
+                }
+                tracker.complete(topic: topic, partition: entry.message.partition, offset: entry.message.offset)
+            }
+        }
+        func send(_ m: KafkaMessage, code: String?, reason: String = "", value: [UInt8]? = nil) throws {
+            guard let producer else { return }
+            let token = nextToken
+            nextToken += 1
+            if let code {
+                try producer.produce(topic: deadLetterTopic, key: m.key, value: m.value,
+                                     headers: DeadLetter.headers(for: m, code: code, reason: reason, version: settings.version), token: token)
+            } else {
+                try producer.produce(topic: settings.toTopic!, key: m.key, value: value, headers: LayoutWorker.recordHeaders(for: m), token: token)
+            }
+            pending[token] = Pending(message: m, deadLetterCode: code)
+        }
+        func saveCheckpoint() {
+            guard let path = settings.checkpointPath else { return }
+            for c in tracker.committable() { checkpoint.done[String(c.partition)] = c.offset - 1 }
+            tracker.markCommitted(tracker.committable())
+            do { try checkpoint.save(path) } catch { logger.error("cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")]) }
+        }
+
+        while finished.count < chosen.count && !status.stopRequested {
+            if let r = producer?.poll(timeoutMs: 0) { try acknowledge(r) }
+            guard let result = consumer.poll(timeoutMs: 100) else {
+                reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+                continue
+            }
+            guard case .success(let m) = result else {
+                if case .failure(let e) = result, e.isFatal { throw Failure(description: "consumer: \(e)") }
+                continue
+            }
+            guard let b = bounds[m.partition], m.offset < b.stop else {
+                finished.insert(m.partition)
+                continue
+            }
+            let i = index(m.partition)
+            if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
+            summary.partitions[i].last = m.offset
+            if m.offset + 1 >= b.stop { finished.insert(m.partition) }
+            read += 1
+            tracker.begin(topic: topic, partition: m.partition, offset: m.offset)
+            if let rate = settings.rate, rate > 0 {
+                let due = Double(read) / rate
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
+                if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
+            }
+            switch outcome(m, summary: &summary) {
+            case .record(let bytes):
+                summary.partitions[i].compiled += 1
+                try send(m, code: nil, value: bytes)
+            case .tombstone:
+                summary.partitions[i].compiled += 1
+                try send(m, code: nil, value: nil)
+            case .skip:
+                summary.partitions[i].skipped += 1
+                tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
+            case .deadLetter(let code, let reason):
+                summary.partitions[i].deadLettered += 1
+                summary.failuresByCode[code, default: 0] += 1
+                try send(m, code: code, reason: reason)
+            }
+            if settings.dryRun { tracker.complete(topic: topic, partition: m.partition, offset: m.offset) }
+            reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+            if DispatchTime.now().uptimeNanoseconds - lastCheckpoint.uptimeNanoseconds > 1_000_000_000 {
+                saveCheckpoint()
+                lastCheckpoint = .now()
+            }
+        }
+        summary.interrupted = status.stopRequested && finished.count < chosen.count
+        if let producer {
+            let deadline = DispatchTime.now() + .seconds(30)
+            while !pending.isEmpty && DispatchTime.now() < deadline { try acknowledge(producer.flush(timeoutMs: 500).reports) }
+            if !pending.isEmpty { logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(pending.count)]) }
+        }
+        saveCheckpoint()
+        summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return summary
+    }
+
+    enum Outcome {
+        case record([UInt8])
+        case tombstone
+        case skip
+        case deadLetter(code: String, reason: String)
+    }
+
+    /// Compiles one message as `serve` would, noting diagnostics by code and by content type.
+    func outcome(_ m: KafkaMessage, summary: inout ReplaySummary) -> Outcome {
+        guard let value = m.value else { return settings.tombstones == .forward ? .tombstone : .skip }
+        if value.count > settings.maxMessageBytes {
+            return .deadLetter(code: "too-large", reason: "message of \(value.count) bytes is larger than the limit of \(settings.maxMessageBytes) bytes")
+        }
+        switch compiler.compile(value, source: .init(topic: m.topic, partition: Int(m.partition), offset: m.offset, timestampMs: m.timestamp)) {
+        case .success(let compiled):
+            let typeBySection = Dictionary(compiled.record.sections.map { ($0.id, $0.type) }, uniquingKeysWith: { a, _ in a })
+            for d in compiled.record.diagnostics {
+                summary.diagnosticsByCode[d.code, default: 0] += 1
+                summary.diagnosticsByType[typeBySection[d.path] ?? "(page)", default: 0] += 1
+            }
+            return .record(compiled.bytes)
+        case .failure(let f):
+            return .deadLetter(code: f.code.rawValue, reason: f.description)
+        }
+    }
+
+    /// The first offset at or after `time`, checked against the records themselves.
+    func lookup(time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer) throws -> Int64 {
+        let answer = try consumer.offsetsForTimes([TopicPartition(settings.fromTopic, partition, offset: time)]).first?.offset ?? -1
+        if answer < 0 || answer >= high { return high }   // no record at or after `time`
+        // Kafka's answer must be the first record at or after `time`: that record is not earlier, its predecessor is.
+        let probe = try KafkaConsumer(configuration: settings.kafka, groupID: nil, properties: ["fetch.wait.max.ms": "20"])
+        func timestamp(at offset: Int64) throws -> Int64? {
+            try probe.assign([TopicPartition(settings.fromTopic, partition, offset: offset)])
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                if case .success(let m) = probe.poll(timeoutMs: 100), m.offset >= offset { return m.offset == offset ? m.timestamp : nil }
+            }
+            return nil
+        }
+        let found = try timestamp(at: answer)
+        let before = answer > low ? try timestamp(at: answer - 1) : nil
+        if let found, found < time {
+            throw Failure(description: "the broker answered offset \(answer) for time \(time) on partition \(partition), but that record's timestamp is \(found), earlier than asked; refusing to replay a wrong range")
+        }
+        if let before, before >= time {
+            throw Failure(description: "the broker answered offset \(answer) for time \(time) on partition \(partition), but the record before it (timestamp \(before)) is already at or after that time; refusing to replay a wrong range")
+        }
+        return answer
+    }
+
+    private func reportProgress(_ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime) {
+        guard Double(DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds) / 1e9 >= settings.progressIntervalSeconds else { return }
+        last = .now()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let rate = elapsed > 0 ? Double(read) / elapsed : 0
+        let parts = summary.partitions.map { p -> String in
+            let done = (p.last.map { $0 + 1 } ?? p.start) - p.start
+            return "p\(p.partition) \(done)/\(settings.follow ? "∞" : String(p.stop - p.start))"
+        }.joined(separator: " ")
+        let eta = rate > 0 && total > 0 ? String(format: "%.0fs", Double(total - Int64(read)) / rate) : "-"
+        progress("replay \(settings.fromTopic): \(read)/\(settings.follow ? "∞" : String(total)) \(parts) \(String(format: "%.0f", rate))/s eta \(eta)")
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Kafka
+import LayoutCompiler
+import LayoutService
+import Logging
+import Mapping
+
+/// `layout-worker replay`: recompile a bounded range of a topic into a chosen topic, without touching any group.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Recompile a bounded range of a topic into a chosen topic (reads by assignment; never joins a group).",
+        discussion: """
+        --start: beginning | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION (e.g. ago:2h30m)
+        --stop:  end (the end offsets read when the replay starts) | offset:N | time:ISO8601 | now
+        """
+    )
+
+    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
+    @Option(name: .customLong("from-topic"), help: "Topic to read.") var fromTopic: String
+    @Option(help: "Partitions to read, e.g. 0,3,5 (default all).") var partitions: String?
+    @Option(help: "Where to start.") var start: String = "beginning"
+    @Option(help: "Where to stop (exclusive).") var stop: String = "end"
+    @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).") var toTopic: String?
+    @Option(name: .customLong("dead-letter"), help: "Dead-letter topic (default <to-topic>.dead-letters).") var deadLetter: String?
+    @Option(help: "Mapping config.") var config: String = "config/default.yaml"
+    @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
+    @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
+    @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.") var checkpoint: String?
+    @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
+    @Flag(help: "Print the final summary as JSON on stdout.") var json = false
+    @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value (repeatable).") var kafkaProperty: [String] = []
+
+    func run() throws {
+        var logger = Logger(label: "layout-worker") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        let now = Date()
+        let range: ReplayRange
+        do {
+            range = ReplayRange(start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var properties: [String: String] = [:]
+        for pair in kafkaProperty {
+            guard let eq = pair.firstIndex(of: "=") else { throw ValidationError("--kafka-property takes key=value") }
+            properties[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        var settings = ReplaySettings(kafka: KafkaConfiguration(bootstrapServers: brokers, properties: properties), fromTopic: fromTopic, range: range)
+        if let partitions {
+            settings.partitions = try partitions.split(separator: ",").map {
+                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else { throw ValidationError("--partitions takes numbers like 0,3,5") }
+                return p
+            }
+        }
+        settings.toTopic = toTopic
+        settings.deadLetterTopic = deadLetter
+        settings.dryRun = dryRun
+        settings.checkpointPath = checkpoint
+        settings.follow = follow
+        if let rate {
+            guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else { throw ValidationError("--rate takes a positive number, e.g. 500/s") }
+            settings.rate = r
+        }
+        if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
+        let mapping: Mapping.MappingConfig
+        switch ConfigFile.load(config) {
+        case .success(let c): mapping = c
+        case .failure(let e):
+            for d in e.diagnostics { Output.error(d.description) }
+            throw ExitCode(2)
+        }
+        let status = WorkerStatus()
+        // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { status.requestStop() }
+            s.resume()
+            return s
+        }
+        defer { sources.forEach { $0.cancel() } }
+        let interactive = isatty(2) != 0
+        let replayer = Replayer(settings: settings, compiler: LayoutCompiler(config: mapping, maxInputBytes: settings.maxMessageBytes),
+                                status: status, logger: logger) { line in
+            Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
+        }
+        let summary: ReplaySummary
+        do {
+            summary = try replayer.run()
+        } catch {
+            Output.error("replay failed: \(error)")
+            throw ExitCode(1)
+        }
+        if interactive { Output.write(2, Array("\n".utf8)) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            Output.line(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            Output.line("replay of \(summary.topic)\(summary.dryRun ? " (dry run)" : " into \(summary.toTopic ?? "")"): \(summary.totalRead) read in \(String(format: "%.1f", summary.elapsedSeconds)) s\(summary.interrupted ? ", INTERRUPTED" : "")")
+            for p in summary.partitions {
+                Output.line("  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), dead-lettered \(p.deadLettered), skipped \(p.skipped)")
+            }
+            if !summary.diagnosticsByCode.isEmpty {
+                Output.line("  diagnostics by code: " + summary.diagnosticsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                Output.line("  diagnostics by content type: " + summary.diagnosticsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            }
+            if !summary.failuresByCode.isEmpty {
+                Output.line("  \(summary.dryRun ? "would dead-letter" : "dead-lettered") by code: " + summary.failuresByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            }
+        }
+        if summary.interrupted { throw ExitCode(130) }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Kafka
+import LayoutJSON
+import LayoutService
+import Testing
+import TestSupport
+
+private func response(_ name: String) -> [UInt8] {
+    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
+}
+
+private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+
+/// Runs `layout-worker` with arguments; returns status, stdout, stderr.
+private func runCLI(_ arguments: [String], interruptAfter: Double? = nil) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
+    process.arguments = arguments
+    process.currentDirectoryURL = Fixtures.root
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    if let interruptAfter {
+        Thread.sleep(forTimeInterval: interruptAfter)
+        kill(process.processIdentifier, SIGINT)
+    }
+    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// (partition, offset) of each record's source.
+private func sources(_ records: [KafkaMessage]) -> [String] {
+    records.compactMap { r in
+        guard let v = r.value, let doc = try? JSONReader().read(v), let s = doc.value(0, "source"),
+              let p = doc.value(s, "partition").flatMap(doc.int), let o = doc.value(s, "offset").flatMap(doc.int) else { return nil }
+        return "\(p):\(o)"
+    }
+}
+
+private func summary(_ json: String) throws -> JSONDocument { try JSONReader().read(Array(json.utf8)) }
+
+@Suite(.serialized) struct ReplayIntegrationTests {
+    /// A broker with `perPartition` records on each of 3 partitions of a new input topic.
+    private func setUp(perPartition: Int = 10) throws -> (TestBroker, String, String) {
+        let broker = try TestBroker()
+        let (input, output) = (unique("in"), unique("out"))
+        try broker.createTopics([input, output, output + ".dead-letters"], partitions: 3)
+        for p in Int32(0)..<3 { try broker.produce(input, (0..<perPartition).map { ("k\(p)", response("p\(p)-\($0)")) }, partition: p) }
+        return (broker, input, output)
+    }
+
+    @Test func offsetRangesPartitionSubsetsAndPerPartitionStarts() throws {
+        let (broker, input, output) = try setUp()
+        let r1 = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "offset:2", "--stop", "offset:7", "--to-topic", output, "--json"])
+        #expect(r1.status == 0, "\(r1.err)")
+        let got = Set(sources(try broker.consume(output, partitions: 3, count: 15, timeout: 10)))
+        #expect(got == Set((0..<3).flatMap { p in (2..<7).map { "\(p):\($0)" } }))
+        let s = try summary(r1.out)
+        #expect((try FieldPath(parsing: "partitions[1].first")).resolve(in: s, from: 0).flatMap(s.int) == 2)
+        #expect((try FieldPath(parsing: "partitions[1].last")).resolve(in: s, from: 0).flatMap(s.int) == 6)
+
+        let out2 = unique("out2")
+        try broker.createTopics([out2], partitions: 3)
+        let r2 = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--partitions", "0,2", "--start", "0:7", "--to-topic", out2])
+        #expect(r2.status == 0, "\(r2.err)")
+        #expect(Set(sources(try broker.consume(out2, partitions: 3, count: 13, timeout: 10))) == Set((7..<10).map { "0:\($0)" } + (0..<10).map { "2:\($0)" }))
+        #expect(r2.out.contains("partition 0: range 7..<10, read 7...9, compiled 3"))
+    }
+
+    @Test func dryRunProducesNothingAndReportsDiagnostics() throws {
+        let (broker, input, output) = try setUp(perPartition: 2)
+        try broker.produce(input, [("bad", Array(#"{"@type":"ResultsList","records":"soon"}"#.utf8)), ("worse", Array("nope".utf8))], partition: 0)
+        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--dry-run", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let s = try summary(r.out)
+        #expect((try FieldPath(parsing: #"diagnosticsByCode["rows-unreadable"]"#)).resolve(in: s, from: 0).flatMap(s.int) == 1)
+        #expect((try FieldPath(parsing: "diagnosticsByType.ResultsList")).resolve(in: s, from: 0).flatMap(s.int) == 1)
+        #expect((try FieldPath(parsing: #"failuresByCode["invalid-json"]"#)).resolve(in: s, from: 0).flatMap(s.int) == 1)
+        #expect(try broker.consume(output, partitions: 3, count: 1, timeout: 2).isEmpty)
+        #expect(try broker.consume(output + ".dead-letters", partitions: 3, count: 1, timeout: 2).isEmpty)
+    }
+
+    @Test func anInterruptedReplayResumesFromItsCheckpoint() throws {
+        let (broker, input, output) = try setUp(perPartition: 20)
+        let checkpoint = broker.workDirectory.appendingPathComponent("replay.checkpoint").path
+        let args = ["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--checkpoint", checkpoint]
+        let first = try runCLI(args + ["--rate", "20"], interruptAfter: 1.5)
+        #expect(first.status == 130, "\(first.err)")
+        #expect(first.out.contains("INTERRUPTED"))
+        #expect(FileManager.default.fileExists(atPath: checkpoint))
+        let firstCount = try broker.consume(output, partitions: 3, count: 60, timeout: 2).count
+        #expect(firstCount > 0 && firstCount < 60)
+        let second = try runCLI(args)
+        #expect(second.status == 0, "\(second.err)")
+        let records = try broker.consume(output, partitions: 3, count: 60, timeout: 10)
+        let covered = Set(sources(records))
+        #expect(covered.count == 60)
+        print("replay resume: \(firstCount) records before the interrupt, \(records.count) in all, \(records.count - covered.count) duplicates")
+        #expect(records.count - covered.count <= 1)   // only what was in flight at the interrupt
+    }
+
+    @Test func theLiveGroupIsUntouched() throws {
+        let (broker, input, output) = try setUp(perPartition: 5)
+        let group = unique("live")
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group,
+                                       extra: ["--stop-after", "15"])
+        #expect(worker.wait(seconds: 60) == 0)
+        let before = try broker.committed(group: group, topic: input, partitions: 3)
+        let backfill = unique("backfill")
+        try broker.createTopics([backfill], partitions: 3)
+        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", backfill])
+        #expect(r.status == 0)
+        #expect(try broker.consume(backfill, partitions: 3, count: 15).count == 15)
+        #expect(try broker.committed(group: group, topic: input, partitions: 3) == before)
+        #expect(before.values.allSatisfy { $0 == 5 })
+    }
+
+    @Test func theRateLimitIsHonoured() throws {
+        let (broker, input, output) = try setUp(perPartition: 14)   // 42 records
+        let start = Date()
+        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--rate", "20/s", "--json"])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(r.status == 0)
+        // 42 records at 20/s: the last is due at 2.1 s; within 20%.
+        print("replay rate: 42 records at 20/s took \(String(format: "%.2f", elapsed)) s")
+        #expect(elapsed >= 2.1 * 0.8 && elapsed <= 2.1 * 1.2)
+    }
+
+    @Test func aTimeRangeStartsAtTheFirstRecordAtOrAfterIt() throws {
+        let broker = try TestBroker()
+        let (input, output) = (unique("in"), unique("out"))
+        try broker.createTopics([input, output], partitions: 1)
+        try broker.produce(input, (0..<5).map { ("early", response("early\($0)")) })
+        Thread.sleep(forTimeInterval: 1.5)
+        let boundary = Date()
+        Thread.sleep(forTimeInterval: 0.5)
+        try broker.produce(input, (0..<4).map { ("late", response("late\($0)")) })
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "time:" + f.string(from: boundary),
+                            "--to-topic", output])
+        #expect(r.status == 0, "\(r.err)")
+        let got = try broker.consume(output, partitions: 1, count: 4, timeout: 10)
+        #expect(Set(sources(got)) == Set((5..<9).map { "0:\($0)" }))
+        // A start after the last record replays nothing rather than rewinding (the broker's answer is checked).
+        let later = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "time:" + f.string(from: Date().addingTimeInterval(3600)),
+                                "--dry-run"])
+        #expect(later.status == 0 || later.err.contains("refusing to replay a wrong range"), "\(later.err)")
+        #expect(!later.out.contains("compiled 9"))
+    }
+}
