@@ -1,4 +1,5 @@
 import CRdKafka
+import Glibc
 
 /// A topic to create.
 public struct NewTopic: Sendable {
@@ -64,6 +65,34 @@ public final class KafkaAdmin {
             results[name] = e == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
         }
         return results
+    }
+
+    /// A consumer group's state (e.g. `Stable`, `Empty`) and member count, as the broker describes it.
+    public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (state: String, members: Int) {
+        var errstr = [CChar](repeating: 0, count: 512)
+        let queue = rd_kafka_queue_new(handle)!
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS)
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, &errstr, errstr.count)
+        let name = strdup(group)
+        defer { free(name) }
+        var names: [UnsafePointer<CChar>?] = [UnsafePointer(name)]
+        names.withUnsafeMutableBufferPointer { rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue) }
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else { throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT) }
+        defer { rd_kafka_event_destroy(event) }
+        let err = rd_kafka_event_error(event)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) }) }
+        guard let result = rd_kafka_event_DescribeConsumerGroups_result(event) else { throw KafkaError(RD_KAFKA_RESP_ERR__BAD_MSG) }
+        var count = 0
+        guard let groups = rd_kafka_DescribeConsumerGroups_result_groups(result, &count), count > 0, let description = groups[0] else {
+            throw KafkaError(RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
+        }
+        if let e = rd_kafka_ConsumerGroupDescription_error(description) {
+            throw KafkaError(rd_kafka_error_code(e), message: String(cString: rd_kafka_error_string(e)))
+        }
+        let state = String(cString: rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(description)))
+        return (state, Int(rd_kafka_ConsumerGroupDescription_member_count(description)))
     }
 
     /// The number of partitions of `topic`, or nil when the broker does not know it.

@@ -208,29 +208,8 @@ public final class Replayer {
         }
     }
 
-    /// The first offset at or after `time`, checked against the records themselves.
     func lookup(time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer) throws -> Int64 {
-        let answer = try consumer.offsetsForTimes([TopicPartition(settings.fromTopic, partition, offset: time)]).first?.offset ?? -1
-        if answer < 0 || answer >= high { return high }   // no record at or after `time`
-        // Kafka's answer must be the first record at or after `time`: that record is not earlier, its predecessor is.
-        let probe = try KafkaConsumer(configuration: settings.kafka, groupID: nil, properties: ["fetch.wait.max.ms": "20"])
-        func timestamp(at offset: Int64) throws -> Int64? {
-            try probe.assign([TopicPartition(settings.fromTopic, partition, offset: offset)])
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline {
-                if case .success(let m) = probe.poll(timeoutMs: 100), m.offset >= offset { return m.offset == offset ? m.timestamp : nil }
-            }
-            return nil
-        }
-        let found = try timestamp(at: answer)
-        let before = answer > low ? try timestamp(at: answer - 1) : nil
-        if let found, found < time {
-            throw Failure(description: "the broker answered offset \(answer) for time \(time) on partition \(partition), but that record's timestamp is \(found), earlier than asked; refusing to replay a wrong range")
-        }
-        if let before, before >= time {
-            throw Failure(description: "the broker answered offset \(answer) for time \(time) on partition \(partition), but the record before it (timestamp \(before)) is already at or after that time; refusing to replay a wrong range")
-        }
-        return answer
+        try TimeLookup(kafka: settings.kafka, topic: settings.fromTopic).firstOffset(atOrAfter: time, partition: partition, low: low, high: high, consumer: consumer)
     }
 
     private func reportProgress(_ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime) {

@@ -151,3 +151,31 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         #expect(!later.out.contains("compiled 9"))
     }
 }
+
+@Suite(.serialized) struct OffsetsCommandTests {
+    @Test func showsLagAndResetsOnlyAnEmptyGroup() throws {
+        let broker = try TestBroker()
+        let (input, output) = (unique("in"), unique("out"))
+        try broker.createTopics([input, output, output + ".dead-letters"], partitions: 2)
+        for p in Int32(0)..<2 { try broker.produce(input, (0..<4).map { ("k", response("r\($0)")) }, partition: p) }
+        let group = unique("g")
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group)
+        #expect(try broker.consume(output, partitions: 2, count: 8).count == 8)
+        Thread.sleep(forTimeInterval: 1.5)   // the worker commits every second
+        let show = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input])
+        #expect(show.status == 0, "\(show.err)")
+        #expect(show.out.contains("partition 0: committed 4, end 4, lag 0"))
+        #expect(show.out.contains("1 member(s)"))
+        let dry = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning"])
+        #expect(dry.status == 0 && dry.out.contains("would set to 0") && dry.out.contains("dry run"))
+        let refused = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning", "--execute"])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("has 1 member(s)"))
+        #expect(try broker.committed(group: group, topic: input, partitions: 2) == [0: 4, 1: 4])
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 15) == 0)
+        let applied = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "offset:1", "--execute"])
+        #expect(applied.status == 0, "\(applied.err)")
+        #expect(try broker.committed(group: group, topic: input, partitions: 2) == [0: 1, 1: 1])
+    }
+}

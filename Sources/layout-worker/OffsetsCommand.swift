@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import LayoutService
+
+/// `layout-worker offsets`: a group's committed offsets and lag; resets them only with --execute and only when the group is empty.
+struct OffsetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "offsets",
+        abstract: "Show a consumer group's committed offsets and lag, or reset them (dry run unless --execute).",
+        discussion: "--reset: beginning | end | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION. A reset is refused while the group has members."
+    )
+
+    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
+    @Option(help: "Consumer group.") var group: String
+    @Option(help: "Topic.") var topic: String
+    @Option(help: "New position for every partition (see below).") var reset: String?
+    @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
+
+    func run() throws {
+        let kafka = KafkaConfiguration(bootstrapServers: brokers)
+        let admin = try KafkaAdmin(configuration: kafka)
+        guard let count = try admin.partitionCount(topic: topic) else { throw ValidationError("topic \(topic) does not exist") }
+        // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: group)
+        defer { consumer.close() }
+        let partitions = (0..<Int32(count)).map { TopicPartition(topic, $0) }
+        let committed = Dictionary(uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
+        var marks: [Int32: (low: Int64, high: Int64)] = [:]
+        for p in partitions { marks[p.partition] = try consumer.queryWatermarks(topic: topic, partition: p.partition) }
+        let description = try? admin.describeGroup(group)
+        Output.line("group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")")
+        for p in partitions {
+            let c = committed[p.partition] ?? TopicPartition.invalid
+            let (low, high) = marks[p.partition]!
+            let lag = c >= 0 ? max(0, high - c) : high - low
+            Output.line("  partition \(p.partition): committed \(c >= 0 ? String(c) : "none"), end \(high), lag \(lag)")
+        }
+        guard let reset else { return }
+        var targets: [TopicPartition] = []
+        for p in partitions {
+            let (low, high) = marks[p.partition]!
+            let target: Int64
+            if reset == "end" {
+                target = high
+            } else {
+                let start: ReplayRange.Start
+                do { start = try ReplayRange.parseStart(reset, now: Date()) } catch { throw ValidationError(error.description) }
+                switch start {
+                case .beginning: target = low
+                case .offset(let n): target = min(max(n, low), high)
+                case .offsets(let map): target = min(max(map[p.partition] ?? (committed[p.partition] ?? low), low), high)
+                case .time(let t):
+                    target = try TimeLookup(kafka: kafka, topic: topic).firstOffset(atOrAfter: t, partition: p.partition, low: low, high: high, consumer: consumer)
+                }
+            }
+            targets.append(TopicPartition(topic, p.partition, offset: target))
+            Output.line("  partition \(p.partition): \(execute ? "set to" : "would set to") \(target)")
+        }
+        guard execute else {
+            Output.line("dry run: nothing changed (add --execute to apply)")
+            return
+        }
+        guard let description else {
+            Output.error("cannot describe group \(group); refusing to reset offsets without knowing it is empty")
+            throw ExitCode(1)
+        }
+        guard description.members == 0 else {
+            Output.error("group \(group) has \(description.members) member(s) (\(description.state)); stop its workers before resetting offsets")
+            throw ExitCode(1)
+        }
+        try consumer.commit(targets, synchronous: true)
+        Output.line("offsets reset")
+    }
+}
