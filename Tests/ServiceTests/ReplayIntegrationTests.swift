@@ -179,3 +179,25 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         #expect(try broker.committed(group: group, topic: input, partitions: 2) == [0: 1, 1: 1])
     }
 }
+
+@Suite(.serialized) struct ReplayFollowTests {
+    @Test func followKeepsTailingUntilInterrupted() throws {
+        let broker = try TestBroker()
+        let (input, output) = (unique("in"), unique("out"))
+        try broker.createTopics([input, output], partitions: 1)
+        try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
+        process.arguments = ["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow"]
+        process.currentDirectoryURL = Fixtures.root
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        #expect(try broker.consume(output, partitions: 1, count: 3, timeout: 10).count == 3)
+        try broker.produce(input, (0..<2).map { ("k", response("after\($0)")) })
+        #expect(Set(sources(try broker.consume(output, partitions: 1, count: 5, timeout: 10))) == Set((0..<5).map { "0:\($0)" }))
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+}
