@@ -84,12 +84,7 @@ public struct JSONWriter: Sendable {
     public static func appendEscapedBody(_ value: String, to out: inout [UInt8]) {
         var value = value
         value.withUTF8 { utf8 in
-            var clean = true
-            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            if clean {
+            if !needsEscaping(utf8) {
                 out.append(contentsOf: utf8)
                 return
             }
@@ -107,6 +102,30 @@ public struct JSONWriter: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether any byte is '"', '\\' or a control character (8 bytes at a time).
+    @inline(__always)
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i + 8 <= utf8.count {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let q = w ^ (ones &* 0x22), b = w ^ (ones &* 0x5C)
+            // Bytes >= 0x80 are never special; mask them out of the zero-byte tests.
+            let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w)) & highs & ~w
+            if special != 0 { return true }
+            i += 8
+        }
+        while i < utf8.count {
+            let c = utf8[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Writes a string value, or null when nil.
@@ -164,10 +183,15 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: Self.nullBytes)
     }
 
-    /// Writes an already-valid JSON value verbatim (e.g. a model copied from the input).
-    public mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
+    /// Writes an already-valid JSON value verbatim (e.g. a model copied from the input), as one block copy.
+    public mutating func raw(_ json: ArraySlice<UInt8>) {
         separator()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes an already-valid JSON value verbatim.
+    public mutating func raw(_ json: [UInt8]) {
+        raw(json[...])
     }
 
     private static let trueBytes: [UInt8] = Array("true".utf8)

@@ -17,6 +17,27 @@ import LayoutJSON
         #expect(doc.value(0, "b").flatMap(doc.string) == "q\"uote\\ \n\u{01} é")
     }
 
+    @Test func everyStringRoundTripsWhateverTheSpecialCharacterPosition() throws {
+        let specials: [Character] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "€", "😀", "\u{A2}", "\u{DC}"]
+        for length in 0..<20 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var text = String(repeating: "a", count: length)
+                    if length > 0 {
+                        let i = text.index(text.startIndex, offsetBy: position)
+                        text.replaceSubrange(i...i, with: String(special))
+                    }
+                    var w = JSONWriter()
+                    w.beginArray()
+                    w.string(text)
+                    w.endArray()
+                    let doc = try JSONReader().read(w.bytes)
+                    #expect(doc.string(1) == text, "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
     @Test func intEdgeCases() {
         var w = JSONWriter()
         w.beginArray()
