@@ -24,6 +24,8 @@ public struct ReplaySummary: Codable, Sendable {
     /// Inputs that would be (or were) dead-lettered, by failure code.
     public var failuresByCode: [String: Int] = [:]
     public var elapsedSeconds: Double = 0
+    /// Seconds from the start of reading to the last record read (what `--rate` governs).
+    public var readSeconds: Double = 0
     /// True when the replay was stopped (Ctrl-C) before reaching the end of its range.
     public var interrupted = false
 

@@ -143,11 +143,13 @@ public final class Replayer {
             summary.partitions[i].last = m.offset
             if m.offset + 1 >= b.stop { finished.insert(m.partition) }
             read += 1
+            summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             tracker.begin(topic: topic, partition: m.partition, offset: m.offset)
             if let rate = settings.rate, rate > 0 {
                 let due = Double(read) / rate
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
                 if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
+                summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             }
             switch outcome(m, summary: &summary) {
             case .record(let bytes):

@@ -28,7 +28,10 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
     var out: [String: Int] = [:]
     for part in line.split(separator: " ") {
         let kv = part.split(separator: "=")
-        if kv.count == 2, let n = Int(kv[1]) { out[String(kv[0])] = n }
+        // Only the accounting (the line also carries elapsed-ms).
+        if kv.count == 2, let n = Int(kv[1]), ["consumed", "published", "dead-lettered", "skipped", "in-flight"].contains(String(kv[0])) {
+            out[String(kv[0])] = n
+        }
     }
     return out
 }
