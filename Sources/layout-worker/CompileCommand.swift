@@ -21,13 +21,7 @@ struct CompileCommand: ParsableCommand {
     var files: [String] = []
 
     func run() throws {
-        let mapping: MappingConfig
-        switch ConfigFile.load(config) {
-        case .success(let c): mapping = c
-        case .failure(let e):
-            for d in e.diagnostics { Output.error(d.description) }
-            throw ExitCode(2)
-        }
+        let mapping = try loadMappingConfigOrExit(config)
         let compiler = LayoutCompiler(config: mapping)
         var inputs: [Result<NamedInput, InputError>] = []
         if files.isEmpty || files == ["-"] {

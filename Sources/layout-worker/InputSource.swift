@@ -1,4 +1,7 @@
+import ArgumentParser
 import Foundation
+import LayoutCompiler
+import Mapping
 
 /// One input to compile: a name for messages and its bytes.
 struct NamedInput {
@@ -27,6 +30,16 @@ enum InputSource {
         }
         if start < data.endIndex { inputs.append(NamedInput(name: "stdin:\(line)", bytes: [UInt8](data[start..<data.endIndex]))) }
         return inputs.filter { !$0.bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+    }
+}
+
+/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
+func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
+    switch ConfigFile.load(path) {
+    case .success(let c): return c
+    case .failure(let e):
+        for d in e.diagnostics { Output.error(d.description) }
+        throw ExitCode(2)
     }
 }
 

@@ -65,13 +65,7 @@ struct ReplayCommand: ParsableCommand {
             settings.rate = r
         }
         if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
-        let mapping: Mapping.MappingConfig
-        switch ConfigFile.load(config) {
-        case .success(let c): mapping = c
-        case .failure(let e):
-            for d in e.diagnostics { Output.error(d.description) }
-            throw ExitCode(2)
-        }
+        let mapping = try loadMappingConfigOrExit(config)
         let status = WorkerStatus()
         // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
         signal(SIGINT, SIG_IGN)
