@@ -241,37 +241,48 @@ struct TapeBuilder {
 
     private mutating func scanString() throws(JSONSyntaxError) {
         let start = pos
-        pos += 1
+        // The cursor lives in a local while scanning (the builder's fields would be stored back on every step).
+        var p = pos &+ 1
         var flags: UInt8 = 0
         let raw = UnsafeRawPointer(base)
+        let count = self.count
         while true {
             // Skip 8 plain bytes at a time, then jump straight to the first byte that needs a look.
-            while pos &+ 8 <= count {
-                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)))
+            while p &+ 8 <= count {
+                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)))
                 if mask == 0 {
-                    pos &+= 8
+                    p &+= 8
                 } else {
-                    pos &+= mask.trailingZeroBitCount >> 3
+                    p &+= mask.trailingZeroBitCount >> 3
                     break
                 }
             }
-            guard pos < count else { throw fail(.unterminatedString, at: start) }
-            let c = base[pos]
+            guard p < count else {
+                pos = p
+                throw fail(.unterminatedString, at: start)
+            }
+            let c = base[p]
             if c == UInt8(ascii: "\"") {
-                pos += 1
+                p &+= 1
                 break
             } else if c == UInt8(ascii: "\\") {
                 flags |= JSONNode.Flags.escaped
+                pos = p
                 try escape()
+                p = pos
             } else if c < 0x20 {
+                pos = p
                 throw fail(.controlCharacterInString(c))
             } else if c >= 0x80 {
+                pos = p
                 try utf8Sequence(c)
+                p = pos
             } else {
-                pos &+= 1
+                p &+= 1
             }
         }
-        append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodeCount &+ 1), count: 0, kind: .string, flags: flags))
+        pos = p
+        append(JSONNode(start: UInt32(start), end: UInt32(p), next: UInt32(nodeCount &+ 1), count: 0, kind: .string, flags: flags))
     }
 
     @inline(__always)
