@@ -1,5 +1,4 @@
 import Foundation
-public import Logging
 public import Prometheus
 import Synchronization
 
@@ -9,17 +8,15 @@ public final class OpsServer: Sendable {
     private let port: UInt16
     private let registry: PrometheusCollectorRegistry
     private let status: WorkerStatus
-    private let logger: Logger
     private let socketFD = Atomic<Int32>(-1)
     private let stopped = Atomic<Bool>(false)
 
     /// A listener on `host:port` (port 0 picks a free one; see `boundPort`).
-    public init(host: String, port: UInt16, registry: PrometheusCollectorRegistry, status: WorkerStatus, logger: Logger) {
+    public init(host: String, port: UInt16, registry: PrometheusCollectorRegistry, status: WorkerStatus) {
         self.host = host
         self.port = port
         self.registry = registry
         self.status = status
-        self.logger = logger
     }
 
     /// Binds and starts serving on a background thread; returns the bound port.

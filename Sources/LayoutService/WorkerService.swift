@@ -24,11 +24,6 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
 
     public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
-    /// The final accounting of a run.
-    public struct Finished: Sendable {
-        public let counts: WorkerCounts
-    }
-
     public func run() async throws {
         let status = self.status
         let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {

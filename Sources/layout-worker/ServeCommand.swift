@@ -96,15 +96,8 @@ struct ServeCommand: AsyncParsableCommand {
         serve.consumerProperties = try properties(consumerProperty, "consumer-property")
         serve.producerProperties = try properties(producerProperty, "producer-property")
 
-        let configPath = value(config, "config") ?? "config/default.yaml"
-        let mapping: MappingConfigLoaded
-        switch ConfigFile.load(configPath) {
-        case .success(let c): mapping = MappingConfigLoaded(config: c)
-        case .failure(let e):
-            for d in e.diagnostics { logger.error("config error", metadata: ["finding": .string(d.description)]) }
-            throw ExitCode(2)
-        }
-        let compiler = LayoutCompiler(config: mapping.config, maxInputBytes: serve.maxMessageBytes)
+        let mapping = try loadMappingConfigOrExit(value(config, "config") ?? "config/default.yaml")
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: serve.maxMessageBytes)
 
         let registry = PrometheusCollectorRegistry()
         let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
@@ -115,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard let colon = httpAddress.lastIndex(of: ":"), let port = UInt16(httpAddress[httpAddress.index(after: colon)...]) else {
                 throw ValidationError("http must be host:port or off, not '\(httpAddress)'")
             }
-            let server = OpsServer(host: String(httpAddress[..<colon]), port: port, registry: registry, status: status, logger: logger)
+            let server = OpsServer(host: String(httpAddress[..<colon]), port: port, registry: registry, status: status)
             let bound = try server.start()
             logger.info("ops listener", metadata: ["address": .string("\(httpAddress[..<colon]):\(bound)")])
             ops = server
@@ -146,9 +139,4 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return out
     }
-}
-
-/// A loaded mapping config (kept as its own type so the command's flow reads top to bottom).
-struct MappingConfigLoaded {
-    let config: Mapping.MappingConfig
 }
