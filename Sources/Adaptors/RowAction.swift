@@ -36,49 +36,53 @@ public struct RowAction: Sendable, Equatable {
         a.kind == b.kind && a.target.0 == b.target.0 && a.target.1 == b.target.1 && a.siteRootPath == b.siteRootPath && a.label == b.label
     }
 
-    static let navigationState: JSONKey = "navigationState"
-    static let recordState: JSONKey = "recordState"
-    static let contentPath: JSONKey = "contentPath"
-    static let siteRootPath: JSONKey = "siteRootPath"
-    static let label: JSONKey = "label"
-    static let path: JSONKey = "path"
-    static let queryString: JSONKey = "queryString"
-    static let linkType: JSONKey = "linkType"
-    static let detailsAction: JSONKey = "detailsAction"
-    static let removeAction: JSONKey = "removeAction"
-    static let link: JSONKey = "link"
+    /// The keys an action object (or a row that is one, or holds one) may carry, in `Field` order.
+    static let keys: [JSONKey] = ["contentPath", "siteRootPath", "label", "recordState", "navigationState", "linkType",
+                                  "path", "queryString", "detailsAction", "removeAction", "link"]
+    enum Field: Int {
+        case contentPath, siteRootPath, label, recordState, navigationState, linkType, path, queryString, detailsAction, removeAction, link
+    }
 
     /// Reads an action object (NavigationAction, RecordAction, Refinement, LinkBuilder, ...) as `kind`.
     public static func read(_ node: Int, in doc: JSONDocument, as kind: Kind) -> RowAction? {
         guard doc.kind(node) == .object else { return nil }
-        func stringNode(_ key: JSONKey) -> Int? {
-            guard let v = doc.value(node, key), doc.kind(v) == .string else { return nil }
-            return v
+        var found: [Int] = []
+        doc.values(node, keys, into: &found)
+        return read(found, in: doc, as: kind)
+    }
+
+    /// An action from the fields found in one pass over its object.
+    static func read(_ found: [Int], in doc: JSONDocument, as kind: Kind) -> RowAction? {
+        func string(_ f: Field) -> Int? {
+            let v = found[f.rawValue]
+            return v >= 0 && doc.kind(v) == .string ? v : nil
         }
-        let contentPath = stringNode(Self.contentPath).map(TextPart.node) ?? .text("")
-        let root = stringNode(Self.siteRootPath).map(TextPart.node)
-        let label = stringNode(Self.label).map(TextPart.node)
-        if let state = stringNode(Self.recordState) {
+        let contentPath = string(.contentPath).map(TextPart.node) ?? .text("")
+        let root = string(.siteRootPath).map(TextPart.node)
+        let label = string(.label).map(TextPart.node)
+        if let state = string(.recordState) {
             return RowAction(kind: kind == .navigate ? .record : kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
         }
-        if let state = stringNode(Self.navigationState) {
+        if let state = string(.navigationState) {
             return RowAction(kind: kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
         }
-        if doc.value(node, Self.linkType) != nil || kind == .link {
-            guard let path = stringNode(Self.path) else { return nil }
-            let query = stringNode(Self.queryString).flatMap(doc.string).map { $0.isEmpty ? "" : "?" + $0 } ?? ""
+        if found[Field.linkType.rawValue] >= 0 || kind == .link {
+            guard let path = string(.path) else { return nil }
+            let query = string(.queryString).flatMap(doc.string).map { $0.isEmpty ? "" : "?" + $0 } ?? ""
             return RowAction(kind: .link, target: (.node(path), .text(query)), siteRootPath: root, label: label)
         }
         return nil
     }
 
-    /// The action a row model carries: its own state, else `detailsAction`, `removeAction` or `link`.
+    /// The action a row model carries: its `detailsAction`, else `removeAction`, else its own state, else its `link`.
     public static func forRow(_ node: Int, in doc: JSONDocument) -> RowAction? {
         guard doc.kind(node) == .object else { return nil }
-        if let details = doc.value(node, Self.detailsAction), let action = read(details, in: doc, as: .record) { return action }
-        if let remove = doc.value(node, Self.removeAction), let action = read(remove, in: doc, as: .remove) { return action }
-        if let action = read(node, in: doc, as: .navigate), doc.value(node, Self.linkType) == nil { return action }
-        if let link = doc.value(node, Self.link), let action = read(link, in: doc, as: .link) { return action }
+        var found: [Int] = []
+        doc.values(node, keys, into: &found)
+        if found[Field.detailsAction.rawValue] >= 0, let action = read(found[Field.detailsAction.rawValue], in: doc, as: .record) { return action }
+        if found[Field.removeAction.rawValue] >= 0, let action = read(found[Field.removeAction.rawValue], in: doc, as: .remove) { return action }
+        if found[Field.linkType.rawValue] < 0, let action = read(found, in: doc, as: .navigate) { return action }
+        if found[Field.link.rawValue] >= 0, let action = read(found[Field.link.rawValue], in: doc, as: .link) { return action }
         return nil
     }
 }

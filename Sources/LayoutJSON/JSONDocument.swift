@@ -55,6 +55,37 @@ public final class JSONDocument: Sendable {
         }
     }
 
+    /// One pass over object `i`'s members: `found[k]` becomes the value node of `keys[k]` (first occurrence), or -1.
+    public func values(_ i: Int, _ keys: [JSONKey], into found: inout [Int]) {
+        found.removeAll(keepingCapacity: true)
+        found.append(contentsOf: repeatElement(-1, count: keys.count))
+        guard nodes[i].kind == .object else { return }
+        nodes.withUnsafeBufferPointer { n in
+            bytes.withUnsafeBufferPointer { b in
+                var c = i + 1
+                for _ in 0..<n[i].count {
+                    let node = n[c]
+                    let length = Int(node.end - node.start) - 2
+                    for (k, key) in keys.enumerated() where found[k] < 0 {
+                        let match: Bool
+                        if node.flags & JSONNode.Flags.escaped != 0 {
+                            match = key.withUTF8 { decodedStringBytes(c).elementsEqual($0) }
+                        } else {
+                            match = key.withUTF8 { u in
+                                u.count == length && (length == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, u.baseAddress!, length))
+                            }
+                        }
+                        if match {
+                            found[k] = c + 1
+                            break
+                        }
+                    }
+                    c = Int(n[c + 1].next)
+                }
+            }
+        }
+    }
+
     /// Element `index` of array `i`, or nil.
     public func element(_ i: Int, _ index: Int) -> Int? {
         guard nodes[i].kind == .array, index >= 0, index < Int(nodes[i].count) else { return nil }
