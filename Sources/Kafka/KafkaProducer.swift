@@ -78,20 +78,6 @@ public final class KafkaProducer {
             vu.u.i32 = partition
             vus.append(vu)
         }
-        if let key {
-            vu = rd_kafka_vu_t()
-            vu.vtype = RD_KAFKA_VTYPE_KEY
-            vu.u.mem.ptr = copy(key)
-            vu.u.mem.size = key.count
-            vus.append(vu)
-        }
-        vu = rd_kafka_vu_t()
-        vu.vtype = RD_KAFKA_VTYPE_VALUE
-        if let value {
-            vu.u.mem.ptr = copy(value)
-            vu.u.mem.size = value.count
-        }
-        vus.append(vu)
         for header in headers {
             let name = strdup(header.name)!
             owned.append(UnsafeMutableRawPointer(name))
@@ -111,7 +97,32 @@ public final class KafkaProducer {
         vu.vtype = RD_KAFKA_VTYPE_OPAQUE
         vu.u.ptr = UnsafeMutableRawPointer(bitPattern: token)
         vus.append(vu)
-        let error = vus.withUnsafeBufferPointer { rd_kafka_produceva(handle, $0.baseAddress, $0.count) }
+        // Key and value are passed in place: with RD_KAFKA_MSG_F_COPY librdkafka copies them during the call.
+        func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+            guard let bytes else { return body(nil) }
+            return bytes.withUnsafeBytes { body($0) }
+        }
+        let error: OpaquePointer? = withBytes(key) { k in
+            withBytes(value) { v in
+                var all = vus
+                if let k {
+                    var kv = rd_kafka_vu_t()
+                    kv.vtype = RD_KAFKA_VTYPE_KEY
+                    // An empty (not null) key still needs a non-null pointer.
+                    kv.u.mem.ptr = k.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
+                    kv.u.mem.size = k.count
+                    all.append(kv)
+                }
+                var vv = rd_kafka_vu_t()
+                vv.vtype = RD_KAFKA_VTYPE_VALUE
+                if let v {
+                    vv.u.mem.ptr = v.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
+                    vv.u.mem.size = v.count
+                }
+                all.append(vv)
+                return all.withUnsafeBufferPointer { rd_kafka_produceva(handle, $0.baseAddress, $0.count) }
+            }
+        }
         if let error { throw KafkaError(consuming: error) }
     }
 

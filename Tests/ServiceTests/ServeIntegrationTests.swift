@@ -73,23 +73,24 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         try broker.createTopics([input, output, dlq], partitions: 1)
         let huge = Array(#"{"@type":"X","pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 5_000) + Array(#""}"#.utf8)
         try broker.produce(input, [("good", response("ok")), ("garbage", Array("not json".utf8)), ("array", Array("[1,2]".utf8)),
-                                   ("big", huge), ("good2", response("ok2"))])
+                                   ("big", huge), ("good2", response("ok2")), ("empty", [])])
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "5", "--max-message-bytes", "4096"])
+                                       extra: ["--stop-after", "6", "--max-message-bytes", "4096"])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
-        let letters = try broker.consume(dlq, partitions: 1, count: 3)
-        #expect(letters.count == 3)
+        let letters = try broker.consume(dlq, partitions: 1, count: 4)
+        #expect(letters.count == 4)
         let codes = letters.map { String(decoding: $0.header(DeadLetter.errorCodeHeader) ?? [], as: UTF8.self) }
-        #expect(codes == ["invalid-json", "not-assembler-response", "too-large"])
-        #expect(letters.map { String(decoding: $0.key ?? [], as: UTF8.self) } == ["garbage", "array", "big"])
+        #expect(codes == ["invalid-json", "not-assembler-response", "too-large", "invalid-json"])
+        #expect(letters.map { String(decoding: $0.key ?? [], as: UTF8.self) } == ["garbage", "array", "big", "empty"])
+        #expect(letters[3].value == [])   // empty, not null: kept as it came
         #expect(letters[0].value == Array("not json".utf8))
         #expect(letters[2].value == huge)
         #expect(String(decoding: letters[0].header(DeadLetter.errorMessageHeader) ?? [], as: UTF8.self).contains("byte 0"))
-        #expect(letters.map { String(decoding: $0.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self) } == ["1", "2", "3"])
+        #expect(letters.map { String(decoding: $0.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self) } == ["1", "2", "3", "5"])
         #expect(letters.allSatisfy { $0.header(DeadLetter.sourceTopicHeader) == Array(input.utf8) && $0.header(DeadLetter.sourceTimestampHeader) != nil })
         #expect(letters.allSatisfy { $0.header(DeadLetter.workerVersionHeader) != nil })
         #expect(try broker.consume(output, partitions: 1, count: 2).count == 2)
-        #expect(stoppedCounts(worker.logText) == ["consumed": 5, "published": 2, "dead-lettered": 3, "skipped": 0, "in-flight": 0])
+        #expect(stoppedCounts(worker.logText) == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
     }
 
     @Test(arguments: ["forward", "skip"])
