@@ -271,3 +271,41 @@ func syncGet(_ url: URL) throws -> (Data, Int) {
     guard let split = text.range(of: "\r\n\r\n") else { return (Data(), status) }
     return (Data(text[split.upperBound...].utf8), status)
 }
+
+@Suite(.serialized) struct ServeConfigurationTests {
+    @Test func environmentAndSettingsFileConfigureServeAndFlagsWin() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, wrongOutput) = (unique("in"), unique("out"), unique("dlq"), unique("wrong"))
+        try broker.createTopics([input, output, dlq, wrongOutput], partitions: 1)
+        try broker.produce(input, [("a", response("a")), ("b", nil)])
+        let settings = broker.workDirectory.appendingPathComponent("settings.yaml")
+        try """
+        dead-letter: \(dlq)
+        tombstones: skip
+        consumer-property: [session.timeout.ms=2000, heartbeat.interval.ms=300, fetch.wait.max.ms=10]
+        output: \(wrongOutput)
+        """.write(to: settings, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
+        // The output topic comes from the environment (over the file), the input from the environment, and the
+        // stop count from a flag; everything else from the file.
+        process.arguments = ["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"]
+        var env = ProcessInfo.processInfo.environment
+        env["LAYOUT_WORKER_BROKERS"] = broker.address
+        env["LAYOUT_WORKER_INPUT"] = input
+        env["LAYOUT_WORKER_OUTPUT"] = output
+        env["LAYOUT_WORKER_GROUP"] = unique("g")
+        env["LAYOUT_WORKER_CONFIG"] = Fixtures.path("config/default.yaml")
+        process.environment = env
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(log)")
+        #expect(try broker.consume(output, partitions: 1, count: 1, timeout: 5).count == 1)
+        #expect(try broker.consume(wrongOutput, partitions: 1, count: 1, timeout: 2).isEmpty)
+        #expect(log.contains("skipped=1"))   // tombstones: skip, from the file
+    }
+}
