@@ -19,14 +19,6 @@ public final class LayoutWorker {
         let purpose: Purpose
     }
 
-    /// The outcome of compiling one message, before anything is produced.
-    enum Outcome: Sendable {
-        case record([UInt8], diagnostics: [String: Int])
-        case tombstone
-        case skip
-        case deadLetter(code: String, reason: String)
-    }
-
     public static let contentType = "application/vnd.layout-record+json; version=1"
 
     let settings: ServeSettings
@@ -118,7 +110,7 @@ public final class LayoutWorker {
 
     private func process(_ batch: [KafkaMessage]) {
         guard !batch.isEmpty else { return }
-        var outcomes = [Outcome](repeating: .skip, count: batch.count)
+        var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
         let compiler = self.compiler
         let settings = self.settings
         let metrics = self.metrics
@@ -139,7 +131,9 @@ public final class LayoutWorker {
             case .tombstone:
                 send(message, purpose: .tombstone, topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)
             case .record(let bytes, let diagnostics):
-                for (code, n) in diagnostics { metrics.diagnostic(code: code, count: n) }
+                var byCode: [String: Int] = [:]
+                for d in diagnostics { byCode[d.code, default: 0] += 1 }
+                for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
                 send(message, purpose: .record, topic: settings.outputTopic, key: message.key, value: bytes, headers: Self.recordHeaders(for: message))
             case .deadLetter(let code, let reason):
                 deadLetter(message, code: code, reason: reason)
@@ -156,25 +150,12 @@ public final class LayoutWorker {
         return headers
     }
 
-    static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> Outcome {
-        guard let value = message.value else { return settings.tombstones == .forward ? .tombstone : .skip }
-        if value.count > settings.maxMessageBytes {
-            return .deadLetter(code: "too-large", reason: "message of \(value.count) bytes is larger than the limit of \(settings.maxMessageBytes) bytes")
-        }
-        if settings.passThrough { return .record(value, diagnostics: [:]) }
+    /// The shared outcome, timed; a pass-through run (benchmark baseline) publishes the input unchanged.
+    static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> MessageOutcome {
+        if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes { return .record(value, diagnostics: []) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let source = RecordSource(topic: message.topic, partition: Int(message.partition), offset: message.offset,
-                                  timestampMs: message.timestamp, key: message.key.flatMap { String(validating: $0, as: UTF8.self) })
-        let result = compiler.compile(value, source: source)
-        metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-        switch result {
-        case .success(let compiled):
-            var codes: [String: Int] = [:]
-            for d in compiled.record.diagnostics { codes[d.code, default: 0] += 1 }
-            return .record(compiled.bytes, diagnostics: codes)
-        case .failure(let failure):
-            return .deadLetter(code: failure.code.rawValue, reason: failure.description)
-        }
+        defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
+        return .of(message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
     }
 
     private func deadLetter(_ message: KafkaMessage, code: String, reason: String) {
@@ -273,8 +254,8 @@ public final class LayoutWorker {
     private func updateLag() {
         for tp in assigned {
             guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else { continue }
-            let committed = tracker.committable().first { $0.topic == tp.topic && $0.partition == tp.partition }?.offset
-            metrics.lag(topic: tp.topic, partition: tp.partition, value: max(0, high - (committed ?? high)))
+            let done = tracker.nextOffset(topic: tp.topic, partition: tp.partition) ?? high
+            metrics.lag(topic: tp.topic, partition: tp.partition, value: max(0, high - done))
         }
     }
 

@@ -60,6 +60,11 @@ public struct OffsetTracker: Sendable {
         }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
     }
 
+    /// The next offset to read once everything done so far is committed (nil before any offset of the partition is done).
+    public func nextOffset(topic: String, partition: Int32) -> Int64? {
+        partitions[PartitionKey(topic: topic, partition: partition)]?.next
+    }
+
     /// Notes that these offsets were committed.
     public mutating func markCommitted(_ offsets: [(topic: String, partition: Int32, offset: Int64)]) {
         for o in offsets { partitions[PartitionKey(topic: o.topic, partition: o.partition)]?.committed = o.offset }

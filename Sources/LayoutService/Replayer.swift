@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import Kafka
+import Kafka
 public import LayoutCompiler
 public import Logging
 
@@ -42,6 +42,7 @@ public final class Replayer {
         for p in chosen where !all.contains(p) { throw Failure(description: "\(topic) has no partition \(p) (it has \(count))") }
 
         let consumer = try KafkaConsumer(configuration: settings.kafka, groupID: nil, properties: ["fetch.wait.max.ms": "50"])
+        let times = TimeLookup(kafka: settings.kafka, topic: topic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
         for p in chosen {
             let (low, high) = try consumer.queryWatermarks(topic: topic, partition: p)
@@ -50,13 +51,13 @@ public final class Replayer {
             case .beginning: start = low
             case .offset(let n): start = max(n, low)
             case .offsets(let map): start = max(map[p] ?? low, low)
-            case .time(let t): start = try lookup(time: t, partition: p, low: low, high: high, consumer: consumer)
+            case .time(let t): start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
             }
             var stop: Int64
             switch settings.range.stop {
             case .end: stop = high
             case .offset(let n): stop = min(n, high)
-            case .time(let t): stop = try lookup(time: t, partition: p, low: low, high: high, consumer: consumer)
+            case .time(let t): stop = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
             }
             if settings.follow { stop = Int64.max }
             bounds[p] = (start, max(start, stop))
@@ -151,8 +152,12 @@ public final class Replayer {
                 if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
                 summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             }
-            switch outcome(m, summary: &summary) {
-            case .record(let bytes):
+            switch MessageOutcome.of(m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes) {
+            case .record(let bytes, let diagnostics):
+                for d in diagnostics {
+                    summary.diagnosticsByCode[d.code, default: 0] += 1
+                    summary.diagnosticsByType[d.contentType, default: 0] += 1
+                }
                 summary.partitions[i].compiled += 1
                 try send(m, code: nil, value: bytes)
             case .tombstone:
@@ -182,36 +187,6 @@ public final class Replayer {
         saveCheckpoint()
         summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return summary
-    }
-
-    enum Outcome {
-        case record([UInt8])
-        case tombstone
-        case skip
-        case deadLetter(code: String, reason: String)
-    }
-
-    /// Compiles one message as `serve` would, noting diagnostics by code and by content type.
-    func outcome(_ m: KafkaMessage, summary: inout ReplaySummary) -> Outcome {
-        guard let value = m.value else { return settings.tombstones == .forward ? .tombstone : .skip }
-        if value.count > settings.maxMessageBytes {
-            return .deadLetter(code: "too-large", reason: "message of \(value.count) bytes is larger than the limit of \(settings.maxMessageBytes) bytes")
-        }
-        switch compiler.compile(value, source: .init(topic: m.topic, partition: Int(m.partition), offset: m.offset, timestampMs: m.timestamp)) {
-        case .success(let compiled):
-            let typeBySection = Dictionary(compiled.record.sections.map { ($0.id, $0.type) }, uniquingKeysWith: { a, _ in a })
-            for d in compiled.record.diagnostics {
-                summary.diagnosticsByCode[d.code, default: 0] += 1
-                summary.diagnosticsByType[typeBySection[d.path] ?? "(page)", default: 0] += 1
-            }
-            return .record(compiled.bytes)
-        case .failure(let f):
-            return .deadLetter(code: f.code.rawValue, reason: f.description)
-        }
-    }
-
-    func lookup(time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer) throws -> Int64 {
-        try TimeLookup(kafka: settings.kafka, topic: settings.fromTopic).firstOffset(atOrAfter: time, partition: partition, low: low, high: high, consumer: consumer)
     }
 
     private func reportProgress(_ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime) {

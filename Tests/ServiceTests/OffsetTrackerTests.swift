@@ -13,6 +13,8 @@ import LayoutService
         #expect(t.committable().map(\.offset) == [13])  // 10, 11, 12 done → next to read is 13
         t.markCommitted(t.committable())
         #expect(t.committable().isEmpty)
+        #expect(t.nextOffset(topic: "a", partition: 0) == 13)   // still known after the commit (lag is measured from it)
+        #expect(t.nextOffset(topic: "a", partition: 9) == nil)
         #expect(t.inProgress == 2)
         t.complete(topic: "a", partition: 0, offset: 14)
         #expect(t.committable().isEmpty)
