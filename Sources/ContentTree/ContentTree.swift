@@ -23,33 +23,31 @@ public struct ContentTree: Sendable {
         var paths: [Int: String] = [:]
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
-            document.bytes.withUnsafeBufferPointer { bytes in
-                if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
-                    Self.visit(document.root, segment: 0, owner: nil, nodes, bytes, document, &items, &diagnostics, &segments, &paths, &frames)
+            if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
+                Self.visit(document.root, segment: 0, owner: nil, nodes, document, &items, &diagnostics, &segments, &paths, &frames)
+            }
+            while let top = frames.indices.last {
+                if frames[top].ordinal == frames[top].remaining {
+                    frames.removeLast()
+                    continue
                 }
-                while let top = frames.indices.last {
-                    if frames[top].ordinal == frames[top].remaining {
-                        frames.removeLast()
-                        continue
-                    }
-                    let frame = frames[top]
-                    frames[top].ordinal &+= 1
-                    let keyNode: Int
-                    let child: Int
-                    if frame.isObject {
-                        keyNode = frame.cursor
-                        child = keyNode &+ 1
-                    } else {
-                        keyNode = -1
-                        child = frame.cursor
-                    }
-                    let node = nodes[child]
-                    frames[top].cursor = Int(node.next)
-                    // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
-                    if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
-                        segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
-                        Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, bytes, document, &items, &diagnostics, &segments, &paths, &frames)
-                    }
+                let frame = frames[top]
+                frames[top].ordinal &+= 1
+                let keyNode: Int
+                let child: Int
+                if frame.isObject {
+                    keyNode = frame.cursor
+                    child = keyNode &+ 1
+                } else {
+                    keyNode = -1
+                    child = frame.cursor
+                }
+                let node = nodes[child]
+                frames[top].cursor = Int(node.next)
+                // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
+                if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
+                    segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
+                    Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, document, &items, &diagnostics, &segments, &paths, &frames)
                 }
             }
         }
@@ -73,20 +71,6 @@ public struct ContentTree: Sendable {
         let remaining: Int
     }
 
-    /// Whether key node `k` is exactly `"@type"` (`which` = 1) or `"@class"` (`which` = 2); 0 otherwise.
-    @inline(__always)
-    static func specialKey(_ node: JSONNode, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let length = node.end &- node.start
-        guard length == 7 || length == 8, bytes[Int(node.start) &+ 1] == UInt8(ascii: "@") else { return 0 }
-        let s = Int(node.start) &+ 2
-        if length == 7 {
-            return bytes[s] == UInt8(ascii: "t") && bytes[s &+ 1] == UInt8(ascii: "y") && bytes[s &+ 2] == UInt8(ascii: "p")
-                && bytes[s &+ 3] == UInt8(ascii: "e") ? 1 : 0
-        }
-        return bytes[s] == UInt8(ascii: "c") && bytes[s &+ 1] == UInt8(ascii: "l") && bytes[s &+ 2] == UInt8(ascii: "a")
-            && bytes[s &+ 3] == UInt8(ascii: "s") && bytes[s &+ 4] == UInt8(ascii: "s") ? 2 : 0
-    }
-
     /// The path of a segment, built once per segment from its parent's (memoized in `paths`).
     static func path(of segment: Int, _ segments: [Segment], _ paths: inout [Int: String], _ document: JSONDocument) -> String {
         if segment == 0 { return TreePath.root }
@@ -101,7 +85,7 @@ public struct ContentTree: Sendable {
     }
 
     /// Records node `i` as a content item when it is one, and queues it for walking.
-    static func visit(_ i: Int, segment: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>,
+    static func visit(_ i: Int, segment: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>,
                       _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
                       _ segments: inout [Segment], _ paths: inout [Int: String], _ frames: inout [Frame]) {
         let node = nodes[i]
@@ -110,19 +94,10 @@ public struct ContentTree: Sendable {
             var typeNode = -1
             var hasClass = false
             var k = i &+ 1
+            // Only objects the reader flagged for an @type, @class or escaped key get here.
             for _ in 0..<node.count {
-                let key = nodes[k]
-                if key.flags & JSONNode.Flags.escaped == 0 {
-                    switch specialKey(key, bytes) {
-                    case 1: if typeNode < 0 { typeNode = k &+ 1 }
-                    case 2: hasClass = true
-                    default: break
-                    }
-                } else {
-                    let text = document.decodedStringBytes(k)
-                    if text == typeKey.utf8 && typeNode < 0 { typeNode = k &+ 1 }
-                    if text == classKey.utf8 { hasClass = true }
-                }
+                if typeNode < 0 && document.stringEquals(k, typeKey.utf8) { typeNode = k &+ 1 }
+                else if document.stringEquals(k, classKey.utf8) { hasClass = true }
                 k = Int(nodes[k &+ 1].next)
             }
             if typeNode >= 0 {

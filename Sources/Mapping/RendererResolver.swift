@@ -29,6 +29,8 @@ public struct RendererResolver: Sendable {
     private let supplementaryByKind: [String: [String: [Int]]]
     /// Per section type (or adaptor name): the supplementary kinds mapped for it and their candidates, in kind order.
     private let supplementaryByType: [String: [(kind: String, candidates: [Int])]]
+    /// The supplementary kinds the config defines, in first-use order.
+    public let supplementaryKinds: [String]
     private let placeholdersByKind: [PlaceholderKind: [String: [Int]]]
     private let anyTypePlaceholders: [PlaceholderKind: [Int]]
     static let classKey: JSONKey = "@class"
@@ -55,15 +57,9 @@ public struct RendererResolver: Sendable {
         }
         for type in byType.keys { byType[type]!.sort { kinds.firstIndex(of: $0.kind)! < kinds.firstIndex(of: $1.kind)! } }
         supplementaryByType = byType
+        supplementaryKinds = kinds
         placeholdersByKind = placeholders
         anyTypePlaceholders = anyType
-    }
-
-    /// The supplementary kinds the config defines, in first-use order.
-    public var supplementaryKinds: [String] {
-        var seen: [String] = []
-        for m in config.supplementary where !seen.contains(m.kind) { seen.append(m.kind) }
-        return seen
     }
 
     /// The fallback chain for a row model: `@class` short name, full class name, section type, adaptor name.

@@ -36,8 +36,7 @@ struct CompileCommand: ParsableCommand {
                 Output.error("\(e.name): \(e.message)")
                 failed += 1
             case .success(let input):
-                let source = input.name.hasPrefix("stdin:") ? RecordSource(file: input.name) : RecordSource(file: input.name)
-                switch compiler.compile(input.bytes, source: source) {
+                switch compiler.compile(input.bytes, source: RecordSource(file: input.name)) {
                 case .success(let compiled):
                     if pretty, let doc = try? JSONReader().read(compiled.bytes) {
                         Output.out(JSONPrettyPrinter.format(doc))
