@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "layout-worker", targets: ["layout-worker"]),
         .library(name: "LayoutCompiler", targets: ["LayoutCompiler"]),
+        .library(name: "LayoutDiff", targets: ["LayoutDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,10 +43,12 @@ let package = Package(
             swiftSettings: strict),
         // resolved sections → layout record → bytes.
         .target(name: "LayoutRecord", dependencies: ["Adaptors", "ContentTree", "LayoutJSON"], swiftSettings: strict),
+        // layout record → change set: records read back, diffed by id, change sets written and applied.
+        .target(name: "LayoutDiff", dependencies: ["LayoutJSON"], swiftSettings: strict),
         // The pure compiler: bytes in, layout record bytes out.
         .target(
             name: "LayoutCompiler",
-            dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
+            dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord", "LayoutDiff"],
             swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
@@ -81,6 +84,7 @@ let package = Package(
             linkerSettings: rdkafkaLinker),
 
         .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "LayoutDiffTests", dependencies: ["LayoutDiff", "LayoutJSON", "LayoutCompiler", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),

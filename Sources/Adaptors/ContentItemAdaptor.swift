@@ -6,4 +6,10 @@ public protocol ContentItemAdaptor: Sendable {
     var name: String { get }
     /// The section for `item`.
     func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection
+    /// Attributes taken over from the previous layout of the same section when a page is reloaded (none by default).
+    var carriedAttributes: [AttributeCarry] { get }
+}
+
+extension ContentItemAdaptor {
+    public var carriedAttributes: [AttributeCarry] { [] }
 }

@@ -37,6 +37,9 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         if let perPage { section.attributes.append(Attribute("recsPerPage", .int(perPage))) }
         if let first { section.attributes.append(Attribute("firstRecNum", .int(first))) }
         if let last { section.attributes.append(Attribute("lastRecNum", .int(last))) }
+        if let first, let last, first >= 1, last >= first {
+            section.attributes.append(Attribute("pagingWindow", .object([Attribute("first", .int(first)), Attribute("last", .int(last))])))
+        }
         if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({ RowAction.read($0, in: doc, as: .navigate) }) {
             section.attributes.append(Attribute("paging", paging(template: template, in: doc, total: total, perPage: perPage, first: first, last: last)))
         }
@@ -53,6 +56,23 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         }
         return section
     }
+
+    /// The records loaded so far across reloads: a page that continues the previous window extends it
+    /// (infinite scrolling), a page inside it keeps it, any other page starts a new window.
+    public var carriedAttributes: [AttributeCarry] {
+        [AttributeCarry(name: "pagingWindow") { previous, window, current, attributes in
+            guard let pFirst = previous.value(window, Self.first).flatMap(previous.int),
+                  let pLast = previous.value(window, Self.last).flatMap(previous.int),
+                  let first = current.value(attributes, Self.firstRecNum).flatMap(current.int),
+                  let last = current.value(attributes, Self.lastRecNum).flatMap(current.int) else { return nil }
+            if first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
+            if first >= pFirst && last <= pLast { return Array(previous.raw(window)) }
+            return nil
+        }]
+    }
+
+    static let first: JSONKey = "first"
+    static let last: JSONKey = "last"
 
     /// Paging facts and ready-made previous/next actions from the `{offset}` template.
     func paging(template: RowAction, in doc: JSONDocument, total: Int?, perPage: Int?, first: Int?, last: Int?) -> AttributeValue {

@@ -66,6 +66,14 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
+    /// Writes an object key given as an already-escaped JSON string token, quotes included (e.g. copied from a document).
+    public mutating func key(raw token: ArraySlice<UInt8>) {
+        separator()
+        token.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
     /// Writes a string value.
     public mutating func string(_ value: String) {
         separator()

@@ -1,0 +1,201 @@
+import LayoutJSON
+
+/// Diffs two layout records into a change set: sections and rows matched by id, in time linear in their number.
+public struct LayoutDiffer: Sendable {
+    public init() {}
+
+    /// The change set that turns `old` (nil: the empty record) into `new`; `key` names the page it belongs to.
+    public func diff(from old: RecordOutline?, to new: RecordOutline, key: String?) -> ChangeSet {
+        let base = old ?? RecordOutline.empty()
+        var summary = ChangeSummary()
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("version"); w.int(ChangeSet.formatVersion)
+        w.key("kind"); w.string("layout-change-set")
+        w.key("key"); w.string(orNull: key)
+        w.key("base")
+        if let old { writeIdentity(old.identity, &w) } else { w.null() }
+        w.key("target"); writeIdentity(new.identity, &w)
+        var diagnostics: [(code: String, path: String, message: String)] = []
+        if sameMemberNames(base, new) {
+            w.key("record")
+            w.beginObject()
+            for (m, (a, b)) in zip(base.members, new.members).enumerated() where m != new.sectionsMember {
+                if !sameBytes(base.document.raw(a.value), new.document.raw(b.value)) {
+                    w.key(raw: new.document.raw(b.key))
+                    w.raw(new.document.raw(b.value))
+                    summary.recordMembers += 1
+                }
+            }
+            w.endObject()
+            w.key("sections")
+            diffSections(base, new, &w, &summary, &diagnostics)
+        } else {
+            w.key("replace")
+            w.raw(new.document.bytes)
+            summary.replacedRecord = true
+        }
+        w.key("diagnostics")
+        w.beginArray()
+        for d in diagnostics {
+            w.beginObject()
+            w.key("code"); w.string(d.code)
+            w.key("path"); w.string(d.path)
+            w.key("message"); w.string(d.message)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return ChangeSet(bytes: w.bytes, base: old?.identity, target: new.identity, summary: summary)
+    }
+
+    private func writeIdentity(_ id: RecordIdentity, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("offset")
+        if let o = id.offset { w.int(Int(o)) } else { w.null() }
+        w.key("hash"); w.string(id.hash.description)
+        w.endObject()
+    }
+
+    private func sameMemberNames(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
+        guard a.members.count == b.members.count, a.sectionsMember == b.sectionsMember else { return false }
+        for (x, y) in zip(a.members, b.members) where !sameBytes(a.document.raw(x.key), b.document.raw(y.key)) { return false }
+        return true
+    }
+
+    private func diffSections(_ old: RecordOutline, _ new: RecordOutline, _ w: inout JSONWriter, _ summary: inout ChangeSummary,
+                              _ diagnostics: inout [(code: String, path: String, message: String)]) {
+        let od = old.document, nd = new.document
+        let list = ListDiff(old: old.sections.map { od.raw($0.id) }, new: new.sections.map { nd.raw($0.id) })
+        w.beginObject()
+        if !list.duplicates.isEmpty {
+            w.key("replace")
+            w.raw(nd.raw(new.members[new.sectionsMember].value))
+            summary.replacedLists += 1
+            diagnostics.append(Self.duplicates(list.duplicates, in: "sections"))
+            w.endObject()
+            return
+        }
+        w.key("deletes")
+        w.beginArray()
+        for i in list.deletes { w.int(i) }
+        w.endArray()
+        summary.sectionDeletes = list.deletes.count
+        w.key("inserts")
+        w.beginArray()
+        for j in list.inserts {
+            w.beginObject()
+            w.key("index"); w.int(j)
+            w.key("section"); w.raw(nd.raw(new.sections[j].node))
+            w.endObject()
+        }
+        w.endArray()
+        summary.sectionInserts = list.inserts.count
+        writeMoves(list.moves, &w)
+        summary.sectionMoves = list.moves.count
+        w.key("updates")
+        w.beginArray()
+        for (i, j) in list.matches {
+            let a = old.sections[i], b = new.sections[j]
+            let headChanged = !sameHead(a, od, b, nd)
+            let rowsChanged = !sameBytes(od.raw(a.members[a.rowsMember].value), nd.raw(b.members[b.rowsMember].value))
+            guard headChanged || rowsChanged else { continue }
+            summary.sectionUpdates += 1
+            w.beginObject()
+            w.key("from"); w.int(i)
+            w.key("to"); w.int(j)
+            w.key("id"); w.raw(nd.raw(b.id))
+            if headChanged {
+                w.key("section")
+                w.beginObject()
+                // Every member but the rows; `"rows":null` keeps their place.
+                for (m, member) in b.members.enumerated() {
+                    w.key(raw: nd.raw(member.key))
+                    if m == b.rowsMember { w.null() } else { w.raw(nd.raw(member.value)) }
+                }
+                w.endObject()
+            }
+            if rowsChanged {
+                w.key("rows")
+                diffRows(a, od, b, nd, &w, &summary, &diagnostics)
+            }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// True when two sections agree on every member but `index` and `rows`.
+    private func sameHead(_ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument) -> Bool {
+        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember else { return false }
+        for m in a.members.indices where m != a.indexMember && m != a.rowsMember {
+            let x = a.members[m], y = b.members[m]
+            if !sameBytes(ad.raw(x.key), bd.raw(y.key)) || !sameBytes(ad.raw(x.value), bd.raw(y.value)) { return false }
+        }
+        return true
+    }
+
+    private func diffRows(_ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument,
+                          _ w: inout JSONWriter, _ summary: inout ChangeSummary,
+                          _ diagnostics: inout [(code: String, path: String, message: String)]) {
+        let list = ListDiff(old: a.rows.map { ad.raw($0.id) }, new: b.rows.map { bd.raw($0.id) })
+        w.beginObject()
+        if !list.duplicates.isEmpty {
+            w.key("replace")
+            w.raw(bd.raw(b.members[b.rowsMember].value))
+            summary.replacedLists += 1
+            diagnostics.append(Self.duplicates(list.duplicates, in: (bd.string(b.id) ?? "") + ".rows"))
+            w.endObject()
+            return
+        }
+        w.key("deletes")
+        w.beginArray()
+        for i in list.deletes { w.int(i) }
+        w.endArray()
+        summary.rowDeletes += list.deletes.count
+        w.key("inserts")
+        w.beginArray()
+        for j in list.inserts {
+            w.beginObject()
+            w.key("index"); w.int(j)
+            w.key("row"); w.raw(bd.raw(b.rows[j].node))
+            w.endObject()
+        }
+        w.endArray()
+        summary.rowInserts += list.inserts.count
+        writeMoves(list.moves, &w)
+        summary.rowMoves += list.moves.count
+        w.key("updates")
+        w.beginArray()
+        for (i, j) in list.matches {
+            let new = bd.raw(b.rows[j].node)
+            guard !sameBytes(ad.raw(a.rows[i].node), new) else { continue }
+            summary.rowUpdates += 1
+            w.beginObject()
+            w.key("from"); w.int(i)
+            w.key("to"); w.int(j)
+            w.key("row"); w.raw(new)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    private func writeMoves(_ moves: [(from: Int, to: Int)], _ w: inout JSONWriter) {
+        w.key("moves")
+        w.beginArray()
+        for (from, to) in moves {
+            w.beginObject()
+            w.key("from"); w.int(from)
+            w.key("to"); w.int(to)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    static func duplicates(_ ids: [ArraySlice<UInt8>], in list: String) -> (code: String, path: String, message: String) {
+        let shown = ids.prefix(10).map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
+        let more = ids.count > 10 ? " and \(ids.count - 10) more" : ""
+        return ("duplicate-ids", list, "duplicate ids \(shown)\(more) in \(list); the list is replaced whole")
+    }
+}
