@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord",
+                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "layout-worker",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "Kafka", "Mapping",
+                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["LayoutService", "Kafka", "LayoutJSON", "TestSupport"],
+            dependencies: ["LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "TestSupport"],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
         .testTarget(

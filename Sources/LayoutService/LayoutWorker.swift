@@ -11,15 +11,30 @@ public final class LayoutWorker {
     enum Purpose {
         case record
         case tombstone
+        /// Skipped, but a page's latest layout is being cleared.
+        case skip
         case deadLetter(code: String)
     }
 
+    /// One message produced to a topic on behalf of an input message.
+    struct Part {
+        var topic: String
+        var partition: Int32? = nil
+        var key: [UInt8]?
+        var value: [UInt8]?
+        var headers: [KafkaHeader]
+    }
+
+    /// An input message whose outputs are not all acknowledged yet.
     struct InFlight {
         let message: KafkaMessage
         let purpose: Purpose
+        var remaining: Int
+        var failure: (topic: String, error: KafkaError)?
     }
 
     public static let contentType = "application/vnd.layout-record+json; version=1"
+    public static let changeSetContentType = "application/vnd.layout-change-set+json; version=1"
 
     let settings: ServeSettings
     let compiler: LayoutCompiler
@@ -37,6 +52,8 @@ public final class LayoutWorker {
     private var lastCommit = DispatchTime.now()
     private var fatal: KafkaError?
     private var firstAssigned: DispatchTime?
+    private var changes: ChangeStage?
+    private let stateLoader: StateLoader?
     /// Accounting so far.
     public private(set) var counts = WorkerCounts()
 
@@ -55,6 +72,12 @@ public final class LayoutWorker {
             producerConfig.properties["message.max.bytes"] = String(max(1_000_000, settings.maxMessageBytes * 2 + 100_000))
         }
         producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
+        if let c = settings.changes {
+            changes = ChangeStage(settings: c, compiler: compiler)
+            stateLoader = StateLoader(settings: c, kafka: settings.kafka, logger: logger)
+        } else {
+            stateLoader = nil
+        }
     }
 
     /// Runs until a stop is requested (or `stopAfter` messages are accounted for), then drains, commits and leaves.
@@ -127,19 +150,70 @@ public final class LayoutWorker {
             tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
             switch outcome {
             case .skip:
-                finishSkipped(message)
+                if message.value == nil, let state = clearPage(message) {
+                    send(message, purpose: .skip, parts: [state])
+                } else {
+                    finishSkipped(message)
+                }
             case .tombstone:
-                send(message, purpose: .tombstone, topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)
+                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)]
+                if let state = clearPage(message), let c = settings.changes {
+                    parts.append(state)
+                    parts.append(Part(topic: c.changesTopic, key: state.key, value: nil, headers: message.headers))
+                }
+                send(message, purpose: .tombstone, parts: parts)
             case .record(let bytes, let diagnostics):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
-                send(message, purpose: .record, topic: settings.outputTopic, key: message.key, value: bytes, headers: Self.recordHeaders(for: message))
+                publish(message, record: bytes)
             case .deadLetter(let code, let reason):
                 deadLetter(message, code: code, reason: reason)
             }
         }
         metrics.inFlight.record(inFlight.count)
+        if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
+    }
+
+    /// Publishes a record; with changes on, also its change set and the page's latest layout.
+    private func publish(_ message: KafkaMessage, record: [UInt8]) {
+        let headers = Self.recordHeaders(for: message)
+        guard changes != nil, let c = settings.changes else {
+            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            return
+        }
+        let step: ChangeStage.Step?
+        do {
+            // In place (through the optional), so the store is never copied.
+            step = try changes!.step(message, record: record)
+        } catch {
+            // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
+            deadLetter(message, code: "change-set-failed", reason: error.description)
+            return
+        }
+        guard let step else {
+            metrics.changeSetSkipped()
+            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            return
+        }
+        metrics.changeSet(step.changeSet.summary)
+        let pageKey = Array(step.pageKey.utf8)
+        var changeHeaders = message.headers.filter { $0.name != "content-type" }
+        changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
+        send(message, purpose: .record, parts: [
+            Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
+            Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
+            Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
+                KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic), KafkaHeader("content-type", text: Self.contentType),
+            ]),
+        ])
+    }
+
+    /// Forgets a tombstoned page; the tombstone for its latest layout, when changes are on and the page is known.
+    private func clearPage(_ message: KafkaMessage) -> Part? {
+        guard let c = settings.changes, let page = changes?.clear(message) else { return nil }
+        return Part(topic: c.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
+                    headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
     }
 
     /// The input's headers plus the record's content type and version.
@@ -164,32 +238,30 @@ public final class LayoutWorker {
             "offset": .stringConvertible(message.offset), "code": .string(code), "reason": .string(reason),
         ])
         let headers = DeadLetter.headers(for: message, code: code, reason: reason, version: settings.version)
-        send(message, purpose: .deadLetter(code: code), topic: settings.deadLetterTopic, key: message.key, value: message.value, headers: headers)
+        send(message, purpose: .deadLetter(code: code), parts: [Part(topic: settings.deadLetterTopic, key: message.key, value: message.value, headers: headers)])
     }
 
-    private func send(_ message: KafkaMessage, purpose: Purpose, topic: String, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader]) {
+    /// Produces every part for one input message under one token; the message is done when all are acknowledged.
+    private func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part]) {
         let token = nextToken
         nextToken += 1
-        while true {
-            do {
-                try producer.produce(topic: topic, key: key, value: value, headers: headers, token: token)
-                inFlight[token] = InFlight(message: message, purpose: purpose)
-                return
-            } catch {
-                if error.name == "_QUEUE_FULL" {
-                    handle(producer.poll(timeoutMs: 100))
-                    continue
+        inFlight[token] = InFlight(message: message, purpose: purpose, remaining: 0, failure: nil)
+        for part in parts {
+            while true {
+                do {
+                    try producer.produce(topic: part.topic, partition: part.partition, key: part.key, value: part.value, headers: part.headers, token: token)
+                    inFlight[token]?.remaining += 1
+                } catch {
+                    if error.name == "_QUEUE_FULL" {
+                        handle(producer.poll(timeoutMs: 100))
+                        continue
+                    }
+                    if inFlight[token]?.failure == nil { inFlight[token]?.failure = (part.topic, error) }
                 }
-                if case .deadLetter = purpose {
-                    // The dead-letter topic refuses it too: stop without committing past this offset.
-                    logger.error("cannot dead-letter message; stopping", metadata: ["error": .string(error.description)])
-                    fatal = error
-                    return
-                }
-                deadLetter(message, code: "produce-failed", reason: error.description)
-                return
+                break
             }
         }
+        if inFlight[token]?.remaining == 0 { finish(token) }
     }
 
     private func finishSkipped(_ message: KafkaMessage) {
@@ -200,29 +272,41 @@ public final class LayoutWorker {
 
     private func handle(_ reports: [DeliveryReport]) {
         for report in reports {
-            guard let entry = inFlight.removeValue(forKey: report.token) else { continue }
-            let m = entry.message
-            if let error = report.error {
-                switch entry.purpose {
-                case .record, .tombstone:
-                    // librdkafka has already retried what was retriable; the message goes to the dead-letter topic.
-                    deadLetter(m, code: "produce-failed", reason: error.description)
-                case .deadLetter:
-                    logger.error("dead letter not delivered; stopping", metadata: ["error": .string(error.description), "offset": .stringConvertible(m.offset)])
-                    fatal = error
-                }
-                continue
-            }
-            switch entry.purpose {
-            case .record, .tombstone:
-                counts.published += 1
-                metrics.published.increment()
-            case .deadLetter(let code):
-                counts.deadLettered += 1
-                metrics.deadLettered(code: code)
-            }
-            tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
+            guard inFlight[report.token] != nil else { continue }
+            inFlight[report.token]!.remaining -= 1
+            if let error = report.error, inFlight[report.token]!.failure == nil { inFlight[report.token]!.failure = (report.topic, error) }
+            if inFlight[report.token]!.remaining == 0 { finish(report.token) }
         }
+    }
+
+    /// Accounts for an input message once every part is acknowledged (or failed).
+    private func finish(_ token: Int) {
+        guard let entry = inFlight.removeValue(forKey: token) else { return }
+        let m = entry.message
+        if let (topic, error) = entry.failure {
+            switch entry.purpose {
+            case .record, .tombstone, .skip:
+                // librdkafka has already retried what was retriable; the message goes to the dead-letter topic.
+                deadLetter(m, code: "produce-failed", reason: "\(topic): \(error.description)")
+            case .deadLetter:
+                // The dead-letter topic refuses it too: stop without committing past this offset.
+                logger.error("dead letter not delivered; stopping", metadata: ["error": .string(error.description), "offset": .stringConvertible(m.offset)])
+                fatal = error
+            }
+            return
+        }
+        switch entry.purpose {
+        case .record, .tombstone:
+            counts.published += 1
+            metrics.published.increment()
+        case .skip:
+            counts.skipped += 1
+            metrics.skipped.increment()
+        case .deadLetter(let code):
+            counts.deadLettered += 1
+            metrics.deadLettered(code: code)
+        }
+        tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
     }
 
     // MARK: Backpressure, commits, rebalances
@@ -271,6 +355,7 @@ public final class LayoutWorker {
         switch event {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now() }
+            rebuildState(partitions)
             for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
             if paused { consumer.pause(partitions) }
             logger.info("partitions assigned", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
@@ -282,6 +367,7 @@ public final class LayoutWorker {
                 let key = TopicPartition(p.topic, p.partition)
                 assigned.remove(key)
                 revokedDuringPoll.insert(key)
+                changes?.store.removePartition(topic: p.topic, partition: p.partition)
                 let abandoned = tracker.remove(topic: p.topic, partition: p.partition)
                 if abandoned > 0 {
                     logger.warning("abandoned in-flight messages of a revoked partition (they will be redelivered)",
@@ -294,12 +380,31 @@ public final class LayoutWorker {
         status.setReady(!assigned.isEmpty)
     }
 
+    /// Reads the latest layouts of newly assigned partitions before any of their messages is processed.
+    private func rebuildState(_ partitions: [TopicPartition]) {
+        guard let loader = stateLoader, changes != nil, !partitions.isEmpty else { return }
+        do {
+            let loaded = try loader.load(partitions, into: &changes!.store)
+            metrics.stateRebuilt(seconds: loaded.seconds)
+            logger.info("latest layouts rebuilt", metadata: [
+                "partitions": .string(partitions.map(\.description).joined(separator: ",")), "layouts": .stringConvertible(loaded.layouts),
+                "tombstones": .stringConvertible(loaded.tombstones), "unreadable": .stringConvertible(loaded.unreadable),
+                "seconds": .string(String(format: "%.3f", loaded.seconds)),
+            ])
+        } catch {
+            // Without its state the worker would publish change sets against the wrong base: stop instead.
+            logger.error("cannot rebuild latest layouts; stopping", metadata: ["error": .string(error.description)])
+            fatal = error
+        }
+    }
+
     private func shutdown() {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(inFlight.count)])
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)
         commit(synchronous: true)
         consumer.close()
+        stateLoader?.close()
         status.setReady(false)
         logger.info("stopped", metadata: [
             "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),

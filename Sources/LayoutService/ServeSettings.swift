@@ -34,6 +34,8 @@ public struct ServeSettings: Sendable {
     public var stopAfter: Int?
     /// Benchmark baseline only: publish each input unchanged instead of compiling it (same loop, same clients).
     public var passThrough = false
+    /// Change sets and latest layouts per page (`serve --changes-topic`); nil leaves them off.
+    public var changes: ChangeSettings?
     /// The worker version written into dead letters.
     public var version = "0.1.0"
 

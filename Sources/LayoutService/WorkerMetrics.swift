@@ -1,5 +1,6 @@
 public import CoreMetrics
 import Metrics
+import LayoutDiff
 
 /// The service's counters and gauges, made from an injected metrics factory.
 public final class WorkerMetrics: Sendable {
@@ -25,6 +26,28 @@ public final class WorkerMetrics: Sendable {
 
     func diagnostic(code: String, count: Int) {
         Counter(label: "layout_worker_diagnostics_total", dimensions: [("code", code)], factory: factory).increment(by: count)
+    }
+
+    func changeSet(_ summary: ChangeSummary) {
+        Counter(label: "layout_worker_change_sets_total", factory: factory).increment()
+        if summary.replacedLists > 0 || summary.replacedRecord {
+            Counter(label: "layout_worker_change_set_full_replaces_total", factory: factory).increment(by: summary.replacedLists + (summary.replacedRecord ? 1 : 0))
+        }
+    }
+
+    func changeSetSkipped() {
+        Counter(label: "layout_worker_change_sets_skipped_total", dimensions: [("reason", "no-page-key")], factory: factory).increment()
+    }
+
+    func store(bytes: Int, layouts: Int, evictions: Int) {
+        Gauge(label: "layout_worker_state_store_bytes", factory: factory).record(bytes)
+        Gauge(label: "layout_worker_state_store_layouts", factory: factory).record(layouts)
+        Gauge(label: "layout_worker_state_store_evictions", factory: factory).record(evictions)
+    }
+
+    func stateRebuilt(seconds: Double) {
+        Timer(label: "layout_worker_state_rebuild_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+            .recordNanoseconds(Int64(seconds * 1e9))
     }
 
     func lag(topic: String, partition: Int32, value: Int64) {

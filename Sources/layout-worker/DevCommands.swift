@@ -10,11 +10,13 @@ struct CreateTopicsCommand: ParsableCommand {
 
     @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
     @Option(help: "Partitions per topic.") var partitions: Int32 = 3
+    @Flag(help: "Compacted topics (cleanup.policy=compact), e.g. for latest layouts.") var compacted = false
     @Argument(help: "Topic names.") var topics: [String]
 
     func run() throws {
         let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokers))
-        let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions) })
+        let config = compacted ? ["cleanup.policy": "compact"] : [:]
+        let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions, config: config) })
         var failed = false
         for topic in topics {
             switch results[topic] {

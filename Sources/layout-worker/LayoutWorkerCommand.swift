@@ -6,6 +6,6 @@ struct LayoutWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout-worker",
         abstract: "Compiles Endeca Experience Manager assembler responses into layout records.",
-        subcommands: [CompileCommand.self, CheckCommand.self, ServeCommand.self, ReplayCommand.self, OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self]
+        subcommands: [CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self, ReplayCommand.self, OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self]
     )
 }

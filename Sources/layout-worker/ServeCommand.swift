@@ -38,6 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value for every client (repeatable).") var kafkaProperty: [String] = []
     @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
     @Option(name: .customLong("producer-property"), help: "librdkafka producer property key=value (repeatable).") var producerProperty: [String] = []
+    @Option(name: .customLong("changes-topic"), help: "Also publish a change set per message against the page's previous layout.") var changesTopic: String?
+    @Option(name: .customLong("state-topic"), help: "Compacted latest-layout topic, partitioned like the input (default <changes-topic>.latest).") var stateTopic: String?
+    @Option(name: .customLong("page-key"), help: "Page key for change sets: message-key (default) or response (content path + canonical navigation state).") var pageKey: String?
+    @Option(name: .customLong("state-max-bytes"), help: "Budget of the in-memory latest-layout store (default 268435456).") var stateMaxBytes: Int?
     @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).") var stopAfter: Int?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
@@ -95,6 +99,16 @@ struct ServeCommand: AsyncParsableCommand {
         serve.passThrough = passThrough
         serve.consumerProperties = try properties(consumerProperty, "consumer-property")
         serve.producerProperties = try properties(producerProperty, "producer-property")
+
+        if let topic = value(changesTopic, "changes-topic") {
+            var changes = ChangeSettings(changesTopic: topic, stateTopic: value(stateTopic, "state-topic") ?? topic + ".latest")
+            if let k = value(pageKey, "page-key") {
+                guard let source = ChangeSettings.PageKeySource(rawValue: k) else { throw ValidationError("page-key must be message-key or response") }
+                changes.pageKey = source
+            }
+            if let n = try int(stateMaxBytes, "state-max-bytes") { changes.storeMaxBytes = max(1, n) }
+            serve.changes = changes
+        }
 
         let mapping = try loadMappingConfigOrExit(value(config, "config") ?? "config/default.yaml")
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: serve.maxMessageBytes)

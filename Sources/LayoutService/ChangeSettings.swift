@@ -1,0 +1,23 @@
+/// What `serve --changes-topic` needs: where change sets and latest layouts go, how pages are keyed, the store's budget.
+public struct ChangeSettings: Sendable {
+    /// Where a layout's page key comes from.
+    public enum PageKeySource: String, Sendable {
+        /// The input message key.
+        case messageKey = "message-key"
+        /// The response: `endeca:contentPath` plus the canonical link's navigation state.
+        case response
+    }
+
+    /// Change sets, keyed by page key.
+    public var changesTopic: String
+    /// The compacted "latest layout" topic, keyed by page key, partitioned like the input.
+    public var stateTopic: String
+    public var pageKey = PageKeySource.messageKey
+    /// The in-memory store's budget in bytes (record text plus tape).
+    public var storeMaxBytes = 256 * 1024 * 1024
+
+    public init(changesTopic: String, stateTopic: String) {
+        self.changesTopic = changesTopic
+        self.stateTopic = stateTopic
+    }
+}

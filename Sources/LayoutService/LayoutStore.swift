@@ -1,0 +1,105 @@
+public import LayoutDiff
+
+/// The previous layout per page key, bounded by bytes: the least recently used layouts are evicted first.
+public struct LayoutStore: Sendable {
+    /// A stored layout's key: the input partition it belongs to and the page key.
+    public struct Key: Hashable, Sendable {
+        public var topic: String
+        public var partition: Int32
+        public var page: String
+
+        public init(topic: String, partition: Int32, page: String) {
+            self.topic = topic
+            self.partition = partition
+            self.page = page
+        }
+    }
+
+    private struct Entry {
+        var key: Key
+        var layout: RecordOutline
+        var bytes: Int
+        var newer: Int
+        var older: Int
+    }
+
+    /// The byte budget (record text plus tape of every stored layout).
+    public let maxBytes: Int
+    public private(set) var bytes = 0
+    public private(set) var evictions = 0
+    private var slots: [Entry?] = []
+    private var free: [Int] = []
+    private var index: [Key: Int] = [:]
+    private var newest = -1
+    private var oldest = -1
+
+    public init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+    /// Layouts held.
+    public var count: Int { index.count }
+
+    /// The layout for `key`, marked as most recently used.
+    public mutating func layout(for key: Key) -> RecordOutline? {
+        guard let i = index[key] else { return nil }
+        unlink(i)
+        pushNewest(i)
+        return slots[i]?.layout
+    }
+
+    /// Stores `layout` for `key`, evicting the least recently used layouts beyond the budget.
+    public mutating func store(_ layout: RecordOutline, for key: Key) {
+        remove(key)
+        let size = layout.footprint + key.page.utf8.count + 64
+        guard size <= maxBytes else {
+            evictions += 1
+            return
+        }
+        let entry = Entry(key: key, layout: layout, bytes: size, newer: -1, older: -1)
+        let i: Int
+        if let reused = free.popLast() {
+            slots[reused] = entry
+            i = reused
+        } else {
+            slots.append(entry)
+            i = slots.count - 1
+        }
+        index[key] = i
+        pushNewest(i)
+        bytes += size
+        while bytes > maxBytes, oldest >= 0 {
+            let victim = oldest
+            if let key = slots[victim]?.key { remove(key) }
+            evictions += 1
+        }
+    }
+
+    /// Forgets the layout for `key` (a tombstone for the page).
+    public mutating func remove(_ key: Key) {
+        guard let i = index.removeValue(forKey: key) else { return }
+        unlink(i)
+        bytes -= slots[i]?.bytes ?? 0
+        slots[i] = nil
+        free.append(i)
+    }
+
+    /// Forgets every layout of a partition (it was revoked; its new owner rebuilds them).
+    public mutating func removePartition(topic: String, partition: Int32) {
+        for key in index.keys where key.partition == partition && key.topic == topic { remove(key) }
+    }
+
+    private mutating func unlink(_ i: Int) {
+        guard let e = slots[i] else { return }
+        if e.newer >= 0 { slots[e.newer]?.older = e.older } else { newest = e.older }
+        if e.older >= 0 { slots[e.older]?.newer = e.newer } else { oldest = e.newer }
+        slots[i]?.newer = -1
+        slots[i]?.older = -1
+    }
+
+    private mutating func pushNewest(_ i: Int) {
+        slots[i]?.older = newest
+        slots[i]?.newer = -1
+        if newest >= 0 { slots[newest]?.newer = i }
+        newest = i
+        if oldest < 0 { oldest = i }
+    }
+}

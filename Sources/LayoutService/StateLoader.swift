@@ -1,0 +1,89 @@
+import Dispatch
+public import Kafka
+import LayoutDiff
+public import Logging
+
+/// Reads the "latest layout" topic back into a layout store for newly assigned input partitions.
+public final class StateLoader {
+    /// The header naming the input topic a latest-layout record belongs to.
+    public static let sourceTopicHeader = "layout-worker-source-topic"
+
+    let settings: ChangeSettings
+    let kafka: KafkaConfiguration
+    let logger: Logger
+    private var consumer: KafkaConsumer?
+
+    public init(settings: ChangeSettings, kafka: KafkaConfiguration, logger: Logger) {
+        self.settings = settings
+        self.kafka = kafka
+        self.logger = logger
+    }
+
+    /// What a rebuild read.
+    public struct Loaded: Sendable {
+        public var layouts = 0
+        public var tombstones = 0
+        public var unreadable = 0
+        public var seconds = 0.0
+    }
+
+    /// Loads the latest layout of every page of `partitions` (input partitions; state partition numbers match).
+    public func load(_ partitions: [TopicPartition], into store: inout LayoutStore, timeoutMs: Int = 60_000) throws(KafkaError) -> Loaded {
+        let start = DispatchTime.now()
+        let deadline = start + .milliseconds(timeoutMs)
+        var loaded = Loaded()
+        let consumer: KafkaConsumer
+        if let existing = self.consumer {
+            consumer = existing
+        } else {
+            consumer = try KafkaConsumer(configuration: kafka, groupID: nil, properties: ["enable.partition.eof": "true", "fetch.wait.max.ms": "50"])
+            self.consumer = consumer
+        }
+        for input in partitions {
+            let (low, high) = try consumer.queryWatermarks(topic: settings.stateTopic, partition: input.partition)
+            guard high > low else { continue }
+            try consumer.assign([TopicPartition(settings.stateTopic, input.partition, offset: low)])
+            // Read to the end of the partition (the fetch-side end, reported as a partition EOF event).
+            reading: while DispatchTime.now() < deadline {
+                guard let result = consumer.poll(timeoutMs: 100) else { continue }
+                switch result {
+                case .failure(let e):
+                    if e.name == "_PARTITION_EOF" { break reading }
+                    if e.isFatal { throw e }
+                    logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
+                case .success(let m):
+                    guard let source = m.header(Self.sourceTopicHeader), source.elementsEqual(input.topic.utf8),
+                          let keyBytes = m.key else { continue }
+                    let key = LayoutStore.Key(topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
+                    guard let value = m.value else {
+                        store.remove(key)
+                        loaded.tombstones += 1
+                        continue
+                    }
+                    do {
+                        store.store(try RecordOutline(bytes: value), for: key)
+                        loaded.layouts += 1
+                    } catch {
+                        loaded.unreadable += 1
+                        logger.warning("unreadable latest layout skipped", metadata: [
+                            "partition": .stringConvertible(m.partition), "offset": .stringConvertible(m.offset), "error": .string(error.description),
+                        ])
+                    }
+                }
+            }
+            if DispatchTime.now() >= deadline {
+                throw KafkaError(code: -185, name: "_TIMED_OUT",
+                                 message: "rebuilding latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms")
+            }
+        }
+        try consumer.assign([])
+        loaded.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return loaded
+    }
+
+    /// Leaves the brokers.
+    public func close() {
+        consumer?.close()
+        consumer = nil
+    }
+}

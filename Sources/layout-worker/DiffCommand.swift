@@ -1,0 +1,102 @@
+import ArgumentParser
+import LayoutCompiler
+import LayoutDiff
+import LayoutJSON
+import LayoutRecord
+
+/// `layout-worker diff`: the change set between two layout records (or two responses, compiled first).
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Print the change set that turns one layout record into another.",
+        discussion: "OLD may be '-' for a change set from empty (a page's first layout)."
+    )
+
+    @Flag(name: .long, help: "The files are assembler responses: compile them first (with --config).") var responses = false
+    @Option(name: .long, help: "Mapping config (YAML), with --responses.") var config: String = "config/default.yaml"
+    @Option(name: .long, help: "Page key written into the change set.") var key: String?
+    @Flag(name: .long, help: "Indent the change set.") var pretty = false
+    @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
+    @Argument(help: "The previous record (or '-').") var old: String
+    @Argument(help: "The new record.") var new: String
+
+    func run() throws {
+        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config)) : nil
+        func record(_ path: String) throws -> RecordOutline {
+            let input: NamedInput
+            switch InputSource.file(path) {
+            case .success(let i): input = i
+            case .failure(let e):
+                Output.error("\(e.name): \(e.message)")
+                throw ExitCode(1)
+            }
+            var bytes = recordBytes(input.bytes)
+            if let compiler {
+                switch compiler.compile(bytes, source: RecordSource(file: path)) {
+                case .success(let c): bytes = c.bytes
+                case .failure(let f):
+                    Output.error("\(path): \(f)")
+                    throw ExitCode(1)
+                }
+            }
+            do {
+                return try RecordOutline(bytes: bytes)
+            } catch {
+                Output.error("\(path): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let base = old == "-" ? nil : try record(old)
+        let target = try record(new)
+        var next = target
+        if let compiler, let base, let carried = compiler.carryAttributes(into: target, from: base) { next = try RecordOutline(bytes: carried) }
+        let cs = LayoutDiffer().diff(from: base, to: next, key: key)
+        if summary {
+            let s = cs.summary
+            Output.line("sections: \(s.sectionInserts) inserted, \(s.sectionDeletes) deleted, \(s.sectionMoves) moved, \(s.sectionUpdates) updated")
+            Output.line("rows: \(s.rowInserts) inserted, \(s.rowDeletes) deleted, \(s.rowMoves) moved, \(s.rowUpdates) updated")
+            Output.line("record members changed: \(s.recordMembers); lists replaced whole: \(s.replacedLists)\(s.replacedRecord ? "; record replaced" : "")")
+            Output.line("change set: \(cs.bytes.count) bytes; target: \(next.document.bytes.count) bytes")
+        } else if pretty, let doc = try? JSONReader().read(cs.bytes) {
+            Output.out(JSONPrettyPrinter.format(doc))
+        } else {
+            Output.out(cs.bytes + [0x0A])
+        }
+    }
+}
+
+/// `layout-worker apply`: the record a change set produces from its base (what a renderer does).
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Apply a change set to its base record and print the resulting record (hashes checked)."
+    )
+
+    @Argument(help: "The base record ('-' for a change set from empty).") var base: String
+    @Argument(help: "The change set.") var changeSet: String
+
+    func run() throws {
+        func read(_ path: String) throws -> [UInt8] {
+            switch InputSource.file(path) {
+            case .success(let i): return i.bytes
+            case .failure(let e):
+                Output.error("\(e.name): \(e.message)")
+                throw ExitCode(1)
+            }
+        }
+        let record = base == "-" ? nil : try read(base)
+        do {
+            Output.out(try ChangeSetApplier().apply(try read(changeSet), to: record.map(recordBytes)) + [0x0A])
+        } catch let error as LayoutDiffError {
+            Output.error("\(changeSet): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// A record as written to a file by `compile`, without the line end that is not part of it.
+func recordBytes(_ file: [UInt8]) -> [UInt8] {
+    var b = file
+    while let last = b.last, last == 0x0A || last == 0x0D { b.removeLast() }
+    return b
+}
