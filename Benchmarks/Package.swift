@@ -19,5 +19,15 @@ let package = Package(
             path: "Benchmarks/CompileBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DiffBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LayoutCompiler", package: "LayoutWorker"),
+                .product(name: "LayoutDiff", package: "LayoutWorker"),
+            ],
+            path: "Benchmarks/DiffBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -39,3 +39,26 @@ for name, path in inputs.items():
     ratio = f["seconds"] / c["seconds"] if f else float("nan")
     print(f"| {name} ({size:,} B) | {c['seconds']*1e6:,.0f} µs | {size / c['seconds'] / 1e6:,.0f} | "
           f"{1 / c['seconds']:,.0f} | {c.get('mallocs', 0):,.0f} | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× |")
+
+diff_rows = [
+    ("5,000 rows: 1,000 deleted, 1,000 inserted, 200 moved", "5000-rows"),
+    ("the same ×10 (50,000 rows)", "50000-rows"),
+]
+if any(("diff/" + key) in results for _, key in diff_rows):
+    print()
+    print("| change set | diff p50 | apply p50 | outline (parse) p50 |")
+    print("|---|---|---|---|")
+    for label, key in diff_rows:
+        d, a, o = results.get("diff/" + key), results.get("apply/" + key), results.get("outline/" + key)
+        if d:
+            cell = lambda r: f"{r['seconds']*1e3:,.2f} ms" if r else "–"
+            print(f"| {label} | {cell(d)} | {cell(a)} | {cell(o)} |")
+    small, big = results.get("diff/5000-rows"), results.get("diff/50000-rows")
+    if small and big:
+        print(f"\nScaling: 10× the rows took {big['seconds'] / small['seconds']:.1f}× the diff time (same run).")
+    real, real_parse = results.get("diff/supermami-397KB-10pct"), results.get("outline+diff/supermami-397KB-10pct")
+    if real:
+        line = f"Real 397 KB page against itself with every tenth row's model changed: diff {real['seconds']*1e6:,.0f} µs"
+        if real_parse:
+            line += f", reading the new record back plus diff {real_parse['seconds']*1e6:,.0f} µs"
+        print(line + " (p50).")

@@ -50,15 +50,15 @@ public struct ChangeSetApplier: Sendable {
         guard let record = cs.value(root, "record"), cs.kind(record) == .object else { throw .invalidChangeSet("no `record` object") }
         guard let sections = cs.value(root, "sections"), cs.kind(sections) == .object else { throw .invalidChangeSet("no `sections` object") }
         let od = old.document
-        var changed: [IDKey: Int] = [:]
-        for (k, v) in cs.members(record) { changed[IDKey(cs.raw(k))] = v }
+        var changed: [[UInt8]: Int] = [:]
+        for (k, v) in cs.members(record) { changed[Array(cs.raw(k))] = v }
         var w = JSONWriter(capacity: od.bytes.count + cs.bytes.count)
         w.beginObject()
         for (m, member) in old.members.enumerated() {
             w.key(raw: od.raw(member.key))
             if m == old.sectionsMember {
                 try writeSections(old, sections, cs, &w)
-            } else if let v = changed.removeValue(forKey: IDKey(od.raw(member.key))) {
+            } else if let v = changed.removeValue(forKey: Array(od.raw(member.key))) {
                 w.raw(cs.raw(v))
             } else {
                 w.raw(od.raw(member.value))

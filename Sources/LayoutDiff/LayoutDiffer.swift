@@ -66,7 +66,7 @@ public struct LayoutDiffer: Sendable {
     private func diffSections(_ old: RecordOutline, _ new: RecordOutline, _ w: inout JSONWriter, _ summary: inout ChangeSummary,
                               _ diagnostics: inout [(code: String, path: String, message: String)]) {
         let od = old.document, nd = new.document
-        let list = ListDiff(old: old.sections.map { od.raw($0.id) }, new: new.sections.map { nd.raw($0.id) })
+        let list = ListDiff(old: old.sections.map(\.id), in: od, new: new.sections.map(\.id), in: nd)
         w.beginObject()
         if !list.duplicates.isEmpty {
             w.key("replace")
@@ -138,7 +138,7 @@ public struct LayoutDiffer: Sendable {
     private func diffRows(_ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument,
                           _ w: inout JSONWriter, _ summary: inout ChangeSummary,
                           _ diagnostics: inout [(code: String, path: String, message: String)]) {
-        let list = ListDiff(old: a.rows.map { ad.raw($0.id) }, new: b.rows.map { bd.raw($0.id) })
+        let list = ListDiff(old: a.rows.map(\.id), in: ad, new: b.rows.map(\.id), in: bd)
         w.beginObject()
         if !list.duplicates.isEmpty {
             w.key("replace")
@@ -167,14 +167,27 @@ public struct LayoutDiffer: Sendable {
         summary.rowMoves += list.moves.count
         w.key("updates")
         w.beginArray()
-        for (i, j) in list.matches {
-            let new = bd.raw(b.rows[j].node)
-            guard !sameBytes(ad.raw(a.rows[i].node), new) else { continue }
+        var changed: [(from: Int, to: Int)] = []
+        ad.bytes.withUnsafeBufferPointer { ab in
+            bd.bytes.withUnsafeBufferPointer { bb in
+                ad.nodes.withUnsafeBufferPointer { an in
+                    bd.nodes.withUnsafeBufferPointer { bn in
+                        for (i, j) in list.matches {
+                            let x = an[a.rows[i].node], y = bn[b.rows[j].node]
+                            let n = Int(x.end - x.start)
+                            if n == Int(y.end - y.start) && sameBytes(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n) { continue }
+                            changed.append((i, j))
+                        }
+                    }
+                }
+            }
+        }
+        for (i, j) in changed {
             summary.rowUpdates += 1
             w.beginObject()
             w.key("from"); w.int(i)
             w.key("to"); w.int(j)
-            w.key("row"); w.raw(new)
+            w.key("row"); w.raw(bd.raw(b.rows[j].node))
             w.endObject()
         }
         w.endArray()
@@ -193,7 +206,7 @@ public struct LayoutDiffer: Sendable {
         w.endArray()
     }
 
-    static func duplicates(_ ids: [ArraySlice<UInt8>], in list: String) -> (code: String, path: String, message: String) {
+    static func duplicates(_ ids: [[UInt8]], in list: String) -> (code: String, path: String, message: String) {
         let shown = ids.prefix(10).map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
         let more = ids.count > 10 ? " and \(ids.count - 10) more" : ""
         return ("duplicate-ids", list, "duplicate ids \(shown)\(more) in \(list); the list is replaced whole")
