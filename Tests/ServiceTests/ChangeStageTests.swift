@@ -1,0 +1,88 @@
+import Kafka
+import LayoutCompiler
+import LayoutDiff
+import LayoutService
+import Testing
+import TestSupport
+
+private let compiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
+
+private func layout(_ name: String, rows: Int) throws -> RecordOutline {
+    let records = (0..<rows).map { #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(name)-\#($0)"]}}"# }.joined(separator: ",")
+    let response = Array(#"{"@type":"ResultsList","name":"\#(name)","records":[\#(records)]}"#.utf8)
+    return try RecordOutline(bytes: try compiler.compile(response).get().bytes)
+}
+
+@Suite struct LayoutStoreTests {
+    @Test func evictsTheLeastRecentlyUsedBeyondTheBudget() throws {
+        let a = try layout("a", rows: 20), b = try layout("b", rows: 20), c = try layout("c", rows: 20)
+        let key = { (page: String) in LayoutStore.Key(topic: "in", partition: 0, page: page) }
+        // Room for two of these layouts, not three.
+        var store = LayoutStore(maxBytes: a.footprint * 2 + a.footprint / 2 + 200)
+        store.store(a, for: key("a"))
+        store.store(b, for: key("b"))
+        #expect(store.count == 2 && store.evictions == 0)
+        _ = store.layout(for: key("a"))  // a is now the most recently used
+        store.store(c, for: key("c"))
+        #expect(store.count == 2 && store.evictions == 1)
+        #expect(store.layout(for: key("b")) == nil)
+        #expect(store.layout(for: key("a"))?.hash == a.hash && store.layout(for: key("c"))?.hash == c.hash)
+        #expect(store.bytes <= store.maxBytes)
+        // Replacing a key does not double-count it; removing frees it.
+        store.store(c, for: key("c"))
+        #expect(store.count == 2)
+        store.remove(key("c"))
+        #expect(store.count == 1 && store.layout(for: key("c")) == nil)
+        // A layout larger than the whole budget is not kept (counted as an eviction).
+        var tiny = LayoutStore(maxBytes: 100)
+        tiny.store(a, for: key("a"))
+        #expect(tiny.count == 0 && tiny.evictions == 1 && tiny.bytes == 0)
+    }
+
+    @Test func dropsARevokedPartition() throws {
+        let a = try layout("a", rows: 2)
+        var store = LayoutStore(maxBytes: 1 << 30)
+        for p in Int32(0)..<3 { for page in ["x", "y"] { store.store(a, for: .init(topic: "in", partition: p, page: page)) } }
+        store.store(a, for: .init(topic: "other", partition: 1, page: "x"))
+        store.removePartition(topic: "in", partition: 1)
+        #expect(store.count == 5)
+        #expect(store.layout(for: .init(topic: "in", partition: 1, page: "x")) == nil)
+        #expect(store.layout(for: .init(topic: "other", partition: 1, page: "x")) != nil)
+    }
+}
+
+@Suite struct ChangeStageTests {
+    func message(key: String?, value: [UInt8]?, partition: Int32 = 0) -> KafkaMessage {
+        KafkaMessage(topic: "in", partition: partition, offset: 1, key: key.map { Array($0.utf8) }, value: value)
+    }
+
+    @Test func pageKeyFromTheResponse() throws {
+        var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
+        settings.pageKey = .response
+        var stage = ChangeStage(settings: settings, compiler: compiler)
+        let response = Array(#"{"@type":"PageSlot","endeca:contentPath":"/browse","canonicalLink":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"/browse","navigationState":"/_/N-5j2xvv?format=json","siteRootPath":"/pages"},"contents":[{"@type":"ResultsList","records":[]}]}"#.utf8)
+        let record = try compiler.compile(response).get().bytes
+        let first = try #require(try stage.step(message(key: "ignored", value: response), record: record))
+        #expect(first.pageKey == "/browse|/browse/_/N-5j2xvv?format=json")
+        #expect(first.changeSet.base == nil)
+        // The same page again, under another message key: same page, so a change set against the first.
+        let second = try #require(try stage.step(message(key: "other", value: response), record: record))
+        #expect(second.changeSet.base?.hash == first.changeSet.target.hash && second.changeSet.summary == ChangeSummary())
+        // Tombstones cannot name a response-keyed page.
+        #expect(stage.clear(message(key: "other", value: nil)) == nil)
+    }
+
+    @Test func messageKeyedPagesAreSeparateAndTombstonesClearThem() throws {
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        let record = try layout("a", rows: 3).document.bytes
+        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base == nil)
+        #expect(try stage.step(message(key: "k2", value: []), record: record)?.changeSet.base == nil)
+        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base != nil)
+        // Same key on another partition is another page.
+        #expect(try stage.step(message(key: "k1", value: [], partition: 2), record: record)?.changeSet.base == nil)
+        #expect(stage.clear(message(key: "k1", value: nil)) == "k1")
+        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base == nil)
+        // No key, no page.
+        #expect(try stage.step(message(key: nil, value: []), record: record) == nil)
+    }
+}
