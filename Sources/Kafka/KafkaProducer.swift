@@ -138,6 +138,20 @@ public final class KafkaProducer {
         return (takeReports(), Int(rd_kafka_outq_len(handle)))
     }
 
+    /// Drops every queued and in-flight message without waiting for the brokers, and returns their reports
+    /// (errors `_PURGE_QUEUE` / `_PURGE_INFLIGHT`).
+    public func purge(timeoutMs: Int32 = 5_000) -> [DeliveryReport] {
+        _ = rd_kafka_purge(handle, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT | RD_KAFKA_PURGE_F_NON_BLOCKING))
+        var reports: [DeliveryReport] = []
+        var waited: Int32 = 0
+        repeat {
+            rd_kafka_poll(handle, 50)
+            reports += takeReports()
+            waited += 50
+        } while rd_kafka_outq_len(handle) > 0 && waited < timeoutMs
+        return reports
+    }
+
     /// Messages queued or in flight (not yet reported).
     public var pending: Int { Int(rd_kafka_outq_len(handle)) }
 

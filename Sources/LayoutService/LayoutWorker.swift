@@ -29,6 +29,8 @@ public final class LayoutWorker {
     struct InFlight {
         let message: KafkaMessage
         let purpose: Purpose
+        /// What was produced, kept so a replaced producer can send it again.
+        let parts: [Part]
         var remaining: Int
         var failure: (topic: String, error: KafkaError)?
     }
@@ -42,7 +44,12 @@ public final class LayoutWorker {
     let metrics: WorkerMetrics
     var logger: Logger
     private let consumer: KafkaConsumer
-    private let producer: KafkaProducer
+    private var producer: KafkaProducer
+    private let producerConfig: KafkaConfiguration
+    /// When the worker last heard from the producer while waiting for acknowledgements.
+    private var lastDelivery = DispatchTime.now()
+    /// Producer replacements since the last successful delivery.
+    private var replacements = 0
     private var tracker = OffsetTracker()
     private var inFlight: [Int: InFlight] = [:]
     private var nextToken = 1
@@ -72,6 +79,7 @@ public final class LayoutWorker {
             producerConfig.properties["message.max.bytes"] = String(max(1_000_000, settings.maxMessageBytes * 2 + 100_000))
         }
         producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
+        self.producerConfig = producerConfig
         if let c = settings.changes {
             changes = ChangeStage(settings: c, compiler: compiler)
             stateLoader = StateLoader(settings: c, kafka: settings.kafka, logger: logger)
@@ -94,6 +102,9 @@ public final class LayoutWorker {
             process(batch)
             handle(producer.poll(timeoutMs: 0))
             applyBackpressure()
+            if !inFlight.isEmpty, DispatchTime.now().uptimeNanoseconds - lastDelivery.uptimeNanoseconds > UInt64(settings.producerStallMs) * 1_000_000 {
+                replaceProducer(reason: "no acknowledgement for \(settings.producerStallMs) ms")
+            }
             if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs) * 1_000_000 {
                 commit(synchronous: false)
                 updateLag()
@@ -245,7 +256,13 @@ public final class LayoutWorker {
     private func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part]) {
         let token = nextToken
         nextToken += 1
-        inFlight[token] = InFlight(message: message, purpose: purpose, remaining: 0, failure: nil)
+        if inFlight.isEmpty { lastDelivery = .now() }
+        inFlight[token] = InFlight(message: message, purpose: purpose, parts: parts, remaining: 0, failure: nil)
+        enqueue(token, parts)
+    }
+
+    /// Produces `parts` under `token`, counting what was queued and noting the first local failure.
+    private func enqueue(_ token: Int, _ parts: [Part]) {
         for part in parts {
             while true {
                 do {
@@ -270,13 +287,56 @@ public final class LayoutWorker {
         tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
     }
 
+    /// Replaces a producer that was fenced, or that acknowledged nothing for `producerStallMs` while messages wait (e.g.
+    /// an idempotent producer whose id a restarted broker no longer knows), re-sending everything in flight in order.
+    private func replaceProducer(reason: String) {
+        replacements += 1
+        guard replacements <= 10 else {
+            logger.error("the producer failed 10 times in a row without delivering anything; stopping")
+            fatal = KafkaError(code: -150, name: "_FATAL", message: "producer replaced 10 times without a delivery: \(reason)", isFatal: true)
+            return
+        }
+        logger.warning("replacing the producer and re-sending what is in flight", metadata: [
+            "reason": .string(reason), "in-flight": .stringConvertible(inFlight.count), "attempt": .stringConvertible(replacements),
+        ])
+        // The purged messages' reports are dropped: every one of them is sent again below.
+        _ = producer.purge()
+        do {
+            producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
+        } catch {
+            logger.error("cannot create a new producer; stopping", metadata: ["error": .string(error.description)])
+            fatal = error
+            return
+        }
+        metrics.producerReplaced()
+        lastDelivery = .now()
+        for token in inFlight.keys.sorted() {
+            guard let parts = inFlight[token]?.parts else { continue }
+            inFlight[token]?.remaining = 0
+            inFlight[token]?.failure = nil
+            enqueue(token, parts)
+            if inFlight[token]?.remaining == 0 { finish(token) }
+        }
+    }
+
+    /// Errors that condemn the producer rather than one record: its messages are re-sent through a new producer.
+    static let producerErrors: Set<String> = ["PRODUCER_FENCED", "_FENCED", "INVALID_PRODUCER_EPOCH", "_FATAL", "UNKNOWN_PRODUCER_ID"]
+
     private func handle(_ reports: [DeliveryReport]) {
+        if !reports.isEmpty { lastDelivery = .now() }
+        var replace = false
         for report in reports {
             guard inFlight[report.token] != nil else { continue }
+            if let error = report.error, Self.producerErrors.contains(error.name) || error.isFatal {
+                replace = true
+                continue
+            }
+            replacements = 0
             inFlight[report.token]!.remaining -= 1
             if let error = report.error, inFlight[report.token]!.failure == nil { inFlight[report.token]!.failure = (report.topic, error) }
             if inFlight[report.token]!.remaining == 0 { finish(report.token) }
         }
+        if replace { replaceProducer(reason: "the producer was fenced") }
     }
 
     /// Accounts for an input message once every part is acknowledged (or failed).

@@ -24,6 +24,8 @@ public struct ServeSettings: Sendable {
     /// Messages read per batch (compiled in parallel, published in order).
     public var batchSize = 256
     public var commitIntervalMs = 1_000
+    /// With messages in flight and no acknowledgement for this long, the producer is replaced and they are sent again.
+    public var producerStallMs = 120_000
     /// Upper bound for draining, committing and leaving the group on SIGTERM/SIGINT.
     public var shutdownTimeoutMs = 20_000
     /// Consumer properties applied on top of `kafka.properties` (session timeouts, assignment strategy...).

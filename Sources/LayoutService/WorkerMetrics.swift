@@ -50,6 +50,10 @@ public final class WorkerMetrics: Sendable {
             .recordNanoseconds(Int64(seconds * 1e9))
     }
 
+    func producerReplaced() {
+        Counter(label: "layout_worker_producer_replacements_total", factory: factory).increment()
+    }
+
     func lag(topic: String, partition: Int32, value: Int64) {
         Gauge(label: "layout_worker_partition_lag", dimensions: [("topic", topic), ("partition", String(partition))], factory: factory).record(value)
     }

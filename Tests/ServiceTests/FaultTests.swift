@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import Kafka
+import LayoutJSON
+import Testing
+import TestSupport
+
+private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+
+private func response(_ name: String) -> [UInt8] {
+    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
+}
+
+/// (partition, offset) of the input each record was compiled from.
+private func sources(_ records: [KafkaMessage]) -> [String] {
+    records.compactMap { m in
+        guard let v = m.value, let d = try? JSONReader().read(v), let s = d.value(0, "source"),
+              let p = d.value(s, "partition").flatMap(d.int), let o = d.value(s, "offset").flatMap(d.int) else { return nil }
+        return "\(p)/\(o)"
+    }
+}
+
+private func pageNames(_ records: [KafkaMessage]) -> [String] {
+    records.compactMap { m in
+        guard let v = m.value, let d = try? JSONReader().read(v), let p = d.value(0, "page") else { return nil }
+        return d.value(p, "name").flatMap(d.string)
+    }
+}
+
+@Suite(.serialized) struct FaultTests {
+    /// SIGKILL and restart the worker 10 times at random points while a producer keeps writing; then every input
+    /// offset has a record. Duplicates are reported (at-least-once), losses must be zero.
+    @Test func killLoopUnderASteadyProducerLosesNothing() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        try broker.createTopics([input, output, dlq], partitions: 3)
+        let total = 1_200
+        let producing = DispatchGroup()
+        let failure = Mutex<String?>(nil)
+        producing.enter()
+        let config = KafkaConfiguration(bootstrapServers: broker.address, properties: ["batch.num.messages": "1", "linger.ms": "0"])
+        Thread.detachNewThread {
+            defer { producing.leave() }
+            do {
+                // 20 messages every 150 ms: a steady stream for about 9 s, one record per batch (see TestBroker.produce).
+                let producer = try KafkaProducer(configuration: config)
+                for batch in 0..<(total / 20) {
+                    for i in 0..<20 {
+                        let n = batch * 20 + i
+                        try producer.produce(topic: input, key: Array("k\(n % 30)".utf8), value: response("m\(n)"), token: n)
+                    }
+                    let (reports, pending) = producer.flush(timeoutMs: 30_000)
+                    if pending > 0 || reports.contains(where: { $0.error != nil }) { throw TestBrokerError("produce failed") }
+                    Thread.sleep(forTimeInterval: 0.15)
+                }
+            } catch { failure.withLock { $0 = $0 ?? "\(error)" } }
+        }
+        var rng = SystemRandomNumberGenerator()
+        var lifetimes: [Double] = []
+        for _ in 0..<10 {
+            let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
+            let life = Double.random(in: 0.5...2.5, using: &rng)
+            lifetimes.append(life)
+            Thread.sleep(forTimeInterval: life)
+            worker.signal(SIGKILL)
+            _ = worker.wait(seconds: 10)
+        }
+        producing.wait()
+        #expect(failure.withLock { $0 } == nil)
+        let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
+        let inputs = Set(try broker.consume(input, partitions: 3, count: total).map { "\($0.partition)/\($0.offset)" })
+        #expect(inputs.count == total)
+        var seen: [String] = []
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            seen = sources(try broker.consume(output, partitions: 3, count: total, timeout: 5))
+            if inputs.isSubset(of: Set(seen)) { break }
+        }
+        last.signal(SIGTERM)
+        #expect(last.wait(seconds: 20) == 0)
+        let missing = inputs.subtracting(seen)
+        #expect(missing.isEmpty, "\(missing.count) inputs without a record, e.g. \(missing.prefix(5))")
+        print("kill loop: \(total) inputs, \(seen.count) records, \(Set(seen).count) distinct, duplicates \(seen.count - Set(seen).count), lost \(missing.count); kills after \(lifetimes.map { String(format: "%.1f", $0) }.joined(separator: ", ")) s")
+    }
+
+    /// The memory broker loses everything on restart: the worker reconnects by itself and serves the recreated topics.
+    @Test func brokerRestartMidStream() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        try broker.produce(input, (0..<5).map { ("k\($0)", response("before-\($0)")) })
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                                       extra: ["--producer-stall-ms", "5000"])
+        #expect(try broker.consume(output, partitions: 1, count: 5, timeout: 60).count == 5)
+        try broker.restart()
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        try broker.produce(input, (0..<5).map { ("k\($0)", response("after-\($0)")) })
+        var names: [String] = []
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline && Set(names).count < 5 {
+            names = pageNames(try broker.consume(output, partitions: 1, count: 5, timeout: 5)).filter { $0.hasPrefix("after-") }
+        }
+        #expect(Set(names) == Set((0..<5).map { "after-\($0)" }), "after the restart: \(names)\n\(worker.logText.suffix(3000))")
+        #expect(worker.process.isRunning, "the worker must survive the broker restart without a restart of its own")
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 20) == 0)
+    }
+
+    /// A poison message at the head of the partition, then an output topic that refuses some records (the broker's
+    /// schema registry): refused records are dead-lettered, never skipped, and offsets are committed only past them.
+    @Test func refusedRecordsAreDeadLetteredNotSkipped() throws {
+        let output = unique("out")
+        // The registry's schema file describes the record: its `value` here.
+        let schema = #"{"type":"object","properties":{"value":{"type":"object","required":["page"],"properties":{"page":{"type":"object","properties":{"name":{"not":{"const":"refuse-me"}}}}}}}}"#
+        let broker = try TestBroker(schemas: [output: schema])
+        let (input, dlq, group) = (unique("in"), unique("dlq"), unique("g"))
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        var messages: [(key: String?, value: [UInt8]?)] = [("poison", Array("{\"@type\": [".utf8))]
+        for n in 0..<60 { messages.append(("k\(n)", response(n % 10 == 3 ? "refuse-me" : "ok-\(n)"))) }
+        try broker.produce(input, messages)
+        // One record per produce request, so the registry refuses exactly the bad record and not its whole batch.
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+                                       extra: ["--stop-after", "61", "--producer-property", "batch.num.messages=1"])
+        #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
+        let published = try broker.consume(output, partitions: 1, count: 54)
+        let letters = try broker.consume(dlq, partitions: 1, count: 7)
+        #expect(published.count == 54 && !pageNames(published).contains("refuse-me"))
+        #expect(letters.count == 7)
+        let codes = letters.map { String(decoding: $0.header("layout-worker-error-code") ?? [], as: UTF8.self) }
+        #expect(codes.filter { $0 == "invalid-json" }.count == 1 && codes.filter { $0 == "produce-failed" }.count == 6, "\(codes)")
+        #expect(letters.first?.key == Array("poison".utf8))
+        let reason = String(decoding: letters.last?.header("layout-worker-error-message") ?? [], as: UTF8.self)
+        #expect(reason.contains(output) && reason.contains("INVALID_RECORD"), "\(reason)")
+        #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == 61)
+        #expect(worker.logText.contains("consumed=61") && worker.logText.contains("published=54") && worker.logText.contains("dead-lettered=7"))
+    }
+}
