@@ -18,6 +18,9 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Responses to resolve against the config.")
     var responses: [String] = []
 
+    @Option(name: .customLong("max-input-bytes"), help: "Responses larger than this are refused before they are read (default 8388608).")
+    var maxInputBytes = InputSource.defaultMaxBytes
+
     func run() throws {
         let mapping: MappingConfig
         switch ConfigFile.load(config) {
@@ -32,13 +35,13 @@ struct CheckCommand: ParsableCommand {
             Output.line(finding.description)
             if finding.severity == .error { errors += 1 }
         }
-        let compiler = LayoutCompiler(config: mapping)
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: maxInputBytes)
         for path in responses {
             let input: NamedInput
-            switch InputSource.file(path) {
+            switch InputSource.file(path, maxBytes: maxInputBytes) {
             case .success(let i): input = i
             case .failure(let e):
-                Output.line("error [unreadable] \(e.name): \(e.message)")
+                Output.line("error [\(e.code)] \(e.name): \(e.message)")
                 errors += 1
                 continue
             }

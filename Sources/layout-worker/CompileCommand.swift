@@ -17,20 +17,18 @@ struct CompileCommand: ParsableCommand {
     @Flag(name: .long, help: "Indent the records (models are re-indented too).")
     var pretty = false
 
+    @Option(name: .customLong("max-input-bytes"), help: "Inputs larger than this are refused before they are read (default 8388608).")
+    var maxInputBytes = InputSource.defaultMaxBytes
+
     @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
     var files: [String] = []
 
     func run() throws {
         let mapping = try loadMappingConfigOrExit(config)
-        let compiler = LayoutCompiler(config: mapping)
-        var inputs: [Result<NamedInput, InputError>] = []
-        if files.isEmpty || files == ["-"] {
-            inputs = InputSource.standardInputLines().map { .success($0) }
-        } else {
-            for f in files { inputs.append(f == "-" ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files")) : InputSource.file(f)) }
-        }
-        var failed = 0
-        for input in inputs {
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: maxInputBytes)
+        var failed = 0, total = 0
+        func compile(_ input: Result<NamedInput, InputError>) {
+            total += 1
             switch input {
             case .failure(let e):
                 Output.error("\(e.name): \(e.message)")
@@ -49,8 +47,13 @@ struct CompileCommand: ParsableCommand {
                 }
             }
         }
+        if files.isEmpty || files == ["-"] {
+            InputSource.forEachStandardInputLine(maxBytes: maxInputBytes, compile)
+        } else {
+            for f in files { compile(f == "-" ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files")) : InputSource.file(f, maxBytes: maxInputBytes)) }
+        }
         if failed > 0 {
-            Output.error("\(failed) of \(inputs.count) input\(inputs.count == 1 ? "" : "s") failed")
+            Output.error("\(failed) of \(total) input\(total == 1 ? "" : "s") failed")
             throw ExitCode(1)
         }
     }

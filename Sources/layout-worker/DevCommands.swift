@@ -39,6 +39,7 @@ struct ProduceCommand: ParsableCommand {
     @Option(help: "Topic.") var topic: String
     @Option(help: "Message key (default: the file name, or stdin:LINE).") var key: String?
     @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone = false
+    @Option(name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused (default 67108864).") var maxInputBytes = 64 * 1024 * 1024
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
@@ -48,10 +49,17 @@ struct ProduceCommand: ParsableCommand {
             guard let key else { throw ValidationError("--tombstone needs --key") }
             messages = [(key, nil)]
         } else if files.isEmpty || files == ["-"] {
-            messages = InputSource.standardInputLines().map { ($0.name, $0.bytes) }
+            var refused: InputError?
+            InputSource.forEachStandardInputLine(maxBytes: maxInputBytes) { line in
+                switch line {
+                case .success(let i): messages.append((i.name, i.bytes))
+                case .failure(let e): refused = refused ?? e
+                }
+            }
+            if let refused { throw ValidationError("\(refused.name): \(refused.message)") }
         } else {
             for f in files {
-                switch InputSource.file(f) {
+                switch InputSource.file(f, maxBytes: maxInputBytes) {
                 case .success(let i): messages.append(((f as NSString).lastPathComponent, i.bytes))
                 case .failure(let e): throw ValidationError("\(e.name): \(e.message)")
                 }

@@ -17,14 +17,16 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Page key written into the change set.") var key: String?
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
+    @Option(name: .customLong("max-input-bytes"), help: "Files larger than this are refused before they are read (default 8388608).")
+    var maxInputBytes = InputSource.defaultMaxBytes
     @Argument(help: "The previous record (or '-').") var old: String
     @Argument(help: "The new record.") var new: String
 
     func run() throws {
-        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config)) : nil
+        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config), maxInputBytes: maxInputBytes) : nil
         func record(_ path: String) throws -> RecordOutline {
             let input: NamedInput
-            switch InputSource.file(path) {
+            switch InputSource.file(path, maxBytes: maxInputBytes) {
             case .success(let i): input = i
             case .failure(let e):
                 Output.error("\(e.name): \(e.message)")
@@ -72,12 +74,14 @@ struct ApplyCommand: ParsableCommand {
         abstract: "Apply a change set to its base record and print the resulting record (hashes checked)."
     )
 
+    @Option(name: .customLong("max-input-bytes"), help: "Files larger than this are refused before they are read (default 8388608).")
+    var maxInputBytes = InputSource.defaultMaxBytes
     @Argument(help: "The base record ('-' for a change set from empty).") var base: String
     @Argument(help: "The change set.") var changeSet: String
 
     func run() throws {
         func read(_ path: String) throws -> [UInt8] {
-            switch InputSource.file(path) {
+            switch InputSource.file(path, maxBytes: maxInputBytes) {
             case .success(let i): return i.bytes
             case .failure(let e):
                 Output.error("\(e.name): \(e.message)")

@@ -9,27 +9,64 @@ struct NamedInput {
     let bytes: [UInt8]
 }
 
-/// Reads compile inputs: whole files, or NDJSON lines from standard input.
+/// Reads compile inputs: whole files, or NDJSON lines from standard input; nothing larger than a limit is read.
 enum InputSource {
-    /// Reads `path`; nil with a message when it cannot be read.
-    static func file(_ path: String) -> Result<NamedInput, InputError> {
-        guard let data = FileManager.default.contents(atPath: path) else { return .failure(InputError(name: path, message: "cannot read the file")) }
+    /// The default input limit (the same as `serve --max-message-bytes`).
+    static let defaultMaxBytes = 8 * 1024 * 1024
+
+    /// Reads `path` when it is at most `maxBytes` long (checked before reading).
+    static func file(_ path: String, maxBytes: Int) -> Result<NamedInput, InputError> {
+        var info = stat()
+        guard stat(path, &info) == 0, let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(InputError(name: path, message: "cannot read the file"))
+        }
+        defer { try? handle.close() }
+        if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > maxBytes {
+            return .failure(tooLarge(path, "\(info.st_size) bytes", maxBytes))
+        }
+        // Pipes and files that grow: never read more than the limit plus one byte.
+        guard let data = try? handle.read(upToCount: maxBytes + 1) else { return .success(NamedInput(name: path, bytes: [])) }
+        if data.count > maxBytes { return .failure(tooLarge(path, "more than \(maxBytes) bytes", maxBytes)) }
         return .success(NamedInput(name: path, bytes: [UInt8](data)))
     }
 
-    /// Splits standard input into NDJSON lines (empty lines skipped), named `stdin:LINE`.
-    static func standardInputLines() -> [NamedInput] {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        var inputs: [NamedInput] = []
-        var line = 1
-        var start = data.startIndex
-        for i in data.indices where data[i] == 0x0A {
-            if i > start { inputs.append(NamedInput(name: "stdin:\(line)", bytes: [UInt8](data[start..<i]))) }
-            line += 1
-            start = i + 1
+    /// Calls `body` for each NDJSON line of standard input (named `stdin:LINE`; blank lines skipped), as it arrives;
+    /// a line longer than `maxBytes` is reported and skipped without being kept.
+    static func forEachStandardInputLine(maxBytes: Int, _ body: (Result<NamedInput, InputError>) -> Void) {
+        var line: [UInt8] = []
+        var number = 1
+        var overlong = false
+        func end() {
+            if overlong {
+                body(.failure(tooLarge("stdin:\(number)", "a line of more than \(maxBytes) bytes", maxBytes)))
+            } else if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                body(.success(NamedInput(name: "stdin:\(number)", bytes: line)))
+            }
+            line.removeAll(keepingCapacity: true)
+            overlong = false
+            number += 1
         }
-        if start < data.endIndex { inputs.append(NamedInput(name: "stdin:\(line)", bytes: [UInt8](data[start..<data.endIndex]))) }
-        return inputs.filter { !$0.bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            var start = chunk.startIndex
+            for i in chunk.indices where chunk[i] == 0x0A {
+                if !overlong { line.append(contentsOf: chunk[start..<i]) }
+                if line.count > maxBytes { overlong = true }
+                end()
+                start = i + 1
+            }
+            if !overlong {
+                line.append(contentsOf: chunk[start..<chunk.endIndex])
+                if line.count > maxBytes {
+                    overlong = true
+                    line.removeAll()
+                }
+            }
+        }
+        if overlong || !line.isEmpty { end() }
+    }
+
+    private static func tooLarge(_ name: String, _ size: String, _ limit: Int) -> InputError {
+        InputError(name: name, message: "too-large: \(size), larger than the limit of \(limit) bytes (--max-input-bytes); not parsed", code: "too-large")
     }
 }
 
@@ -47,6 +84,8 @@ func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
 struct InputError: Error {
     let name: String
     let message: String
+    /// `unreadable` or `too-large`.
+    var code = "unreadable"
 }
 
 /// Writing to standard output and standard error (whole buffers, retried on short writes).

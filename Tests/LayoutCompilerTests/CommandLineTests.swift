@@ -24,6 +24,28 @@ private func run(_ arguments: [String], stdin: String? = nil) throws -> (status:
 }
 
 @Suite(.serialized) struct CommandLineTests {
+    @Test func inputsOverTheLimitAreRefusedBeforeParsingInEveryCommand() throws {
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("lw-big-\(UUID().uuidString).json")
+        // Unparseable on purpose: refusing it must not depend on parsing it.
+        try Data(repeating: UInt8(ascii: "["), count: 20_000).write(to: big)
+        defer { try? FileManager.default.removeItem(at: big) }
+        let limit = ["--max-input-bytes", "10000"]
+        for args in [["compile"] + limit + [big.path], ["check", "config/default.yaml", big.path] + limit,
+                     ["diff", "-", big.path] + limit, ["apply", "-", big.path] + limit] {
+            let r = try run(args)
+            #expect(r.status != 0, "\(args)")
+            #expect((r.out + r.err).contains("too-large: 20000 bytes, larger than the limit of 10000 bytes"), "\(args): \(r.out) \(r.err)")
+            #expect(!(r.out + r.err).contains("invalid-json"), "\(args) parsed the input")
+        }
+        // NDJSON on stdin: the long line is refused, the lines around it still compile.
+        let line = #"{"@type":"ResultsList","records":[]}"#
+        let r = try run(["compile"] + limit, stdin: line + "\n" + String(repeating: "[", count: 30_000) + "\n" + line + "\n")
+        #expect(r.status == 1)
+        #expect(r.out.split(separator: "\n").count == 2)
+        #expect(r.err.contains("stdin:2: too-large: a line of more than 10000 bytes"))
+        #expect(r.err.contains("1 of 3 inputs failed"))
+    }
+
     @Test func compileWritesOneSchemaValidRecordPerSample() throws {
         let result = try run(["compile"] + Fixtures.samples)
         #expect(result.status == 0, "\(result.err)")
