@@ -45,7 +45,9 @@ test: build
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
-	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson
+	@rm -f $(RUN_DIR)/changes.ndjson; for a in - samples/*.json; do for b in samples/*.json; do \
+	  $(BIN) diff --responses $$a $$b >> $(RUN_DIR)/changes.ndjson || exit 1; done; done
+	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	$(DEPS)/venv/bin/python scripts/check-deploy.py
 
 bench: deps

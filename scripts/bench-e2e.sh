@@ -19,8 +19,13 @@ import sys
 line = open("samples/search-page.json").read().strip()
 for _ in range(int(sys.argv[1])): print(line)
 PY
-"$bin" create-topics --brokers "$broker" --partitions 6 bench-in bench-out bench-pass bench-dlq >/dev/null
-"$bin" produce --brokers "$broker" --topic bench-in < "$page" >/dev/null
+"$bin" create-topics --brokers "$broker" --partitions 6 bench-in bench-out bench-pass bench-dlq bench-changes >/dev/null
+"$bin" create-topics --brokers "$broker" --partitions 6 --compacted bench-latest >/dev/null
+# 40 pages, each updated N/40 times (keys page-0 … page-39), so change sets are against a previous layout.
+pages=40
+for k in $(seq 0 $((pages - 1))); do
+  awk -v k="$k" -v m="$pages" 'NR % m == k' "$page" | "$bin" produce --brokers "$broker" --topic bench-in --key "page-$k" >/dev/null
+done
 
 measure() {  # name, extra flags...; prints the seconds from the first assignment to the last message accounted for
   local name="$1"; shift
@@ -34,14 +39,16 @@ measure() {  # name, extra flags...; prints the seconds from the first assignmen
 pass_s=$(measure pass --output bench-pass --pass-through)
 serve_s=$(measure serve --output bench-out)
 pass2_s=$(measure pass2 --output bench-pass --pass-through)
-python3 - "$N" "$pass_s" "$serve_s" "$pass2_s" <<'PY'
+changes_s=$(measure changes --output bench-out --changes-topic bench-changes --state-topic bench-latest)
+python3 - "$N" "$pass_s" "$serve_s" "$pass2_s" "$changes_s" <<'PY'
 import sys
-n, p1, s, p2 = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+n, p1, s, p2, c = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 p = (p1 + p2) / 2  # pass-through runs before and after serve, averaged
 print(f"| run | messages | seconds | records/s |\n|---|---|---|---|")
 print(f"| pass-through (consume → produce unchanged), mean of a run before and after | {n} | {p:.2f} | {n/p:,.0f} |")
 print(f"| serve (compile 45 KB page) | {n} | {s:.2f} | {n/s:,.0f} |")
-print(f"serve / pass-through = {p/s:.2f}× (target ≥ 0.8×)")
+print(f"| serve --changes-topic (record + change set + latest layout per message, 40 pages) | {n} | {c:.2f} | {n/c:,.0f} |")
+print(f"serve / pass-through = {p/s:.2f}× (target ≥ 0.8×); with change sets / serve = {s/c:.2f}×")
 PY
 
 # Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.

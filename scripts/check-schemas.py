@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cross-checks the project's JSON Schemas with an independent validator (python-jsonschema):
 every schema is valid Draft 2020-12, every shipped config matches the config schema, every
-sample matches the input schema, and every record in the given NDJSON files matches the record schema."""
+sample matches the input schema, and every line of the given NDJSON files matches the record schema
+(or, for lines whose "kind" is "layout-change-set", the change-set schema)."""
 import glob
 import json
 import os
@@ -34,6 +35,7 @@ def check(v, doc, what):
 record = validator("layout-record.schema.json")
 config = validator("mapping-config.schema.json")
 response = validator("assembler-response.schema.json")
+change_set = validator("layout-change-set.schema.json")
 for path in sorted(glob.glob(os.path.join(root, "config", "**", "*.yaml"), recursive=True)):
     with open(path) as f:
         check(config, yaml.safe_load(f), os.path.relpath(path, root))
@@ -44,6 +46,7 @@ for ndjson in sys.argv[1:]:
     with open(ndjson) as f:
         for n, line in enumerate(f, 1):
             if line.strip():
-                check(record, json.loads(line), f"{ndjson}:{n}")
+                doc = json.loads(line)
+                check(change_set if doc.get("kind") == "layout-change-set" else record, doc, f"{ndjson}:{n}")
 print(f"schema check: {checked - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -116,7 +116,9 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         _ = first.wait(seconds: 10)
         // 2. A restarted worker rebuilds state from the latest-layout topic before processing step 2.
         try produce(step: 2)
-        let second = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        let port = try TestBroker.freePort()
+        let second = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags,
+                                       http: "127.0.0.1:\(port)")
         #expect(second.waitForLog("latest layouts rebuilt", seconds: 60), "\(second.logText)")
         _ = try broker.consume(changes, partitions: 3, count: 18, timeout: 60)
         // 3. A second worker joins; partitions move, and each side rebuilds what it was given.
@@ -125,6 +127,16 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         try produce(step: 3)
         try produce(step: 4)
         let sets = try broker.consume(changes, partitions: 3, count: 30, timeout: 60)
+        let (body, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let metrics = String(decoding: body, as: UTF8.self)
+        func metric(_ name: String) -> Double {
+            metrics.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+                .compactMap { Double($0.split(separator: " ").last!) }.reduce(0, +)
+        }
+        #expect(code == 200)
+        #expect(metric("layout_worker_change_sets_total") >= 6, "\(metrics)")
+        #expect(metric("layout_worker_state_rebuild_seconds_count") >= 1, "\(metrics)")
+        #expect(metric("layout_worker_state_store_layouts") >= 1 && metric("layout_worker_state_store_bytes") > 0)
         second.signal(SIGTERM)
         third.signal(SIGTERM)
         #expect(second.wait(seconds: 20) == 0)
