@@ -1,3 +1,4 @@
+import Dispatch
 public import Kafka
 public import LayoutCompiler
 public import LayoutDiff
@@ -13,6 +14,18 @@ public struct ChangeStage: Sendable {
         public var changeSet: ChangeSet
     }
 
+    /// What one message of a batch does to its page.
+    public enum Outcome: Sendable {
+        /// A record for a page: publish it with its change set.
+        case changed(Step)
+        /// A tombstone that cleared a page.
+        case cleared(page: String)
+        /// No page key (or a tombstone that cannot name a page): nothing to track.
+        case untracked
+        /// The record could not be read back (a bug, not bad input).
+        case failed(LayoutDiffError)
+    }
+
     public let settings: ChangeSettings
     let compiler: LayoutCompiler
     let differ = LayoutDiffer()
@@ -25,28 +38,73 @@ public struct ChangeStage: Sendable {
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
 
-    /// The change set for `record`, compiled from `message`; nil when the message has no page key.
-    public mutating func step(_ message: KafkaMessage, record: [UInt8]) throws(LayoutDiffError) -> Step? {
-        var outline = try RecordOutline(bytes: record)
-        guard let page = pageKey(message, outline) else { return nil }
-        let key = LayoutStore.Key(topic: message.topic, partition: message.partition, page: page)
-        let previous = store.layout(for: key)
-        var bytes = record
-        if let previous, let carried = compiler.carryAttributes(into: outline, from: previous) {
-            bytes = carried
-            outline = try RecordOutline(bytes: carried)
+    /// The outcome of each message of a batch (a record, or nil for a tombstone), in order per page; different
+    /// pages are read back and diffed in parallel.
+    public mutating func outcomes(_ batch: [(message: KafkaMessage, record: [UInt8]?)]) -> [Outcome] {
+        var outcomes = [Outcome](repeating: .untracked, count: batch.count)
+        // 1. Read every record back (in parallel): the diff needs its outline, a response page key needs it too.
+        var outlines = [Result<RecordOutline, LayoutDiffError>?](repeating: nil, count: batch.count)
+        outlines.withUnsafeMutableBufferPointer { out in
+            let slots = UnsafeMutableSendableBuffer(out)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+                guard let record = batch[i].record else { return }
+                slots.buffer[i] = Result { () throws(LayoutDiffError) in try RecordOutline(bytes: record) }
+            }
         }
-        let changeSet = differ.diff(from: previous, to: outline, key: page)
-        store.store(outline, for: key)
-        return Step(record: bytes, pageKey: page, changeSet: changeSet)
-    }
-
-    /// Forgets the page a tombstone names; returns its key, or nil when pages are keyed by response content.
-    public mutating func clear(_ message: KafkaMessage) -> String? {
-        guard settings.pageKey == .messageKey, let k = message.key else { return nil }
-        let page = String(decoding: k, as: UTF8.self)
-        store.remove(LayoutStore.Key(topic: message.topic, partition: message.partition, page: page))
-        return page
+        // 2. Group by page, in batch order.
+        var groups: [LayoutStore.Key: [Int]] = [:]
+        var order: [LayoutStore.Key] = []
+        for (i, item) in batch.enumerated() {
+            let page: String?
+            switch outlines[i] {
+            case .failure(let e):
+                outcomes[i] = .failed(e)
+                continue
+            case .success(let outline): page = pageKey(item.message, outline)
+            case nil: page = settings.pageKey == .messageKey ? item.message.key.map { String(decoding: $0, as: UTF8.self) } : nil
+            }
+            guard let page else { continue }
+            let key = LayoutStore.Key(topic: item.message.topic, partition: item.message.partition, page: page)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(i)
+        }
+        // 3. Each page's messages in order, pages in parallel, each starting from the stored layout.
+        var previous = order.map { store.layout(for: $0) }
+        let compiler = self.compiler, differ = self.differ
+        let (pages, members, read) = (order, groups, outlines)
+        outcomes.withUnsafeMutableBufferPointer { out in
+            previous.withUnsafeMutableBufferPointer { prev in
+                let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
+                DispatchQueue.concurrentPerform(iterations: pages.count) { g in
+                    let key = pages[g]
+                    var layout = last.buffer[g]
+                    for i in members[key]! {
+                        guard case .success(var outline) = read[i], var bytes = batch[i].record else {
+                            layout = nil
+                            results.buffer[i] = .cleared(page: key.page)
+                            continue
+                        }
+                        if let layout, let carried = compiler.carryAttributes(into: outline, from: layout) {
+                            do throws(LayoutDiffError) {
+                                outline = try RecordOutline(bytes: carried)
+                                bytes = carried
+                            } catch {
+                                results.buffer[i] = .failed(error)
+                                continue
+                            }
+                        }
+                        results.buffer[i] = .changed(Step(record: bytes, pageKey: key.page, changeSet: differ.diff(from: layout, to: outline, key: key.page)))
+                        layout = outline
+                    }
+                    last.buffer[g] = layout
+                }
+            }
+        }
+        // 4. What each page ends with goes back into the store.
+        for (g, key) in order.enumerated() {
+            if let layout = previous[g] { store.store(layout, for: key) } else { store.remove(key) }
+        }
+        return outcomes
     }
 
     /// The page key: the message key, or the page's content path and canonical navigation state.

@@ -155,29 +155,30 @@ public final class LayoutWorker {
                 results.buffer[i] = Self.compile(batch[i], compiler: compiler, settings: settings, metrics: metrics)
             }
         }
-        for (message, outcome) in zip(batch, outcomes) {
+        let pages = pageOutcomes(batch, outcomes)
+        for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {
             counts.consumed += 1
             metrics.consumed.increment()
             tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
             switch outcome {
             case .skip:
-                if message.value == nil, let state = clearPage(message) {
-                    send(message, purpose: .skip, parts: [state])
+                if case .cleared(let page)? = pages?[i] {
+                    send(message, purpose: .skip, parts: [stateTombstone(message, page: page)])
                 } else {
                     finishSkipped(message)
                 }
             case .tombstone:
                 var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)]
-                if let state = clearPage(message), let c = settings.changes {
-                    parts.append(state)
-                    parts.append(Part(topic: c.changesTopic, key: state.key, value: nil, headers: message.headers))
+                if case .cleared(let page)? = pages?[i], let c = settings.changes {
+                    parts.append(stateTombstone(message, page: page))
+                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: message.headers))
                 }
                 send(message, purpose: .tombstone, parts: parts)
             case .record(let bytes, let diagnostics):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
-                publish(message, record: bytes)
+                publish(message, record: bytes, page: pages?[i])
             case .deadLetter(let code, let reason):
                 deadLetter(message, code: code, reason: reason)
             }
@@ -186,23 +187,41 @@ public final class LayoutWorker {
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
     }
 
+    /// With changes on, what each message of the batch does to its page (records and tombstones; nil otherwise).
+    private func pageOutcomes(_ batch: [KafkaMessage], _ outcomes: [MessageOutcome]) -> [ChangeStage.Outcome?]? {
+        guard changes != nil else { return nil }
+        var indices: [Int] = []
+        var items: [(message: KafkaMessage, record: [UInt8]?)] = []
+        for (i, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .record(let bytes, _): items.append((batch[i], bytes))
+            case .tombstone: items.append((batch[i], nil))
+            case .skip where batch[i].value == nil: items.append((batch[i], nil))
+            default: continue
+            }
+            indices.append(i)
+        }
+        var result = [ChangeStage.Outcome?](repeating: nil, count: batch.count)
+        // In place (through the optional), so the store is never copied.
+        for (i, outcome) in zip(indices, changes!.outcomes(items)) { result[i] = outcome }
+        return result
+    }
+
     /// Publishes a record; with changes on, also its change set and the page's latest layout.
-    private func publish(_ message: KafkaMessage, record: [UInt8]) {
+    private func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?) {
         let headers = Self.recordHeaders(for: message)
-        guard changes != nil, let c = settings.changes else {
+        guard let c = settings.changes, let page else {
             send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
             return
         }
-        let step: ChangeStage.Step?
-        do {
-            // In place (through the optional), so the store is never copied.
-            step = try changes!.step(message, record: record)
-        } catch {
+        let step: ChangeStage.Step
+        switch page {
+        case .changed(let s): step = s
+        case .failed(let error):
             // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
             deadLetter(message, code: "change-set-failed", reason: error.description)
             return
-        }
-        guard let step else {
+        case .untracked, .cleared:
             metrics.changeSetSkipped()
             send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
             return
@@ -220,11 +239,10 @@ public final class LayoutWorker {
         ])
     }
 
-    /// Forgets a tombstoned page; the tombstone for its latest layout, when changes are on and the page is known.
-    private func clearPage(_ message: KafkaMessage) -> Part? {
-        guard let c = settings.changes, let page = changes?.clear(message) else { return nil }
-        return Part(topic: c.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-                    headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
+    /// The tombstone that clears a page's latest layout.
+    private func stateTombstone(_ message: KafkaMessage, page: String) -> Part {
+        Part(topic: settings.changes?.stateTopic ?? "", partition: message.partition, key: Array(page.utf8), value: nil,
+             headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
     }
 
     /// The input's headers plus the record's content type and version.

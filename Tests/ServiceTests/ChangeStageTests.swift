@@ -51,6 +51,11 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
     }
 }
 
+extension ChangeStage.Outcome {
+    var step: ChangeStage.Step? { if case .changed(let s) = self { s } else { nil } }
+    var cleared: String? { if case .cleared(let p) = self { p } else { nil } }
+}
+
 @Suite struct ChangeStageTests {
     func message(key: String?, value: [UInt8]?, partition: Int32 = 0) -> KafkaMessage {
         KafkaMessage(topic: "in", partition: partition, offset: 1, key: key.map { Array($0.utf8) }, value: value)
@@ -62,27 +67,54 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
         var stage = ChangeStage(settings: settings, compiler: compiler)
         let response = Array(#"{"@type":"PageSlot","endeca:contentPath":"/browse","canonicalLink":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"/browse","navigationState":"/_/N-5j2xvv?format=json","siteRootPath":"/pages"},"contents":[{"@type":"ResultsList","records":[]}]}"#.utf8)
         let record = try compiler.compile(response).get().bytes
-        let first = try #require(try stage.step(message(key: "ignored", value: response), record: record))
+        let first = try #require(stage.outcomes([(message(key: "ignored", value: response), record)])[0].step)
         #expect(first.pageKey == "/browse|/browse/_/N-5j2xvv?format=json")
         #expect(first.changeSet.base == nil)
         // The same page again, under another message key: same page, so a change set against the first.
-        let second = try #require(try stage.step(message(key: "other", value: response), record: record))
+        let second = try #require(stage.outcomes([(message(key: "other", value: response), record)])[0].step)
         #expect(second.changeSet.base?.hash == first.changeSet.target.hash && second.changeSet.summary == ChangeSummary())
         // Tombstones cannot name a response-keyed page.
-        #expect(stage.clear(message(key: "other", value: nil)) == nil)
+        #expect(stage.outcomes([(message(key: "other", value: nil), nil)])[0].cleared == nil)
     }
 
     @Test func messageKeyedPagesAreSeparateAndTombstonesClearThem() throws {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
         let record = try layout("a", rows: 3).document.bytes
-        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base == nil)
-        #expect(try stage.step(message(key: "k2", value: []), record: record)?.changeSet.base == nil)
-        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base != nil)
+        func base(_ key: String?, partition: Int32 = 0) -> ContentHash?? {
+            stage.outcomes([(message(key: key, value: [], partition: partition), record)])[0].step.map { $0.changeSet.base?.hash }
+        }
+        #expect(base("k1") == .some(nil))
+        #expect(base("k2") == .some(nil))
+        #expect(base("k1") != .some(nil))
         // Same key on another partition is another page.
-        #expect(try stage.step(message(key: "k1", value: [], partition: 2), record: record)?.changeSet.base == nil)
-        #expect(stage.clear(message(key: "k1", value: nil)) == "k1")
-        #expect(try stage.step(message(key: "k1", value: []), record: record)?.changeSet.base == nil)
+        #expect(base("k1", partition: 2) == .some(nil))
+        #expect(stage.outcomes([(message(key: "k1", value: nil), nil)])[0].cleared == "k1")
+        #expect(base("k1") == .some(nil))
         // No key, no page.
-        #expect(try stage.step(message(key: nil, value: []), record: record) == nil)
+        #expect(base(nil) == nil)
+    }
+
+    @Test func aBatchKeepsEachPageInOrderAcrossTombstones() throws {
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        let a1 = try layout("a1", rows: 3).document.bytes, a2 = try layout("a2", rows: 4).document.bytes
+        let a3 = try layout("a3", rows: 2).document.bytes, b1 = try layout("b1", rows: 5).document.bytes
+        let out = stage.outcomes([
+            (message(key: "a", value: []), a1), (message(key: "b", value: []), b1), (message(key: "a", value: []), a2),
+            (message(key: "a", value: nil), nil), (message(key: "a", value: []), a3), (message(key: "b", value: []), b1),
+        ])
+        let hash = { (b: [UInt8]) in ContentHash(of: b) }
+        #expect(out[0].step?.changeSet.base == nil)
+        #expect(out[1].step?.changeSet.base == nil)
+        #expect(out[2].step?.changeSet.base?.hash == hash(a1) && out[2].step?.changeSet.target.hash == hash(a2))
+        #expect(out[3].cleared == "a")
+        #expect(out[4].step?.changeSet.base == nil)
+        #expect(out[5].step?.changeSet.base?.hash == hash(b1) && out[5].step?.changeSet.summary == ChangeSummary())
+        // The store ends with each page's last layout.
+        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "a"))?.hash == hash(a3))
+        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "b"))?.hash == hash(b1))
+        // A record that cannot be read back fails alone.
+        let bad = stage.outcomes([(message(key: "c", value: []), Array("{".utf8)), (message(key: "d", value: []), a1)])
+        if case .failed = bad[0] {} else { Issue.record("expected a failure, got \(bad[0])") }
+        #expect(bad[1].step != nil)
     }
 }
