@@ -14,7 +14,7 @@ RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
 .PHONY: help deps build release test run bench bench-e2e fuzz broker broker-stop clean
 FUZZ_SECONDS ?= 60
-FUZZERS := JSONReader ContentTree Compile Condition
+FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
 help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
@@ -68,12 +68,17 @@ bench-e2e: release
 
 # -detect_leaks=0: Swift keeps enum case tags in pointer spare bits, so LeakSanitizer reports reachable
 # indirect-enum boxes (e.g. the loaded config's conditions) as leaks; ASan's memory-error checks stay on.
-fuzz: deps
+fuzz: build
 	cd Fuzz && $(SWIFT_ENV) swift build -c release -Xswiftc -sanitize=fuzzer,address
-	@mkdir -p $(RUN_DIR)/fuzz fuzz-artifacts
+	@mkdir -p $(RUN_DIR)/fuzz fuzz-artifacts $(RUN_DIR)/fuzz-seeds/changes
+	@# Change-set seeds: the sample page against every sample, and every sample from empty.
+	@for s in samples/*.json; do n=$$(basename $$s .json); \
+	  $(BIN) diff --responses samples/search-page.json $$s > $(RUN_DIR)/fuzz-seeds/changes/$$n.json; \
+	  $(BIN) diff --responses - $$s > $(RUN_DIR)/fuzz-seeds/changes/empty-$$n.json; done
 	@set -e; for t in $(FUZZERS); do \
 	  seeds="Fuzz/seeds/json samples"; [ $$t = Condition ] && seeds="Fuzz/seeds/conditions"; \
-	  [ $$t != Condition ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
+	  [ $$t = ChangeSet ] && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
+	  [ $$t != Condition ] && [ $$t != ChangeSet ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
 	  mkdir -p $(RUN_DIR)/fuzz/$$t; echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/release/Fuzz$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -detect_leaks=0 \
 	    -artifact_prefix=fuzz-artifacts/$$t- -print_final_stats=1 $(RUN_DIR)/fuzz/$$t $$seeds 2>&1 \
