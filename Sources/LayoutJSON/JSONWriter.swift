@@ -58,8 +58,9 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
-    /// Writes an object key given at run time (escaped as needed).
-    public mutating func key(_ name: String) {
+    /// Writes an object key given at run time (escaped as needed). Literal keys use `key(_: StaticString)`, which
+    /// copies them without an escaping check; the label keeps literals from picking this overload.
+    public mutating func key(text name: String) {
         separator()
         appendEscaped(name)
         bytes.append(UInt8(ascii: ":"))

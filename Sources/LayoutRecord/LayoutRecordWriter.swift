@@ -82,7 +82,7 @@ public struct LayoutRecordWriter: Sendable {
             w.key("supplementary")
             w.beginObject()
             for view in others {
-                w.key(view.kind)
+                w.key(text: view.kind)
                 writeView(view, &w)
             }
             w.endObject()
@@ -119,7 +119,7 @@ public struct LayoutRecordWriter: Sendable {
     private func writeAttributes(_ attributes: [Attribute], _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
         for a in attributes {
-            w.key(a.name)
+            w.key(text: a.name)
             writeValue(a.value, doc, &w)
         }
         w.endObject()

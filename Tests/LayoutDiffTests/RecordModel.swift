@@ -62,7 +62,7 @@ struct RecordModel: Equatable {
             if !s.attributes.isEmpty {
                 w.key("attributes")
                 w.beginObject()
-                for (k, v) in s.attributes.sorted(by: { $0.key < $1.key }) { w.key(k); w.int(v) }
+                for (k, v) in s.attributes.sorted(by: { $0.key < $1.key }) { w.key(text: k); w.int(v) }
                 w.endObject()
             }
             w.key("rows")
