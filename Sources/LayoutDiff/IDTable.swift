@@ -1,0 +1,90 @@
+import LayoutJSON
+
+/// An open-addressing table of list positions keyed by id bytes (no per-id allocation or reference counting).
+struct IDTable {
+    /// The ids of one list: byte ranges in one document, and their hashes.
+    struct Keys {
+        var starts: [Int32]
+        var counts: [Int32]
+        var hashes: [UInt64]
+
+        init(ids: [Int], in doc: JSONDocument) {
+            starts = []
+            counts = []
+            hashes = []
+            starts.reserveCapacity(ids.count)
+            counts.reserveCapacity(ids.count)
+            hashes.reserveCapacity(ids.count)
+            doc.nodes.withUnsafeBufferPointer { nodes in
+                doc.bytes.withUnsafeBufferPointer { b in
+                    for id in ids {
+                        let n = nodes[id]
+                        starts.append(Int32(n.start))
+                        counts.append(Int32(n.end - n.start))
+                        hashes.append(Self.hash(b.baseAddress! + Int(n.start), Int(n.end - n.start)))
+                    }
+                }
+            }
+        }
+
+        /// FNV-1a over 8-byte words, then mixed (ids are short).
+        static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            let raw = UnsafeRawPointer(p)
+            var i = 0
+            while i + 8 <= n {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                i += 8
+            }
+            while i < n {
+                h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3
+                i += 1
+            }
+            h ^= h >> 29
+            h = h &* 0xBF58_476D_1CE4_E5B9
+            return h ^ (h >> 32)
+        }
+
+        func bytes(_ k: Int, _ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            Array(UnsafeBufferPointer(rebasing: b[Int(starts[k])..<Int(starts[k] + counts[k])]))
+        }
+
+        @inline(__always) func equal(_ k: Int, _ b: UnsafeBufferPointer<UInt8>, _ other: Keys, _ m: Int, _ ob: UnsafeBufferPointer<UInt8>) -> Bool {
+            hashes[k] == other.hashes[m] && counts[k] == other.counts[m]
+                && sameBytes(b.baseAddress! + Int(starts[k]), ob.baseAddress! + Int(other.starts[m]), Int(counts[k]))
+        }
+    }
+
+    private var slots: [Int32]
+    private let mask: Int
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Int32](repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    /// Adds position `k` of `keys`; returns the earlier position with the same id instead when there is one.
+    mutating func insert(_ k: Int, _ keys: Keys, _ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var s = Int(truncatingIfNeeded: keys.hashes[k]) & mask
+        while slots[s] >= 0 {
+            let other = Int(slots[s])
+            if keys.equal(k, b, keys, other, b) { return other }
+            s = (s + 1) & mask
+        }
+        slots[s] = Int32(k)
+        return nil
+    }
+
+    /// The position (in `keys`, the table's list) of the id at `m` of `probe`.
+    func find(_ probe: Keys, _ m: Int, _ pb: UnsafeBufferPointer<UInt8>, in keys: Keys, _ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var s = Int(truncatingIfNeeded: probe.hashes[m]) & mask
+        while slots[s] >= 0 {
+            let k = Int(slots[s])
+            if keys.equal(k, b, probe, m, pb) { return k }
+            s = (s + 1) & mask
+        }
+        return nil
+    }
+}
