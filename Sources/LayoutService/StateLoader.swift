@@ -40,7 +40,14 @@ public final class StateLoader {
             self.consumer = consumer
         }
         for input in partitions {
-            let (low, high) = try consumer.queryWatermarks(topic: settings.stateTopic, partition: input.partition)
+            let low: Int64, high: Int64
+            do {
+                (low, high) = try consumer.queryWatermarks(topic: settings.stateTopic, partition: input.partition)
+            } catch {
+                throw KafkaError(code: error.code, name: error.name, message: "latest-layout topic \(settings.stateTopic) partition \(input.partition) "
+                    + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
+                    isFatal: error.isFatal, isRetriable: error.isRetriable)
+            }
             guard high > low else { continue }
             try consumer.assign([TopicPartition(settings.stateTopic, input.partition, offset: low)])
             // Read to the end of the partition (the fetch-side end, reported as a partition EOF event).

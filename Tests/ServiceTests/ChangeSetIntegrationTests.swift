@@ -158,4 +158,16 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         let fromEmpty = sets.filter { m in m.value.flatMap { try? JSONReader().read($0) }.map { $0.kind($0.value(0, "base")!) == .null } ?? false }
         #expect(fromEmpty.count == keys.count, "\(fromEmpty.count) change sets from empty; expected one per page")
     }
+
+    @Test func aLatestLayoutTopicWithTooFewPartitionsStopsTheWorkerWithAClearError() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        try broker.createTopics([input, output, dlq, changes], partitions: 3)
+        try broker.createTopics([state], partitions: 1)
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                                       extra: ["--changes-topic", changes, "--state-topic", state])
+        let status = worker.wait(seconds: 60)
+        #expect(status != nil && status != 0, "\(worker.logText.suffix(2000))")
+        #expect(worker.logText.contains("create it compacted with as many partitions as the input"), "\(worker.logText.suffix(2000))")
+    }
 }
