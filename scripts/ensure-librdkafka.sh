@@ -3,6 +3,7 @@
 # Uses the system library when it is new enough; otherwise builds Debian's newer
 # source package (from the trixie suite, on the mirror this machine already uses)
 # into a gitignored prefix (.deps/librdkafka). Idempotent: a second run is instant.
+# Our build carries the fixes in scripts/patches/ (applied to the Debian source before building).
 # Prints the PKG_CONFIG_PATH to use on its last line.
 set -euo pipefail
 
@@ -10,13 +11,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 prefix="$root/.deps/librdkafka"
 work="$root/.deps/build"
 min="2.1.0"
+# Bumped whenever scripts/patches/ changes, so an older build is rebuilt.
+stamp="$prefix/.complete-patches-1"
 
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
 
 say() { echo "ensure-librdkafka: $*" >&2; }
 
 # 1. Our own build, if present and complete.
-if [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] && [ -f "$prefix/.complete" ]; then
+if [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] && [ -f "$stamp" ]; then
   echo "$prefix/lib/pkgconfig"
   exit 0
 fi
@@ -79,6 +82,13 @@ if [ -z "$srcdir" ]; then
   srcdir="$(find . -maxdepth 1 -type d -name 'librdkafka-2.*' | sort -V | tail -n1)"
 fi
 cd "$srcdir"
+for p in "$root"/scripts/patches/librdkafka-*.patch; do
+  [ -f "$p" ] || continue
+  # Already applied (a rebuild of the same source tree): it reverses cleanly.
+  if patch -p1 -R --dry-run -s -f < "$p" >/dev/null 2>&1; then continue; fi
+  say "applying $(basename "$p")"
+  patch -p1 -s -f < "$p"
+done
 say "building $(basename "$srcdir") into $prefix (takes a minute or two)"
 ./configure --prefix="$prefix" --disable-curl --disable-gssapi \
   --enable-ssl --enable-zstd --enable-lz4-ext >lw-configure.out 2>&1 \
@@ -86,6 +96,6 @@ say "building $(basename "$srcdir") into $prefix (takes a minute or two)"
 make -j"$(nproc)" libs >lw-build.out 2>&1 || { tail -n 30 lw-build.out >&2; exit 1; }
 make install-subdirs >lw-install.out 2>&1 || make -C src install >>lw-install.out 2>&1
 # Only the C library is needed; drop the static archive so the linker takes the shared one with an rpath.
-touch "$prefix/.complete"
+touch "$stamp"
 say "installed librdkafka $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)"
 echo "$prefix/lib/pkgconfig"
