@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make run`: a local test broker, the worker on samples/ (plus one bad message and one tombstone),
-# the layout records and the dead letter shown readably, the counts, then everything stopped.
+# `make run`: a local test broker, the worker on samples/ (plus a later version of the search page, one bad
+# message and one tombstone), the layout records, change sets and the dead letter shown readably, the counts,
+# then everything stopped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -9,17 +10,33 @@ broker="$(scripts/broker.sh start)"
 trap 'scripts/broker.sh stop >/dev/null' EXIT
 echo "== test broker on $broker"
 suffix="demo-$$"
-in="responses-$suffix" out="layouts-$suffix" dlq="dead-letters-$suffix"
-"$bin" create-topics --brokers "$broker" --partitions 3 "$in" "$out" "$dlq"
+in="responses-$suffix" out="layouts-$suffix" dlq="dead-letters-$suffix" changes="changes-$suffix" latest="latest-$suffix"
+"$bin" create-topics --brokers "$broker" --partitions 3 "$in" "$out" "$dlq" "$changes"
+"$bin" create-topics --brokers "$broker" --partitions 3 --compacted "$latest"
 "$bin" produce --brokers "$broker" --topic "$in" samples/*.json
+# The search page again, later: two products gone, one moved to the top, a price changed (same key: a change set).
+python3 - > "$root/.run/search-page-later.json" <<'PY'
+import json
+page = json.load(open("samples/search-page.json"))
+results = page["contents"][0]["MainContent"][0]["contents"][2]
+records = results["records"]
+del records[3]; del records[1]
+records.insert(0, records.pop())
+records[2]["attributes"]["sku.activePrice"] = ["0.99"]
+print(json.dumps(page, ensure_ascii=False, separators=(",", ":")))
+PY
+"$bin" produce --brokers "$broker" --topic "$in" --key search-page.json "$root/.run/search-page-later.json"
 echo '{"@type": "ResultsList", "records": [' | "$bin" produce --brokers "$broker" --topic "$in" --key truncated-response
 "$bin" produce --brokers "$broker" --topic "$in" --key retired-page --tombstone
-total=$(( $(ls samples/*.json | wc -l) + 2 ))
+total=$(( $(ls samples/*.json | wc -l) + 3 ))
 echo "== layout-worker serve (until all $total messages are accounted for)"
 "$bin" serve --brokers "$broker" --input "$in" --output "$out" --dead-letter "$dlq" --group "layout-$suffix" \
+  --changes-topic "$changes" --state-topic "$latest" \
   --stop-after "$total" --http off --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=20 2> >(grep -E "dead-lettering|stopped" >&2)
 echo "== layout records on $out"
 "$bin" tail --brokers "$broker" --topic "$out" --timeout-ms 1500
+echo "== change sets on $changes (one per record, against the page's previous layout)"
+"$bin" tail --brokers "$broker" --topic "$changes" --timeout-ms 1500
 echo "== dead letters on $dlq"
 "$bin" tail --brokers "$broker" --topic "$dlq" --timeout-ms 1500

@@ -112,9 +112,9 @@ struct TailCommand: ParsableCommand {
         }
         guard let value = m.value else { return line + " TOMBSTONE" }
         if full { return line + "\n" + String(decoding: value, as: UTF8.self) }
-        guard let doc = try? JSONReader().read(value), let sections = doc.value(0, "sections") else {
-            return line + " \(value.count) bytes"
-        }
+        guard let doc = try? JSONReader().read(value) else { return line + " \(value.count) bytes" }
+        if doc.value(0, "kind").flatMap(doc.string) == "layout-change-set" { return line + describeChangeSet(doc, bytes: value.count) }
+        guard let sections = doc.value(0, "sections") else { return line + " \(value.count) bytes" }
         line += " layout record v\(doc.value(0, "version").flatMap(doc.int) ?? 0), \(doc.nodes[sections].count) sections, \(value.count) bytes"
         for s in doc.elements(sections) {
             guard doc.value(s, "visible").flatMap(doc.bool) == true else { continue }
@@ -127,6 +127,28 @@ struct TailCommand: ParsableCommand {
         if let d = doc.value(0, "diagnostics"), doc.nodes[d].count > 0 {
             line += "\n  diagnostics: " + doc.elements(d).compactMap { doc.value($0, "code").flatMap(doc.string) }.joined(separator: ", ")
         }
+        return line
+    }
+
+    /// One line per change set: its base and target, and what it does to sections and rows.
+    func describeChangeSet(_ doc: JSONDocument, bytes: Int) -> String {
+        func count(_ list: Int?, _ name: JSONKey) -> Int { list.flatMap { doc.value($0, name) }.map { Int(doc.nodes[$0].count) } ?? 0 }
+        func hash(_ name: JSONKey) -> String {
+            guard let id = doc.value(0, name), doc.kind(id) == .object else { return "empty" }
+            return doc.value(id, "hash").flatMap(doc.string) ?? "?"
+        }
+        var line = " change set \(hash("base")) → \(hash("target")), \(bytes) bytes"
+        guard let sections = doc.value(0, "sections") else { return line + " (whole record replaced)" }
+        if doc.value(sections, "replace") != nil { return line + " (sections replaced whole)" }
+        line += "\n  sections: +\(count(sections, "inserts")) -\(count(sections, "deletes")) moved \(count(sections, "moves")) updated \(count(sections, "updates"))"
+        var rows = (inserts: 0, deletes: 0, moves: 0, updates: 0, replaced: 0)
+        for update in doc.value(sections, "updates").map({ Array(doc.elements($0)) }) ?? [] {
+            guard let r = doc.value(update, "rows") else { continue }
+            if doc.value(r, "replace") != nil { rows.replaced += 1; continue }
+            rows.inserts += count(r, "inserts"); rows.deletes += count(r, "deletes"); rows.moves += count(r, "moves"); rows.updates += count(r, "updates")
+        }
+        line += "; rows: +\(rows.inserts) -\(rows.deletes) moved \(rows.moves) updated \(rows.updates)"
+        if rows.replaced > 0 { line += ", \(rows.replaced) lists replaced whole" }
         return line
     }
 }
