@@ -397,6 +397,7 @@ public final class LayoutWorker {
         } else if paused && inFlight.count <= settings.maxInFlight / 2 {
             consumer.resume(Array(assigned))
             paused = false
+            logger.debug("resumed fetching", metadata: ["in-flight": .stringConvertible(inFlight.count)])
         }
         if paused { handle(producer.poll(timeoutMs: 20)) }
     }

@@ -134,4 +134,23 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == 61)
         #expect(worker.logText.contains("consumed=61") && worker.logText.contains("published=54") && worker.logText.contains("dead-lettered=7"))
     }
+
+    /// A backlog 15× --max-in-flight: fetching pauses and resumes, in-flight stays bounded, nothing is lost.
+    @Test func backlogPausesAndResumesWithBoundedInFlight() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        try broker.createTopics([input, output, dlq], partitions: 3)
+        try broker.produce(input, (0..<120).map { ("k\($0 % 17)", response("m\($0)")) })
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                                       extra: ["--stop-after", "120", "--max-in-flight", "8", "--batch-size", "4", "--log-level", "debug"])
+        #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(2000))")
+        let log = worker.logText.split(separator: "\n")
+        let paused = log.filter { $0.contains("paused fetching") }, resumed = log.filter { $0.contains("resumed fetching") }
+        #expect(paused.count >= 5 && resumed.count >= 5, "paused \(paused.count)×, resumed \(resumed.count)×")
+        // Pausing happens at the limit; a batch already fetched can add at most one batch on top.
+        let peaks = paused.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("in-flight=") }.flatMap { Int($0.dropFirst(10)) } }
+        #expect(!peaks.isEmpty && peaks.allSatisfy { $0 <= 8 + 4 }, "\(peaks)")
+        #expect(worker.logText.contains("consumed=120") && worker.logText.contains("published=120"))
+        #expect(Set(sources(try broker.consume(output, partitions: 3, count: 120))).count == 120)
+    }
 }
