@@ -170,4 +170,29 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         #expect(status != nil && status != 0, "\(worker.logText.suffix(2000))")
         #expect(worker.logText.contains("create it compacted with as many partitions as the input"), "\(worker.logText.suffix(2000))")
     }
+
+    @Test func anUnreadableLatestLayoutIsSkippedAndThePageStartsFromEmpty() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
+        // A latest layout that is not a layout record (and one for another input topic, which must be ignored).
+        let producer = try KafkaProducer(configuration: broker.configuration)
+        try producer.produce(topic: state, partition: 0, key: Array("a".utf8), value: Array("{not json".utf8),
+                             headers: [KafkaHeader("layout-worker-source-topic", text: input)], token: 1)
+        try producer.produce(topic: state, partition: 0, key: Array("b".utf8), value: Array("[]".utf8),
+                             headers: [KafkaHeader("layout-worker-source-topic", text: "another-topic")], token: 2)
+        #expect(producer.flush(timeoutMs: 10_000).pending == 0)
+        try broker.produce(input, [("a", page("a", step: 0)), ("b", page("b", step: 0))])
+        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                                       extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
+        #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
+        #expect(worker.logText.contains("unreadable latest layout skipped"))
+        #expect(worker.logText.contains("unreadable=1"))
+        let sets = try broker.consume(changes, partitions: 1, count: 2)
+        #expect(sets.count == 2)
+        for m in sets {
+            let doc = try JSONReader().read(m.value ?? [])
+            #expect(doc.kind(doc.value(0, "base")!) == .null)
+        }
+    }
 }
