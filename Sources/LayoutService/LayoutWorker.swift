@@ -43,26 +43,26 @@ public final class LayoutWorker {
     let status: WorkerStatus
     let metrics: WorkerMetrics
     var logger: Logger
-    private let consumer: KafkaConsumer
-    private var producer: KafkaProducer
-    private let producerConfig: KafkaConfiguration
+    let consumer: KafkaConsumer
+    var producer: KafkaProducer
+    let producerConfig: KafkaConfiguration
     /// When the worker last heard from the producer while waiting for acknowledgements.
-    private var lastDelivery = DispatchTime.now()
+    var lastDelivery = DispatchTime.now()
     /// Producer replacements since the last successful delivery.
-    private var replacements = 0
-    private var tracker = OffsetTracker()
-    private var inFlight: [Int: InFlight] = [:]
-    private var nextToken = 1
-    private var paused = false
-    private var assigned: Set<TopicPartition> = []
-    private var revokedDuringPoll: Set<TopicPartition> = []
-    private var lastCommit = DispatchTime.now()
-    private var fatal: KafkaError?
-    private var firstAssigned: DispatchTime?
-    private var changes: ChangeStage?
-    private let stateLoader: StateLoader?
+    var replacements = 0
+    var tracker = OffsetTracker()
+    var inFlight: [Int: InFlight] = [:]
+    var nextToken = 1
+    var paused = false
+    var assigned: Set<TopicPartition> = []
+    var revokedDuringPoll: Set<TopicPartition> = []
+    var lastCommit = DispatchTime.now()
+    var fatal: KafkaError?
+    var firstAssigned: DispatchTime?
+    var changes: ChangeStage?
+    let stateLoader: StateLoader?
     /// Accounting so far.
-    public private(set) var counts = WorkerCounts()
+    public internal(set) var counts = WorkerCounts()
 
     public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger) throws(KafkaError) {
         self.settings = settings
@@ -116,7 +116,7 @@ public final class LayoutWorker {
 
     // MARK: Fetching
 
-    private func fetch() -> [KafkaMessage] {
+    func fetch() -> [KafkaMessage] {
         var batch: [KafkaMessage] = []
         let limit = settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
         revokedDuringPoll.removeAll()
@@ -142,7 +142,7 @@ public final class LayoutWorker {
 
     // MARK: Compiling and producing
 
-    private func process(_ batch: [KafkaMessage]) {
+    func process(_ batch: [KafkaMessage]) {
         guard !batch.isEmpty else { return }
         var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
         let compiler = self.compiler
@@ -187,64 +187,6 @@ public final class LayoutWorker {
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
     }
 
-    /// With changes on, what each message of the batch does to its page (records and tombstones; nil otherwise).
-    private func pageOutcomes(_ batch: [KafkaMessage], _ outcomes: [MessageOutcome]) -> [ChangeStage.Outcome?]? {
-        guard changes != nil else { return nil }
-        var indices: [Int] = []
-        var items: [(message: KafkaMessage, record: [UInt8]?)] = []
-        for (i, outcome) in outcomes.enumerated() {
-            switch outcome {
-            case .record(let bytes, _): items.append((batch[i], bytes))
-            case .tombstone: items.append((batch[i], nil))
-            case .skip where batch[i].value == nil: items.append((batch[i], nil))
-            default: continue
-            }
-            indices.append(i)
-        }
-        var result = [ChangeStage.Outcome?](repeating: nil, count: batch.count)
-        // In place (through the optional), so the store is never copied.
-        for (i, outcome) in zip(indices, changes!.outcomes(items)) { result[i] = outcome }
-        return result
-    }
-
-    /// Publishes a record; with changes on, also its change set and the page's latest layout.
-    private func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?) {
-        let headers = Self.recordHeaders(for: message)
-        guard let c = settings.changes, let page else {
-            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
-            return
-        }
-        let step: ChangeStage.Step
-        switch page {
-        case .changed(let s): step = s
-        case .failed(let error):
-            // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            deadLetter(message, code: "change-set-failed", reason: error.description)
-            return
-        case .untracked, .cleared:
-            metrics.changeSetSkipped()
-            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
-            return
-        }
-        metrics.changeSet(step.changeSet.summary)
-        let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = message.headers.filter { $0.name != "content-type" }
-        changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
-        send(message, purpose: .record, parts: [
-            Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
-            Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
-            Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
-                KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic), KafkaHeader("content-type", text: Self.contentType),
-            ]),
-        ])
-    }
-
-    /// The tombstone that clears a page's latest layout.
-    private func stateTombstone(_ message: KafkaMessage, page: String) -> Part {
-        Part(topic: settings.changes?.stateTopic ?? "", partition: message.partition, key: Array(page.utf8), value: nil,
-             headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
-    }
-
     /// The input's headers plus the record's content type and version.
     static func recordHeaders(for message: KafkaMessage) -> [KafkaHeader] {
         var headers = message.headers.filter { $0.name != "content-type" && $0.name != "layout-record-version" }
@@ -261,135 +203,9 @@ public final class LayoutWorker {
         return .of(message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
     }
 
-    private func deadLetter(_ message: KafkaMessage, code: String, reason: String) {
-        logger.warning("dead-lettering message", metadata: [
-            "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
-            "offset": .stringConvertible(message.offset), "code": .string(code), "reason": .string(reason),
-        ])
-        let headers = DeadLetter.headers(for: message, code: code, reason: reason, version: settings.version)
-        send(message, purpose: .deadLetter(code: code), parts: [Part(topic: settings.deadLetterTopic, key: message.key, value: message.value, headers: headers)])
-    }
-
-    /// Produces every part for one input message under one token; the message is done when all are acknowledged.
-    private func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part]) {
-        let token = nextToken
-        nextToken += 1
-        if inFlight.isEmpty { lastDelivery = .now() }
-        inFlight[token] = InFlight(message: message, purpose: purpose, parts: parts, remaining: 0, failure: nil)
-        enqueue(token, parts)
-    }
-
-    /// Produces `parts` under `token`, counting what was queued and noting the first local failure.
-    private func enqueue(_ token: Int, _ parts: [Part]) {
-        for part in parts {
-            while true {
-                do {
-                    try producer.produce(topic: part.topic, partition: part.partition, key: part.key, value: part.value, headers: part.headers, token: token)
-                    inFlight[token]?.remaining += 1
-                } catch {
-                    if error.name == "_QUEUE_FULL" {
-                        handle(producer.poll(timeoutMs: 100))
-                        continue
-                    }
-                    if inFlight[token]?.failure == nil { inFlight[token]?.failure = (part.topic, error) }
-                }
-                break
-            }
-        }
-        if inFlight[token]?.remaining == 0 { finish(token) }
-    }
-
-    private func finishSkipped(_ message: KafkaMessage) {
-        counts.skipped += 1
-        metrics.skipped.increment()
-        tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
-    }
-
-    /// Replaces a producer that was fenced, or that acknowledged nothing for `producerStallMs` while messages wait (e.g.
-    /// an idempotent producer whose id a restarted broker no longer knows), re-sending everything in flight in order.
-    private func replaceProducer(reason: String) {
-        replacements += 1
-        guard replacements <= 10 else {
-            logger.error("the producer failed 10 times in a row without delivering anything; stopping")
-            fatal = KafkaError(code: -150, name: "_FATAL", message: "producer replaced 10 times without a delivery: \(reason)", isFatal: true)
-            return
-        }
-        logger.warning("replacing the producer and re-sending what is in flight", metadata: [
-            "reason": .string(reason), "in-flight": .stringConvertible(inFlight.count), "attempt": .stringConvertible(replacements),
-        ])
-        // The purged messages' reports are dropped: every one of them is sent again below.
-        _ = producer.purge()
-        do {
-            producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
-        } catch {
-            logger.error("cannot create a new producer; stopping", metadata: ["error": .string(error.description)])
-            fatal = error
-            return
-        }
-        metrics.producerReplaced()
-        lastDelivery = .now()
-        for token in inFlight.keys.sorted() {
-            guard let parts = inFlight[token]?.parts else { continue }
-            inFlight[token]?.remaining = 0
-            inFlight[token]?.failure = nil
-            enqueue(token, parts)
-            if inFlight[token]?.remaining == 0 { finish(token) }
-        }
-    }
-
-    /// Errors that condemn the producer rather than one record: its messages are re-sent through a new producer.
-    static let producerErrors: Set<String> = ["PRODUCER_FENCED", "_FENCED", "INVALID_PRODUCER_EPOCH", "_FATAL", "UNKNOWN_PRODUCER_ID"]
-
-    private func handle(_ reports: [DeliveryReport]) {
-        if !reports.isEmpty { lastDelivery = .now() }
-        var replace = false
-        for report in reports {
-            guard inFlight[report.token] != nil else { continue }
-            if let error = report.error, Self.producerErrors.contains(error.name) || error.isFatal {
-                replace = true
-                continue
-            }
-            replacements = 0
-            inFlight[report.token]!.remaining -= 1
-            if let error = report.error, inFlight[report.token]!.failure == nil { inFlight[report.token]!.failure = (report.topic, error) }
-            if inFlight[report.token]!.remaining == 0 { finish(report.token) }
-        }
-        if replace { replaceProducer(reason: "the producer was fenced") }
-    }
-
-    /// Accounts for an input message once every part is acknowledged (or failed).
-    private func finish(_ token: Int) {
-        guard let entry = inFlight.removeValue(forKey: token) else { return }
-        let m = entry.message
-        if let (topic, error) = entry.failure {
-            switch entry.purpose {
-            case .record, .tombstone, .skip:
-                // librdkafka has already retried what was retriable; the message goes to the dead-letter topic.
-                deadLetter(m, code: "produce-failed", reason: "\(topic): \(error.description)")
-            case .deadLetter:
-                // The dead-letter topic refuses it too: stop without committing past this offset.
-                logger.error("dead letter not delivered; stopping", metadata: ["error": .string(error.description), "offset": .stringConvertible(m.offset)])
-                fatal = error
-            }
-            return
-        }
-        switch entry.purpose {
-        case .record, .tombstone:
-            counts.published += 1
-            metrics.published.increment()
-        case .skip:
-            counts.skipped += 1
-            metrics.skipped.increment()
-        case .deadLetter(let code):
-            counts.deadLettered += 1
-            metrics.deadLettered(code: code)
-        }
-        tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
-    }
-
     // MARK: Backpressure, commits, rebalances
 
-    private func applyBackpressure() {
+    func applyBackpressure() {
         if !paused && inFlight.count >= settings.maxInFlight {
             consumer.pause(Array(assigned))
             paused = true
@@ -402,7 +218,7 @@ public final class LayoutWorker {
         if paused { handle(producer.poll(timeoutMs: 20)) }
     }
 
-    private func commit(synchronous: Bool) {
+    func commit(synchronous: Bool) {
         lastCommit = DispatchTime.now()
         let offsets = tracker.committable()
         guard !offsets.isEmpty else { return }
@@ -414,7 +230,7 @@ public final class LayoutWorker {
         }
     }
 
-    private func updateLag() {
+    func updateLag() {
         for tp in assigned {
             guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else { continue }
             let done = tracker.nextOffset(topic: tp.topic, partition: tp.partition) ?? high
@@ -423,14 +239,14 @@ public final class LayoutWorker {
     }
 
     /// Waits (up to the shutdown bound) for every in-flight record, handling reports and any dead letters they cause.
-    private func drain(deadline: DispatchTime) {
+    func drain(deadline: DispatchTime) {
         while !inFlight.isEmpty && DispatchTime.now() < deadline && fatal == nil {
             let left = Int32(max(1, min(500, (deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1_000_000)))
             handle(producer.flush(timeoutMs: left).reports)
         }
     }
 
-    private func rebalance(_ event: RebalanceEvent) {
+    func rebalance(_ event: RebalanceEvent) {
         switch event {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now() }
@@ -460,7 +276,7 @@ public final class LayoutWorker {
     }
 
     /// Reads the latest layouts of newly assigned partitions before any of their messages is processed.
-    private func rebuildState(_ partitions: [TopicPartition]) {
+    func rebuildState(_ partitions: [TopicPartition]) {
         guard let loader = stateLoader, changes != nil, !partitions.isEmpty else { return }
         do {
             let loaded = try loader.load(partitions, into: &changes!.store)
@@ -477,7 +293,7 @@ public final class LayoutWorker {
         }
     }
 
-    private func shutdown() {
+    func shutdown() {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(inFlight.count)])
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)

@@ -1,0 +1,63 @@
+import Kafka
+import LayoutDiff
+
+/// Publishing with change sets on: each record's change set and the page's latest layout.
+extension LayoutWorker {
+    /// With changes on, what each message of the batch does to its page (records and tombstones; nil otherwise).
+    func pageOutcomes(_ batch: [KafkaMessage], _ outcomes: [MessageOutcome]) -> [ChangeStage.Outcome?]? {
+        guard changes != nil else { return nil }
+        var indices: [Int] = []
+        var items: [(message: KafkaMessage, record: [UInt8]?)] = []
+        for (i, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .record(let bytes, _): items.append((batch[i], bytes))
+            case .tombstone: items.append((batch[i], nil))
+            case .skip where batch[i].value == nil: items.append((batch[i], nil))
+            default: continue
+            }
+            indices.append(i)
+        }
+        var result = [ChangeStage.Outcome?](repeating: nil, count: batch.count)
+        // In place (through the optional), so the store is never copied.
+        for (i, outcome) in zip(indices, changes!.outcomes(items)) { result[i] = outcome }
+        return result
+    }
+
+    /// Publishes a record; with changes on, also its change set and the page's latest layout.
+    func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?) {
+        let headers = Self.recordHeaders(for: message)
+        guard let c = settings.changes, let page else {
+            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            return
+        }
+        let step: ChangeStage.Step
+        switch page {
+        case .changed(let s): step = s
+        case .failed(let error):
+            // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
+            deadLetter(message, code: "change-set-failed", reason: error.description)
+            return
+        case .untracked, .cleared:
+            metrics.changeSetSkipped()
+            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            return
+        }
+        metrics.changeSet(step.changeSet.summary)
+        let pageKey = Array(step.pageKey.utf8)
+        var changeHeaders = message.headers.filter { $0.name != "content-type" }
+        changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
+        send(message, purpose: .record, parts: [
+            Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
+            Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
+            Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
+                KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic), KafkaHeader("content-type", text: Self.contentType),
+            ]),
+        ])
+    }
+
+    /// The tombstone that clears a page's latest layout.
+    func stateTombstone(_ message: KafkaMessage, page: String) -> Part {
+        Part(topic: settings.changes?.stateTopic ?? "", partition: message.partition, key: Array(page.utf8), value: nil,
+             headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
+    }
+}
