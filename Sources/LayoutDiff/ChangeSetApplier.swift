@@ -7,6 +7,7 @@ public struct ChangeSetApplier: Sendable {
     static let reader = JSONReader(maxDepth: 1024)
 
     /// The record `changeSet` produces from `base` (nil or ignored for a change set from empty); checks both hashes.
+    /// Given its own target (a duplicate delivery), it returns `base` unchanged.
     public func apply(_ changeSet: [UInt8], to base: [UInt8]?) throws(LayoutDiffError) -> [UInt8] {
         let cs: JSONDocument
         do {
@@ -32,6 +33,8 @@ public struct ChangeSetApplier: Sendable {
             }
             guard let base else { throw .baseMismatch(expected: expected.description, actual: "(no record)") }
             old = try RecordOutline(bytes: base)
+            // A change set delivered twice (at-least-once) finds its own target: applying it again changes nothing.
+            if old.hash == target && old.hash != expected { return base }
             guard old.hash == expected else { throw .baseMismatch(expected: expected.description, actual: old.hash.description) }
         }
         let result: [UInt8]

@@ -155,6 +155,16 @@ import LayoutJSON
         }
     }
 
+    @Test func applyingADuplicateChangeSetAgainChangesNothing() throws {
+        var g = SeededRandom(seed: 6)
+        var counter = 0
+        let a = RecordModel.random(&g, sections: 2...4, rows: 1...3, counter: &counter)
+        let b = Edit.mixed.apply(to: a, &g, counter: &counter)
+        let cs = differ.diff(from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
+        let once = try applier.apply(cs.bytes, to: a.bytes())
+        #expect(try applier.apply(cs.bytes, to: once) == b.bytes())
+    }
+
     @Test func corruptedChangeSetsAreRejectedNeverCrash() throws {
         var g = SeededRandom(seed: 11)
         var counter = 0
