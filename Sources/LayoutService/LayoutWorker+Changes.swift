@@ -56,8 +56,8 @@ extension LayoutWorker {
     }
 
     /// The tombstone that clears a page's latest layout.
-    func stateTombstone(_ message: KafkaMessage, page: String) -> Part {
-        Part(topic: settings.changes?.stateTopic ?? "", partition: message.partition, key: Array(page.utf8), value: nil,
+    func stateTombstone(_ message: KafkaMessage, page: String, in changes: ChangeSettings) -> Part {
+        Part(topic: changes.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
              headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
     }
 }

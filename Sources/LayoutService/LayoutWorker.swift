@@ -162,15 +162,15 @@ public final class LayoutWorker {
             tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
             switch outcome {
             case .skip:
-                if case .cleared(let page)? = pages?[i] {
-                    send(message, purpose: .skip, parts: [stateTombstone(message, page: page)])
+                if case .cleared(let page)? = pages?[i], let c = settings.changes {
+                    send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)])
                 } else {
                     finishSkipped(message)
                 }
             case .tombstone:
                 var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    parts.append(stateTombstone(message, page: page))
+                    parts.append(stateTombstone(message, page: page, in: c))
                     parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: message.headers))
                 }
                 send(message, purpose: .tombstone, parts: parts)
