@@ -51,7 +51,7 @@ struct IDTable {
 
         @inline(__always) func equal(_ k: Int, _ b: UnsafeBufferPointer<UInt8>, _ other: Keys, _ m: Int, _ ob: UnsafeBufferPointer<UInt8>) -> Bool {
             hashes[k] == other.hashes[m] && counts[k] == other.counts[m]
-                && sameBytes(b.baseAddress! + Int(starts[k]), ob.baseAddress! + Int(other.starts[m]), Int(counts[k]))
+                && memcmpEqual(b.baseAddress! + Int(starts[k]), ob.baseAddress! + Int(other.starts[m]), Int(counts[k]))
         }
     }
 

@@ -175,7 +175,7 @@ public struct LayoutDiffer: Sendable {
                         for (i, j) in list.matches {
                             let x = an[a.rows[i].node], y = bn[b.rows[j].node]
                             let n = Int(x.end - x.start)
-                            if n == Int(y.end - y.start) && sameBytes(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n) { continue }
+                            if n == Int(y.end - y.start) && memcmpEqual(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n) { continue }
                             changed.append((i, j))
                         }
                     }

@@ -161,8 +161,9 @@ public final class JSONDocument: Sendable {
     }
 }
 
-@inline(__always)
-func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+/// Whether `n` bytes at `a` and at `b` are equal (8 bytes at a time).
+@inlinable @inline(__always)
+public func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
     while i + 8 <= n {
         if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
