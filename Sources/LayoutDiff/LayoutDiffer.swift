@@ -68,31 +68,16 @@ public struct LayoutDiffer: Sendable {
         let od = old.document, nd = new.document
         let list = ListDiff(old: old.sections.map(\.id), in: od, new: new.sections.map(\.id), in: nd)
         w.beginObject()
-        if !list.duplicates.isEmpty {
-            w.key("replace")
-            w.raw(nd.raw(new.members[new.sectionsMember].value))
+        guard writeListChanges(list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: "section",
+                               item: { nd.raw(new.sections[$0].node) }, &w) else {
             summary.replacedLists += 1
             diagnostics.append(Self.duplicates(list.duplicates, in: "sections"))
             w.endObject()
             return
         }
-        w.key("deletes")
-        w.beginArray()
-        for i in list.deletes { w.int(i) }
-        w.endArray()
-        summary.sectionDeletes = list.deletes.count
-        w.key("inserts")
-        w.beginArray()
-        for j in list.inserts {
-            w.beginObject()
-            w.key("index"); w.int(j)
-            w.key("section"); w.raw(nd.raw(new.sections[j].node))
-            w.endObject()
-        }
-        w.endArray()
-        summary.sectionInserts = list.inserts.count
-        writeMoves(list.moves, &w)
-        summary.sectionMoves = list.moves.count
+        summary.sectionDeletes += list.deletes.count
+        summary.sectionInserts += list.inserts.count
+        summary.sectionMoves += list.moves.count
         w.key("updates")
         w.beginArray()
         for (i, j) in list.matches {
@@ -140,30 +125,15 @@ public struct LayoutDiffer: Sendable {
                           _ diagnostics: inout [(code: String, path: String, message: String)]) {
         let list = ListDiff(old: a.rows.map(\.id), in: ad, new: b.rows.map(\.id), in: bd)
         w.beginObject()
-        if !list.duplicates.isEmpty {
-            w.key("replace")
-            w.raw(bd.raw(b.members[b.rowsMember].value))
+        guard writeListChanges(list, wholeList: bd.raw(b.members[b.rowsMember].value), itemKey: "row",
+                               item: { bd.raw(b.rows[$0].node) }, &w) else {
             summary.replacedLists += 1
             diagnostics.append(Self.duplicates(list.duplicates, in: (bd.string(b.id) ?? "") + ".rows"))
             w.endObject()
             return
         }
-        w.key("deletes")
-        w.beginArray()
-        for i in list.deletes { w.int(i) }
-        w.endArray()
         summary.rowDeletes += list.deletes.count
-        w.key("inserts")
-        w.beginArray()
-        for j in list.inserts {
-            w.beginObject()
-            w.key("index"); w.int(j)
-            w.key("row"); w.raw(bd.raw(b.rows[j].node))
-            w.endObject()
-        }
-        w.endArray()
         summary.rowInserts += list.inserts.count
-        writeMoves(list.moves, &w)
         summary.rowMoves += list.moves.count
         w.key("updates")
         w.beginArray()
@@ -194,16 +164,38 @@ public struct LayoutDiffer: Sendable {
         w.endObject()
     }
 
-    private func writeMoves(_ moves: [(from: Int, to: Int)], _ w: inout JSONWriter) {
+    /// Writes a list's `deletes`, `inserts` (each new item under `itemKey`) and `moves` into the open object; when
+    /// ids repeat, writes `replace` with the whole new list instead and returns false.
+    private func writeListChanges(_ list: ListDiff, wholeList: ArraySlice<UInt8>, itemKey: StaticString,
+                                  item: (Int) -> ArraySlice<UInt8>, _ w: inout JSONWriter) -> Bool {
+        guard list.duplicates.isEmpty else {
+            w.key("replace")
+            w.raw(wholeList)
+            return false
+        }
+        w.key("deletes")
+        w.beginArray()
+        for i in list.deletes { w.int(i) }
+        w.endArray()
+        w.key("inserts")
+        w.beginArray()
+        for j in list.inserts {
+            w.beginObject()
+            w.key("index"); w.int(j)
+            w.key(itemKey); w.raw(item(j))
+            w.endObject()
+        }
+        w.endArray()
         w.key("moves")
         w.beginArray()
-        for (from, to) in moves {
+        for (from, to) in list.moves {
             w.beginObject()
             w.key("from"); w.int(from)
             w.key("to"); w.int(to)
             w.endObject()
         }
         w.endArray()
+        return true
     }
 
     static func duplicates(_ ids: [[UInt8]], in list: String) -> (code: String, path: String, message: String) {
