@@ -37,8 +37,8 @@ public struct RowAction: Sendable, Equatable {
     }
 
     /// The keys an action object (or a row that is one, or holds one) may carry, in `Field` order.
-    static let keys: [JSONKey] = ["contentPath", "siteRootPath", "label", "recordState", "navigationState", "linkType",
-                                  "path", "queryString", "detailsAction", "removeAction", "link"]
+    static let keys = JSONKeyTable(["contentPath", "siteRootPath", "label", "recordState", "navigationState", "linkType",
+                                    "path", "queryString", "detailsAction", "removeAction", "link"])
     enum Field: Int {
         case contentPath, siteRootPath, label, recordState, navigationState, linkType, path, queryString, detailsAction, removeAction, link
     }

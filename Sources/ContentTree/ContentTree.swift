@@ -20,11 +20,11 @@ public struct ContentTree: Sendable {
         // A path is built only for content items, from a chain of segments (parent segment, key node or index).
         var segments: [Segment] = [Segment(parent: -1, keyNode: -1, index: -1)]
         var frames: [Frame] = []
-        var paths: [Int: String] = [:]
+        var scratch = PathScratch()
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
             if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
-                Self.visit(document.root, segment: 0, owner: nil, nodes, document, &items, &diagnostics, &segments, &paths, &frames)
+                Self.visit(document.root, segment: 0, owner: nil, nodes, document, &items, &diagnostics, &segments, &scratch, &frames)
             }
             while let top = frames.indices.last {
                 if frames[top].ordinal == frames[top].remaining {
@@ -47,7 +47,7 @@ public struct ContentTree: Sendable {
                 // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
                 if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
                     segments.append(Segment(parent: frame.segment, keyNode: keyNode, index: frame.ordinal))
-                    Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, document, &items, &diagnostics, &segments, &paths, &frames)
+                    Self.visit(child, segment: segments.count - 1, owner: frame.owner, nodes, document, &items, &diagnostics, &segments, &scratch, &frames)
                 }
             }
         }
@@ -71,23 +71,41 @@ public struct ContentTree: Sendable {
         let remaining: Int
     }
 
-    /// The path of a segment, built once per segment from its parent's (memoized in `paths`).
-    static func path(of segment: Int, _ segments: [Segment], _ paths: inout [Int: String], _ document: JSONDocument) -> String {
-        if segment == 0 { return TreePath.root }
-        if let known = paths[segment] { return known }
-        let seg = segments[segment]
-        let parent = path(of: seg.parent, segments, &paths, document)
-        let result = seg.keyNode >= 0
-            ? TreePath.appending(key: document.string(seg.keyNode) ?? "", to: parent)
-            : TreePath.appending(index: seg.index, to: parent)
-        paths[segment] = result
-        return result
+    /// Scratch space for writing paths: the segment chain and the bytes.
+    struct PathScratch {
+        var chain: [Int] = []
+        var bytes: [UInt8] = []
+    }
+
+    /// The path of a segment, written root-first from its chain of parents.
+    static func path(of segment: Int, _ segments: [Segment], _ scratch: inout PathScratch, _ document: JSONDocument) -> String {
+        scratch.chain.removeAll(keepingCapacity: true)
+        var s = segment
+        while s > 0 {
+            scratch.chain.append(s)
+            s = segments[s].parent
+        }
+        scratch.bytes.removeAll(keepingCapacity: true)
+        for s in scratch.chain.reversed() {
+            let seg = segments[s]
+            if seg.keyNode >= 0 {
+                let node = document.nodes[seg.keyNode]
+                if node.flags & JSONNode.Flags.escaped == 0 {
+                    TreePath.append(key: document.bytes[Int(node.start) + 1..<Int(node.end) - 1], to: &scratch.bytes)
+                } else {
+                    TreePath.append(key: document.decodedStringBytes(seg.keyNode), to: &scratch.bytes)
+                }
+            } else {
+                TreePath.append(index: seg.index, to: &scratch.bytes)
+            }
+        }
+        return TreePath.text(scratch.bytes)
     }
 
     /// Records node `i` as a content item when it is one, and queues it for walking.
     static func visit(_ i: Int, segment: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>,
                       _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
-                      _ segments: inout [Segment], _ paths: inout [Int: String], _ frames: inout [Frame]) {
+                      _ segments: inout [Segment], _ scratch: inout PathScratch, _ frames: inout [Frame]) {
         let node = nodes[i]
         var owner = owner
         if node.kind == .object && node.flags & (JSONNode.Flags.typeKey | JSONNode.Flags.classKey | JSONNode.Flags.escapedKey) != 0 {
@@ -96,25 +114,25 @@ public struct ContentTree: Sendable {
             var k = i &+ 1
             // Only objects the reader flagged for an @type, @class or escaped key get here.
             for _ in 0..<node.count {
-                if typeNode < 0 && document.stringEquals(k, typeKey.utf8) { typeNode = k &+ 1 }
-                else if document.stringEquals(k, classKey.utf8) { hasClass = true }
+                if typeNode < 0 && document.stringEquals(k, typeKey) { typeNode = k &+ 1 }
+                else if document.stringEquals(k, classKey) { hasClass = true }
                 k = Int(nodes[k &+ 1].next)
             }
             if typeNode >= 0 {
                 if nodes[typeNode].kind == .string, let type = document.string(typeNode) {
                     if hasClass {
-                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment, segments, &paths, document),
+                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: path(of: segment, segments, &scratch, document),
                             "object has both @type and @class; treated as a model object, not a content item"))
                     } else {
                         let index = items.count
                         let depth = owner.map { items[$0].depth &+ 1 } ?? 0
-                        items.append(ContentItem(node: i, type: type, path: path(of: segment, segments, &paths, document), parent: owner, children: [], depth: depth))
+                        items.append(ContentItem(node: i, type: type, path: path(of: segment, segments, &scratch, document), parent: owner, children: [], depth: depth))
                         if let owner { items[owner].children.append(index) }
                         owner = index
                     }
                 } else {
                     let kind = nodes[typeNode].kind
-                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment, segments, &paths, document),
+                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: path(of: segment, segments, &scratch, document),
                         "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"))
                 }
             }

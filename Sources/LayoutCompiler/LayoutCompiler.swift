@@ -78,6 +78,8 @@ public struct LayoutCompiler: Sendable {
         var diagnostics = tree.diagnostics
         var sections: [LayoutSection] = []
         sections.reserveCapacity(tree.items.count)
+        // Kept across sections: consecutive sections often hold rows of the same class (refinement menus).
+        var chainCache = TypeChainCache()
 
         for item in tree.items {
             let adaptor = registry.adaptor(for: item.type)
@@ -125,7 +127,6 @@ public struct LayoutCompiler: Sendable {
                 rows.reserveCapacity(count)
                 var seen = Set<String>(minimumCapacity: count > 1 ? count : 0)
                 var duplicates: [String] = []
-                var chainCache = TypeChainCache()
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)

@@ -55,32 +55,50 @@ public final class JSONDocument: Sendable {
         }
     }
 
-    /// One pass over object `i`'s members: `found[k]` becomes the value node of `keys[k]` (first occurrence), or -1.
-    public func values(_ i: Int, _ keys: [JSONKey], into found: inout [Int]) {
+    /// One pass over object `i`'s members: `found[k]` becomes the value node of `table`'s key `k` (first occurrence), or -1.
+    public func values(_ i: Int, _ table: JSONKeyTable, into found: inout [Int]) {
+        let keyCount = table.count
         found.removeAll(keepingCapacity: true)
-        found.append(contentsOf: repeatElement(-1, count: keys.count))
-        guard nodes[i].kind == .object else { return }
+        found.append(contentsOf: repeatElement(-1, count: keyCount))
+        guard nodes[i].kind == .object, keyCount > 0 else { return }
+        var missing = keyCount
         nodes.withUnsafeBufferPointer { n in
             bytes.withUnsafeBufferPointer { b in
-                var c = i + 1
-                for _ in 0..<n[i].count {
-                    let node = n[c]
-                    let length = Int(node.end - node.start) - 2
-                    for (k, key) in keys.enumerated() where found[k] < 0 {
-                        let match: Bool
-                        if node.flags & JSONNode.Flags.escaped != 0 {
-                            match = key.withUTF8 { decodedStringBytes(c).elementsEqual($0) }
-                        } else {
-                            match = key.withUTF8 { u in
-                                u.count == length && (length == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, u.baseAddress!, length))
+                table.bytes.withUnsafeBufferPointer { kb in
+                    table.spans.withUnsafeBufferPointer { spans in
+                        table.keysByLength.withUnsafeBufferPointer { lengths in
+                        found.withUnsafeMutableBufferPointer { f in
+                            var c = i &+ 1
+                            for _ in 0..<n[i].count where missing > 0 {
+                                let node = n[c]
+                                if node.flags & JSONNode.Flags.escaped == 0 {
+                                    let length = Int(node.end &- node.start) &- 2
+                                    let name = b.baseAddress! + (Int(node.start) &+ 1)
+                                    // Only keys of the member's length are compared.
+                                    var candidates = lengths[JSONKeyTable.lengthSlot(length)]
+                                    while candidates != 0 {
+                                        let k = candidates.trailingZeroBitCount
+                                        candidates &= candidates &- 1
+                                        if f[k] < 0 && spans[k].length == length && memcmpEqual(name, kb.baseAddress! + spans[k].start, length) {
+                                            f[k] = c &+ 1
+                                            missing &-= 1
+                                            break
+                                        }
+                                    }
+                                } else {
+                                    let decoded = decodedStringBytes(c)
+                                    for k in 0..<keyCount where f[k] < 0 && spans[k].length == decoded.count
+                                        && decoded.elementsEqual(kb[spans[k].start..<spans[k].start &+ spans[k].length]) {
+                                        f[k] = c &+ 1
+                                        missing &-= 1
+                                        break
+                                    }
+                                }
+                                c = Int(n[c &+ 1].next)
                             }
                         }
-                        if match {
-                            found[k] = c + 1
-                            break
                         }
                     }
-                    c = Int(n[c + 1].next)
                 }
             }
         }
@@ -95,19 +113,21 @@ public final class JSONDocument: Sendable {
     }
 
     /// Whether string node `i` decodes to exactly `utf8`.
-    public func stringEquals(_ i: Int, _ utf8: [UInt8]) -> Bool {
+    public func stringEquals(_ i: Int, _ utf8: [UInt8]) -> Bool { utf8.withUnsafeBufferPointer { stringEquals(i, $0) } }
+
+    /// Whether string node `i` decodes to exactly the key's text.
+    public func stringEquals(_ i: Int, _ key: JSONKey) -> Bool { key.withUTF8 { stringEquals(i, $0) } }
+
+    /// Whether string node `i` decodes to exactly the bytes `utf8`.
+    public func stringEquals(_ i: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let node = nodes[i]
         guard node.kind == .string else { return false }
         if node.flags & JSONNode.Flags.escaped != 0 {
-            return decodedStringBytes(i) == utf8
+            return decodedStringBytes(i).elementsEqual(utf8)
         }
         let length = Int(node.end - node.start) - 2
         guard length == utf8.count else { return false }
-        return bytes.withUnsafeBufferPointer { b in
-            utf8.withUnsafeBufferPointer { u in
-                length == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, u.baseAddress!, length)
-            }
-        }
+        return length == 0 || bytes.withUnsafeBufferPointer { b in memcmpEqual(b.baseAddress! + Int(node.start) + 1, utf8.baseAddress!, length) }
     }
 
     /// The decoded text of string node `i`, or nil when it is not a string.

@@ -36,6 +36,21 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
         #expect(doc.nodes[0].next == UInt32(doc.nodes.count))
     }
 
+    /// One pass finds several members: first occurrence wins, escaped keys match their decoded text, and a
+    /// member found for one key is not reported for another.
+    @Test func valuesFindsSeveralKeysInOnePass() throws {
+        let doc = try read(#"{"b":1,"a":2,"b":3,"\u0063":4,"":5,"ab":6,"long key name here":7}"#)
+        let table = JSONKeyTable(["a", "b", "c", "", "missing", "long key name here", "ab"])
+        var found: [Int] = [99]
+        doc.values(0, table, into: &found)
+        #expect(found.count == 7)
+        #expect(found.map { $0 < 0 ? nil : doc.int($0) } == [2, 1, 4, 5, nil, 7, 6])
+        doc.values(try #require(doc.value(0, "a")), table, into: &found)
+        #expect(found == Array(repeating: -1, count: 7), "a number has no members")
+        doc.values(0, JSONKeyTable([]), into: &found)
+        #expect(found.isEmpty)
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let doc = try read(#"["\u00e9\n\t\/\\ \ud83d\ude00 Almacén"]"#)
         let s = try #require(doc.element(0, 0))
