@@ -46,13 +46,14 @@ public struct RowAction: Sendable, Equatable {
     /// Reads an action object (NavigationAction, RecordAction, Refinement, LinkBuilder, ...) as `kind`.
     public static func read(_ node: Int, in doc: JSONDocument, as kind: Kind) -> RowAction? {
         guard doc.kind(node) == .object else { return nil }
-        var found: [Int] = []
-        doc.values(node, keys, into: &found)
-        return read(found, in: doc, as: kind)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+            doc.values(node, keys, into: found)
+            return read(UnsafeBufferPointer(found), in: doc, as: kind)
+        }
     }
 
     /// An action from the fields found in one pass over its object.
-    static func read(_ found: [Int], in doc: JSONDocument, as kind: Kind) -> RowAction? {
+    static func read(_ found: UnsafeBufferPointer<Int>, in doc: JSONDocument, as kind: Kind) -> RowAction? {
         func string(_ f: Field) -> Int? {
             let v = found[f.rawValue]
             return v >= 0 && doc.kind(v) == .string ? v : nil
@@ -77,8 +78,14 @@ public struct RowAction: Sendable, Equatable {
     /// The action a row model carries: its `detailsAction`, else `removeAction`, else its own state, else its `link`.
     public static func forRow(_ node: Int, in doc: JSONDocument) -> RowAction? {
         guard doc.kind(node) == .object else { return nil }
-        var found: [Int] = []
-        doc.values(node, keys, into: &found)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { buffer in
+            doc.values(node, keys, into: buffer)
+            return forRow(found: UnsafeBufferPointer(buffer), in: doc)
+        }
+    }
+
+    /// The action of a row whose members `found` holds (one pass over the row's object).
+    static func forRow(found: UnsafeBufferPointer<Int>, in doc: JSONDocument) -> RowAction? {
         if found[Field.detailsAction.rawValue] >= 0, let action = read(found[Field.detailsAction.rawValue], in: doc, as: .record) { return action }
         if found[Field.removeAction.rawValue] >= 0, let action = read(found[Field.removeAction.rawValue], in: doc, as: .remove) { return action }
         if found[Field.linkType.rawValue] < 0, let action = read(found, in: doc, as: .navigate) { return action }

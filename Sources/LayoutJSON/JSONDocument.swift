@@ -57,9 +57,16 @@ public final class JSONDocument: Sendable {
 
     /// One pass over object `i`'s members: `found[k]` becomes the value node of `table`'s key `k` (first occurrence), or -1.
     public func values(_ i: Int, _ table: JSONKeyTable, into found: inout [Int]) {
-        let keyCount = table.count
         found.removeAll(keepingCapacity: true)
-        found.append(contentsOf: repeatElement(-1, count: keyCount))
+        found.append(contentsOf: repeatElement(-1, count: table.count))
+        found.withUnsafeMutableBufferPointer { values(i, table, into: $0) }
+    }
+
+    /// `values(_:_:into:)` into a buffer of at least `table.count` slots (e.g. a temporary allocation).
+    public func values(_ i: Int, _ table: JSONKeyTable, into f: UnsafeMutableBufferPointer<Int>) {
+        let keyCount = table.count
+        precondition(f.count >= keyCount, "the buffer holds fewer slots than the table has keys")
+        for k in 0..<keyCount { f[k] = -1 }
         guard nodes[i].kind == .object, keyCount > 0 else { return }
         var missing = keyCount
         nodes.withUnsafeBufferPointer { n in
@@ -67,7 +74,6 @@ public final class JSONDocument: Sendable {
                 table.bytes.withUnsafeBufferPointer { kb in
                     table.spans.withUnsafeBufferPointer { spans in
                         table.keysByLength.withUnsafeBufferPointer { lengths in
-                        found.withUnsafeMutableBufferPointer { f in
                             var c = i &+ 1
                             for _ in 0..<n[i].count where missing > 0 {
                                 let node = n[c]
@@ -96,7 +102,6 @@ public final class JSONDocument: Sendable {
                                 }
                                 c = Int(n[c &+ 1].next)
                             }
-                        }
                         }
                     }
                 }
