@@ -16,20 +16,24 @@ public struct JSONReader: Sendable {
             throw JSONSyntaxError(offset: 0, reason: .inputTooLarge(limit: maxBytes))
         }
         guard !bytes.isEmpty else { throw JSONSyntaxError(offset: 0, reason: .emptyInput) }
+        // The tape is written into worst-case scratch space (about 10× the input: two bytes per node), then
+        // copied out at its real size (typically 1–2× the input), so a document in flight holds no slack.
+        let capacity = TapeBuilder.capacity(for: bytes.count, maxDepth: maxDepth)
+        let scratch = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity)
+        defer { scratch.deallocate() }
         var failure: JSONSyntaxError?
-        let nodes = bytes.withUnsafeBufferPointer { buffer in
-            [JSONNode](unsafeUninitializedCapacity: TapeBuilder.capacity(for: buffer.count, maxDepth: maxDepth)) { storage, initialized in
-                var builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: storage.baseAddress!)
-                defer { builder.deallocate() }
-                do throws(JSONSyntaxError) {
-                    try builder.run()
-                } catch {
-                    failure = error
-                }
-                initialized = builder.nodeCount
+        let count = bytes.withUnsafeBufferPointer { buffer in
+            var builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
+            defer { builder.deallocate() }
+            do throws(JSONSyntaxError) {
+                try builder.run()
+            } catch {
+                failure = error
             }
+            return builder.nodeCount
         }
         if let failure { throw failure }
+        let nodes = Array(UnsafeBufferPointer(start: scratch, count: count))
         return JSONDocument(bytes: bytes, nodes: nodes)
     }
 }
