@@ -33,7 +33,10 @@ public struct JSONReader: Sendable {
             return builder.nodeCount
         }
         if let failure { throw failure }
-        let nodes = Array(UnsafeBufferPointer(start: scratch, count: count))
+        let nodes = [JSONNode](unsafeUninitializedCapacity: count) { out, initialized in
+            UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: scratch, byteCount: count * MemoryLayout<JSONNode>.stride)
+            initialized = count
+        }
         return JSONDocument(bytes: bytes, nodes: nodes)
     }
 }
