@@ -39,14 +39,16 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
     /// One pass finds several members: first occurrence wins, escaped keys match their decoded text, and a
     /// member found for one key is not reported for another.
     @Test func valuesFindsSeveralKeysInOnePass() throws {
-        let doc = try read(#"{"b":1,"a":2,"b":3,"\u0063":4,"":5,"ab":6,"long key name here":7}"#)
-        let table = JSONKeyTable(["a", "b", "c", "", "missing", "long key name here", "ab"])
+        // Keys of 63 bytes and more share one length bucket: two of them that differ only in length.
+        let long70 = String(repeating: "k", count: 70), long64 = String(repeating: "k", count: 64)
+        let doc = try read(#"{"b":1,"a":2,"b":3,"\u0063":4,"":5,"ab":6,"long key name here":7,"\#(long64)":8,"\#(long70)":9}"#)
+        let table = JSONKeyTable(["a", "b", "c", "", "missing", "long key name here", "ab", JSONKey(long70), JSONKey(long64)])
         var found: [Int] = [99]
         doc.values(0, table, into: &found)
-        #expect(found.count == 7)
-        #expect(found.map { $0 < 0 ? nil : doc.int($0) } == [2, 1, 4, 5, nil, 7, 6])
+        #expect(found.count == 9)
+        #expect(found.map { $0 < 0 ? nil : doc.int($0) } == [2, 1, 4, 5, nil, 7, 6, 9, 8])
         doc.values(try #require(doc.value(0, "a")), table, into: &found)
-        #expect(found == Array(repeating: -1, count: 7), "a number has no members")
+        #expect(found == Array(repeating: -1, count: 9), "a number has no members")
         doc.values(0, JSONKeyTable([]), into: &found)
         #expect(found.isEmpty)
     }
