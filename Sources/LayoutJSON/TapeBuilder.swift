@@ -239,6 +239,7 @@ struct TapeBuilder {
         return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs)
     }
 
+    @inline(__always)
     private mutating func scanString() throws(JSONSyntaxError) {
         let start = pos
         // The cursor lives in a local while scanning (the builder's fields would be stored back on every step).
