@@ -220,6 +220,7 @@ struct TapeBuilder {
         }
     }
 
+    @inline(__always)
     private mutating func string() throws(JSONSyntaxError) {
         countChild()
         try scanString()
