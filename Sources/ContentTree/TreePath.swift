@@ -1,3 +1,5 @@
+import LayoutJSON
+
 /// Writes tree paths such as `contents[0].MainContent[1]` or `contents[0]["ecr:x"]`, as UTF-8 bytes.
 public enum TreePath {
     /// The path of the root value.
@@ -27,13 +29,7 @@ public enum TreePath {
     /// Appends an array index to `path`.
     public static func append(index: Int, to path: inout [UInt8]) {
         path.append(UInt8(ascii: "["))
-        var digits = index
-        let start = path.count
-        repeat {
-            path.append(UInt8(ascii: "0") + UInt8(digits % 10))
-            digits /= 10
-        } while digits > 0
-        path[start...].reverse()
+        JSONWriter.appendDecimal(index, to: &path)
         path.append(UInt8(ascii: "]"))
     }
 

@@ -74,31 +74,30 @@ public final class JSONDocument: Sendable {
                 table.bytes.withUnsafeBufferPointer { kb in
                     table.spans.withUnsafeBufferPointer { spans in
                         table.keysByLength.withUnsafeBufferPointer { lengths in
+                            // Marks the first still-missing key equal to `length` bytes at `name`; only keys of
+                            // that length are compared.
+                            func match(_ name: UnsafePointer<UInt8>, _ length: Int, value: Int) {
+                                var candidates = lengths[JSONKeyTable.lengthSlot(length)]
+                                while candidates != 0 {
+                                    let k = candidates.trailingZeroBitCount
+                                    candidates &= candidates &- 1
+                                    if f[k] < 0 && spans[k].length == length && memcmpEqual(name, kb.baseAddress! + spans[k].start, length) {
+                                        f[k] = value
+                                        missing &-= 1
+                                        return
+                                    }
+                                }
+                            }
                             var c = i &+ 1
                             for _ in 0..<n[i].count where missing > 0 {
                                 let node = n[c]
                                 if node.flags & JSONNode.Flags.escaped == 0 {
-                                    let length = Int(node.end &- node.start) &- 2
-                                    let name = b.baseAddress! + (Int(node.start) &+ 1)
-                                    // Only keys of the member's length are compared.
-                                    var candidates = lengths[JSONKeyTable.lengthSlot(length)]
-                                    while candidates != 0 {
-                                        let k = candidates.trailingZeroBitCount
-                                        candidates &= candidates &- 1
-                                        if f[k] < 0 && spans[k].length == length && memcmpEqual(name, kb.baseAddress! + spans[k].start, length) {
-                                            f[k] = c &+ 1
-                                            missing &-= 1
-                                            break
-                                        }
-                                    }
+                                    match(b.baseAddress! + (Int(node.start) &+ 1), Int(node.end &- node.start) &- 2, value: c &+ 1)
                                 } else {
-                                    let decoded = decodedStringBytes(c)
-                                    for k in 0..<keyCount where f[k] < 0 && spans[k].length == decoded.count
-                                        && decoded.elementsEqual(kb[spans[k].start..<spans[k].start &+ spans[k].length]) {
-                                        f[k] = c &+ 1
-                                        missing &-= 1
-                                        break
-                                    }
+                                    // An empty decoded key still needs a valid pointer: it is compared over 0 bytes.
+                                    var decoded = decodedStringBytes(c)
+                                    decoded.append(0)
+                                    decoded.withUnsafeBufferPointer { match($0.baseAddress!, $0.count &- 1, value: c &+ 1) }
                                 }
                                 c = Int(n[c &+ 1].next)
                             }
@@ -199,6 +198,14 @@ public func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ 
         i += 1
     }
     return true
+}
+
+/// Whether two byte slices (possibly of different buffers) hold the same bytes.
+@inlinable @inline(__always)
+public func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    let n = a.count
+    guard n == b.count else { return false }
+    return a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in n == 0 || memcmpEqual(pa.baseAddress!, pb.baseAddress!, n) } }
 }
 
 /// Iterates an object's members as (key node, value node).

@@ -145,8 +145,13 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separator()
+        Self.appendDecimal(value, to: &bytes)
+    }
+
+    /// Appends `value` in decimal digits (with a leading '-' when negative) to `out`.
+    public static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "0"))
             return
         }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
@@ -160,10 +165,10 @@ public struct JSONWriter: Sendable {
                 n /= 10
                 count += 1
             }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
             while count > 0 {
                 count -= 1
-                bytes.append(d[count])
+                out.append(d[count])
             }
         }
     }

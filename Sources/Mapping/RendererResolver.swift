@@ -90,7 +90,7 @@ public struct RendererResolver: Sendable {
         let doc = context.document
         let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil }
         let classBytes = classNode.map { doc.raw($0) }
-        if !cache.valid || !Self.sameBytes(cache.classBytes, classBytes) || cache.sectionType != context.sectionType || cache.adaptor != adaptor {
+        if !cache.valid || !Self.sameClass(cache.classBytes, classBytes) || cache.sectionType != context.sectionType || cache.adaptor != adaptor {
             let chain = typeChain(model: context.model, in: doc, sectionType: context.sectionType, adaptor: adaptor)
             cache = TypeChainCache(valid: true, classBytes: classBytes, sectionType: context.sectionType, adaptor: adaptor,
                                    chain: chain, levels: chain.compactMap { type in rowsByType[type].map { (type, $0) } })
@@ -108,11 +108,10 @@ public struct RendererResolver: Sendable {
         return .unmapped(tried: cache.chain)
     }
 
-    /// Whether two optional byte slices hold the same bytes (both nil counts as the same).
-    static func sameBytes(_ a: ArraySlice<UInt8>?, _ b: ArraySlice<UInt8>?) -> Bool {
+    /// Whether two rows' `@class` bytes are the same (both absent counts as the same).
+    static func sameClass(_ a: ArraySlice<UInt8>?, _ b: ArraySlice<UInt8>?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        guard a.count == b.count else { return false }
-        return a.isEmpty || a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmpEqual(x.baseAddress!, y.baseAddress!, a.count) } }
+        return sameBytes(a, b)
     }
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
