@@ -1,60 +1,108 @@
 /// Appends compact JSON to a byte buffer, placing commas and colons itself.
-public struct JSONWriter: Sendable {
-    /// The JSON written so far.
-    public private(set) var bytes: [UInt8]
-    private var hasElement: [Bool] = []
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// Whether the innermost open container already has an element (the next one needs a comma).
+    private var needsComma = false
+    /// `needsComma` of the enclosing containers, innermost in bit 0; levels beyond 64 spill into `deepLevels`.
+    private var levels: UInt64 = 0
+    private var depth = 0
+    private var deepLevels: [Bool] = []
     private var afterKey = false
 
     public init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        hasElement.reserveCapacity(16)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The JSON written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if count &+ n > capacity { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count &+= bytes.count
     }
 
     @inline(__always)
     private mutating func separator() {
         if afterKey {
             afterKey = false
-            return
+        } else if needsComma {
+            put(UInt8(ascii: ","))
+        } else if depth > 0 {
+            needsComma = true
         }
-        if let last = hasElement.last {
-            if last { bytes.append(UInt8(ascii: ",")) } else { hasElement[hasElement.count - 1] = true }
-        }
+    }
+
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8) {
+        separator()
+        put(bracket)
+        if depth >= 64 { deepLevels.append(levels >> 63 != 0) }
+        levels = levels << 1 | (needsComma ? 1 : 0)
+        depth &+= 1
+        needsComma = false
+    }
+
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        put(bracket)
+        needsComma = levels & 1 != 0
+        levels >>= 1
+        depth &-= 1
+        if depth >= 64, deepLevels.removeLast() { levels |= 1 << 63 }
     }
 
     /// Opens an object.
-    public mutating func beginObject() {
-        separator()
-        bytes.append(UInt8(ascii: "{"))
-        hasElement.append(false)
-    }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Closes the innermost object.
-    public mutating func endObject() {
-        hasElement.removeLast()
-        bytes.append(UInt8(ascii: "}"))
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Opens an array.
-    public mutating func beginArray() {
-        separator()
-        bytes.append(UInt8(ascii: "["))
-        hasElement.append(false)
-    }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
 
     /// Closes the innermost array.
-    public mutating func endArray() {
-        hasElement.removeLast()
-        bytes.append(UInt8(ascii: "]"))
-    }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes an object key; the next value written belongs to it.
     public mutating func key(_ name: StaticString) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let length = name.utf8CodeUnitCount
+        reserve(length &+ 3)
+        base[count] = UInt8(ascii: "\"")
+        (base + (count &+ 1)).update(from: name.utf8Start, count: length)
+        base[count &+ 1 &+ length] = UInt8(ascii: "\"")
+        base[count &+ 2 &+ length] = UInt8(ascii: ":")
+        count &+= length &+ 3
         afterKey = true
     }
 
@@ -63,15 +111,15 @@ public struct JSONWriter: Sendable {
     public mutating func key(text name: String) {
         separator()
         appendEscaped(name)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         afterKey = true
     }
 
     /// Writes an object key given as an already-escaped JSON string token, quotes included (e.g. copied from a document).
     public mutating func key(raw token: ArraySlice<UInt8>) {
         separator()
-        token.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: ":"))
+        token.withUnsafeBufferPointer { put($0) }
+        put(UInt8(ascii: ":"))
         afterKey = true
     }
 
@@ -81,36 +129,61 @@ public struct JSONWriter: Sendable {
         appendEscaped(value)
     }
 
-    /// Writes a string value whose escaped body `body` appends (already-escaped JSON string contents).
-    public mutating func stringParts(_ body: (inout [UInt8]) -> Void) {
+    /// Opens a string value written in parts (`stringPart`), closed by `endString`.
+    public mutating func beginString() {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        body(&bytes)
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 
-    /// Appends the escaped body of `value` (no quotes) to `out`.
-    public static func appendEscapedBody(_ value: String, to out: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { utf8 in
-            if !needsEscaping(utf8) {
-                out.append(contentsOf: utf8)
-                return
-            }
-            for b in utf8 {
-                switch b {
-                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-                default: out.append(b)
-                }
+    /// Appends already-escaped JSON string contents (e.g. a string token's body copied from a document).
+    public mutating func stringPart(escaped body: ArraySlice<UInt8>) {
+        body.withUnsafeBufferPointer { put($0) }
+    }
+
+    /// Appends `text`, escaped, to the open string.
+    public mutating func stringPart(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscapedBody($0) }
+    }
+
+    /// Closes a string opened by `beginString`.
+    public mutating func endString() { put(UInt8(ascii: "\"")) }
+
+    /// Appends the escaped form of `utf8` (no quotes).
+    private mutating func appendEscapedBody(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if !Self.needsEscaping(utf8) {
+            put(utf8)
+            return
+        }
+        reserve(utf8.count * 6)
+        for b in utf8 {
+            switch b {
+            case UInt8(ascii: "\""): putPair(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): putPair(UInt8(ascii: "\\"))
+            case 0x0A: putPair(UInt8(ascii: "n"))
+            case 0x0D: putPair(UInt8(ascii: "r"))
+            case 0x09: putPair(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                putPair(UInt8(ascii: "u"))
+                base[count] = 0x30
+                base[count &+ 1] = 0x30
+                base[count &+ 2] = hex.utf8Start[Int(b >> 4)]
+                base[count &+ 3] = hex.utf8Start[Int(b & 0xF)]
+                count &+= 4
+            default:
+                base[count] = b
+                count &+= 1
             }
         }
+    }
+
+    /// A backslash and `c`, into room already reserved.
+    @inline(__always)
+    private mutating func putPair(_ c: UInt8) {
+        base[count] = UInt8(ascii: "\\")
+        base[count &+ 1] = c
+        count &+= 2
     }
 
     /// Whether any byte is '"', '\\' or a control character (8 bytes at a time).
@@ -145,31 +218,35 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separator()
-        Self.appendDecimal(value, to: &bytes)
+        reserve(20)
+        count &+= Self.writeDecimal(value, to: base + count)
+    }
+
+    /// Writes `value` in decimal digits (with a leading '-' when negative) at `out` (room for 20 bytes); returns the length.
+    @inline(__always)
+    static func writeDecimal(_ value: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = value.magnitude
+        var length = value < 0 ? 1 : 0
+        var probe = n
+        repeat {
+            length &+= 1
+            probe /= 10
+        } while probe > 0
+        if value < 0 { out[0] = UInt8(ascii: "-") }
+        var i = length
+        repeat {
+            i &-= 1
+            out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        } while n > 0
+        return length
     }
 
     /// Appends `value` in decimal digits (with a leading '-' when negative) to `out`.
     public static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = value.magnitude
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            while n > 0 {
-                d[count] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-                count += 1
-            }
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            while count > 0 {
-                count -= 1
-                out.append(d[count])
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            let length = writeDecimal(value, to: digits.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<length]))
         }
     }
 
@@ -179,7 +256,8 @@ public struct JSONWriter: Sendable {
             int(Int(value))
         } else if value.isFinite {
             separator()
-            bytes.append(contentsOf: "\(value)".utf8)
+            var text = "\(value)"
+            text.withUTF8 { put($0) }
         } else {
             null()
         }
@@ -188,19 +266,19 @@ public struct JSONWriter: Sendable {
     /// Writes a boolean value.
     public mutating func bool(_ value: Bool) {
         separator()
-        bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        if value { put(Self.trueBytes) } else { put(Self.falseBytes) }
     }
 
     /// Writes null.
     public mutating func null() {
         separator()
-        bytes.append(contentsOf: Self.nullBytes)
+        put(Self.nullBytes)
     }
 
     /// Writes an already-valid JSON value verbatim (e.g. a model copied from the input), as one block copy.
     public mutating func raw(_ json: ArraySlice<UInt8>) {
         separator()
-        json.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+        json.withUnsafeBufferPointer { put($0) }
     }
 
     /// Writes an already-valid JSON value verbatim.
@@ -208,13 +286,19 @@ public struct JSONWriter: Sendable {
         raw(json[...])
     }
 
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
-    private static let nullBytes: [UInt8] = Array("null".utf8)
+    private static var trueBytes: UnsafeBufferPointer<UInt8> { literal("true") }
+    private static var falseBytes: UnsafeBufferPointer<UInt8> { literal("false") }
+    private static var nullBytes: UnsafeBufferPointer<UInt8> { literal("null") }
+
+    @inline(__always)
+    private static func literal(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
 
     private mutating func appendEscaped(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        Self.appendEscapedBody(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { appendEscapedBody($0) }
+        put(UInt8(ascii: "\""))
     }
 }

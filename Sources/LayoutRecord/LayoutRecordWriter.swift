@@ -152,19 +152,19 @@ public struct LayoutRecordWriter: Sendable {
 
     /// Writes two text parts as one JSON string; parts from the response are copied in their escaped form.
     private func writeText(_ a: TextPart, _ b: TextPart, _ doc: JSONDocument, _ w: inout JSONWriter) {
-        func append(_ part: TextPart, _ out: inout [UInt8]) {
+        func append(_ part: TextPart, _ w: inout JSONWriter) {
             switch part {
             case .node(let n):
                 let node = doc.nodes[n]
-                out.append(contentsOf: doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
+                w.stringPart(escaped: doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
             case .text(let s):
-                JSONWriter.appendEscapedBody(s, to: &out)
+                w.stringPart(s)
             }
         }
-        w.stringParts { out in
-            append(a, &out)
-            append(b, &out)
-        }
+        w.beginString()
+        append(a, &w)
+        append(b, &w)
+        w.endString()
     }
 
     private func writeDiagnostic(_ d: Diagnostic, _ w: inout JSONWriter) {

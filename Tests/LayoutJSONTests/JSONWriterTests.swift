@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LayoutJSON
 
@@ -44,6 +45,35 @@ import LayoutJSON
         for n in [0, 7, -1, Int.max, Int.min] { w.int(n) }
         w.endArray()
         #expect(String(decoding: w.bytes, as: UTF8.self) == "[0,7,-1,\(Int.max),\(Int.min)]")
+    }
+
+    @Test func commasStayRightBeyondSixtyFourLevelsAndAcrossGrowth() throws {
+        // Tiny capacity: the buffer grows many times; 100 levels: the comma state spills past its 64-bit stack.
+        var w = JSONWriter(capacity: 1)
+        var expected = ""
+        for level in 0..<100 {
+            w.beginArray(); w.int(level)
+            expected += "[\(level)"
+            if level % 2 == 0 { w.beginObject(); w.endObject(); expected += ",{}" }
+            expected += ","
+        }
+        w.string("deep")
+        expected += "\"deep\""
+        for level in (0..<100).reversed() {
+            w.endArray(); w.bool(level % 3 == 0)
+            expected += "],\(level % 3 == 0)"
+        }
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        // The outermost array's closing value is a second top-level value: the writer adds no comma there.
+        #expect(text == expected.replacingOccurrences(of: "],true", with: "]true", options: [.anchored, .backwards]))
+    }
+
+    @Test func stringsWrittenInPartsJoinEscapedAndRawText() throws {
+        var w = JSONWriter()
+        w.beginArray()
+        w.beginString(); w.stringPart(escaped: Array(#"a\"b"#.utf8)[...]); w.stringPart("c\"\n"); w.endString()
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"["a\"bc\"\n"]"#)
     }
 
     @Test func prettyPrinterKeepsEveryValue() throws {
