@@ -29,16 +29,18 @@ for block in re.split(r"^### ", text, flags=re.M)[1:]:
             p50["mallocs"] = float(cells[3]) * factor
     results[name] = p50
 
-print("| input | compile p50 | MB/s | responses/s | mallocs/response | Foundation parse p50 | compile vs Foundation |")
-print("|---|---|---|---|---|---|---|")
+print("| input | compile p50 | MB/s | responses/s | mallocs/response | Foundation parse p50 | compile vs Foundation "
+      "| our reader alone p50 | reader alone vs Foundation |")
+print("|---|---|---|---|---|---|---|---|---|")
 for name, path in inputs.items():
-    c, f = results.get("compile/" + name), results.get("foundation-parse/" + name)
+    c, f, r = results.get("compile/" + name), results.get("foundation-parse/" + name), results.get("reader-parse/" + name)
     if not c or not os.path.exists(path):
         continue
     size = os.path.getsize(path)
     ratio = f["seconds"] / c["seconds"] if f else float("nan")
     print(f"| {name} ({size:,} B) | {c['seconds']*1e6:,.0f} µs | {size / c['seconds'] / 1e6:,.0f} | "
-          f"{1 / c['seconds']:,.0f} | {c.get('mallocs', 0):,.0f} | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× |")
+          f"{1 / c['seconds']:,.0f} | {c.get('mallocs', 0):,.0f} | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× | "
+          + (f"{r['seconds']*1e6:,.0f} µs | {f['seconds'] / r['seconds']:.1f}× |" if r and f else "– | – |"))
 
 diff_rows = [
     ("5,000 rows: 1,000 deleted, 1,000 inserted, 200 moved", "5000-rows"),

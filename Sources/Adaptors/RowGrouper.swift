@@ -10,11 +10,14 @@ public struct RowGrouper: Sendable, Equatable {
         case value
     }
 
-    public var path: FieldPath
+    public var path: FieldPath { didSet { pathText = path.description } }
+    /// The path as text (what the record's `group.by` shows), worked out once.
+    public private(set) var pathText: String
     public var order: Order
 
     public init(path: FieldPath, order: Order) {
         self.path = path
+        self.pathText = path.description
         self.order = order
     }
 

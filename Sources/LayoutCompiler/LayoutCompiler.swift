@@ -156,7 +156,7 @@ public struct LayoutCompiler: Sendable {
                 for group in groups {
                     let header = headerMapping.map { SupplementaryView(kind: "header", renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }
                     makeSection(id: item.path + "#group=" + group.label, rowIndexes: group.rows,
-                                group: (grouper.path.description, group.valueJSON), header: header)
+                                group: (grouper.pathText, group.valueJSON), header: header)
                 }
             } else {
                 makeSection(id: item.path, rowIndexes: nil, group: nil, header: nil)

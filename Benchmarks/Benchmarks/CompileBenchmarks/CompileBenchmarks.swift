@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import LayoutCompiler
+import LayoutJSON
 import Mapping
 
 /// Compile throughput against Foundation's JSONSerialization parse of the same bytes, in one run.
@@ -39,6 +40,13 @@ let benchmarks: @Sendable () -> Void = {
                 case .success(let compiled): blackHole(compiled.bytes.count)
                 case .failure(let failure): fatalError("\(failure)")
                 }
+            }
+        }
+        // Our reader alone (the compile's first stage), to show how much of the compile parsing takes.
+        let reader = JSONReader(maxDepth: compiler.config.options.maxDepth)
+        Benchmark("reader-parse/\(input.name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try reader.read(bytes).nodes.count)
             }
         }
         let data = Data(bytes)
