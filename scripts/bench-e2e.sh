@@ -59,7 +59,7 @@ print(f"| run | messages | median seconds ({len(serves)} serve, {len(passes)} pa
 print(f"| pass-through (consume → produce unchanged) | {n} | {p:.2f} | {n/p:,.0f} |")
 print(f"| serve (compile 45 KB page) | {n} | {s:.2f} | {n/s:,.0f} |")
 print(f"| serve --changes-topic (record + change set + latest layout per message, 40 pages; one run) | {n} | {c:.2f} | {n/c:,.0f} |")
-print(f"serve / pass-through = {statistics.median(ratios):.2f}× median of {len(ratios)} rounds "
+print(f"serve / pass-through = {statistics.median(ratios):.3f}× median of {len(ratios)} rounds "
       f"(each against the pass-through runs before and after it: {', '.join(f'{r:.2f}' for r in ratios)}; target ≥ 0.8×); "
       f"with change sets / serve = {s/c:.2f}×")
 PY
