@@ -297,8 +297,7 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func appendEscaped(_ value: String) {
         put(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { appendEscapedBody($0) }
+        stringPart(value)
         put(UInt8(ascii: "\""))
     }
 }
