@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import LayoutJSON
 
@@ -59,13 +58,13 @@ import LayoutJSON
         }
         w.string("deep")
         expected += "\"deep\""
-        for level in (0..<100).reversed() {
+        for level in (1..<100).reversed() {
             w.endArray(); w.bool(level % 3 == 0)
             expected += "],\(level % 3 == 0)"
         }
-        let text = String(decoding: w.bytes, as: UTF8.self)
-        // The outermost array's closing value is a second top-level value: the writer adds no comma there.
-        #expect(text == expected.replacingOccurrences(of: "],true", with: "]true", options: [.anchored, .backwards]))
+        w.endArray()
+        expected += "]"
+        #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
     }
 
     @Test func stringsWrittenInPartsJoinEscapedAndRawText() throws {
