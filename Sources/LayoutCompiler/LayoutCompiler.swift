@@ -11,6 +11,8 @@ public struct LayoutCompiler: Sendable {
     private let resolver: RendererResolver
     private let reader: JSONReader
     private let groupers: [String: RowGrouper]
+    /// Plans for every content type the registry or the config names; other types get theirs per compile.
+    private let plans: [String: SectionPlan]
     private let writer = LayoutRecordWriter()
 
     /// A compiler for `config`; `registry` overrides the adaptors the config describes (the Swift extension point).
@@ -22,6 +24,18 @@ public struct LayoutCompiler: Sendable {
         var groupers: [String: RowGrouper] = [:]
         for (type, binding) in config.adaptors { if let g = binding.grouper { groupers[type] = g } }
         self.groupers = groupers
+        var plans: [String: SectionPlan] = [:]
+        let named = self.registry.registeredTypes + config.renderers.flatMap(\.types) + config.supplementary.flatMap(\.types)
+            + config.placeholders.flatMap(\.types)
+        for type in named where plans[type] == nil {
+            plans[type] = Self.plan(for: type, registry: self.registry, groupers: groupers, resolver: resolver)
+        }
+        self.plans = plans
+    }
+
+    private static func plan(for type: String, registry: AdaptorRegistry, groupers: [String: RowGrouper], resolver: RendererResolver) -> SectionPlan {
+        let adaptor = registry.adaptor(for: type)
+        return SectionPlan(adaptor: adaptor, grouper: groupers[type], mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
     }
 
     static let errorKey: JSONKey = "@error"
@@ -80,9 +94,17 @@ public struct LayoutCompiler: Sendable {
         sections.reserveCapacity(tree.items.count)
         // Kept across sections: consecutive sections often hold rows of the same class (refinement menus).
         var chainCache = TypeChainCache()
+        var otherPlans: [String: SectionPlan] = [:]
 
         for item in tree.items {
-            let adaptor = registry.adaptor(for: item.type)
+            let plan: SectionPlan
+            if let known = plans[item.type] ?? otherPlans[item.type] {
+                plan = known
+            } else {
+                plan = Self.plan(for: item.type, registry: registry, groupers: groupers, resolver: resolver)
+                otherPlans[item.type] = plan
+            }
+            let adaptor = plan.adaptor
             var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
             diagnostics.append(contentsOf: adapted.diagnostics)
             if let errorNode = doc.value(item.node, Self.errorKey) {
@@ -102,19 +124,19 @@ public struct LayoutCompiler: Sendable {
             let parentID = item.parent.map { tree.items[$0].path }
             let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sections.count, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
-            for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, adaptor: adaptor.name) {
+            for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: plan.mappings) {
                 report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
                 supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
             }
             var placeholder: LayoutPlaceholder?
             if let kind = adapted.placeholder {
-                let resolution = resolver.resolvePlaceholder(kind, item: itemContext, adaptor: adaptor.name)
+                let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: plan.mappings)
                 report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, into: &diagnostics)
                 placeholder = LayoutPlaceholder(kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
             }
 
             let groups: [RowGroup]?
-            if let grouper = groupers[item.type], !adapted.rows.isEmpty {
+            if let grouper = plan.grouper, !adapted.rows.isEmpty {
                 groups = grouper.group(adapted.rows, in: doc)
             } else {
                 groups = nil
@@ -130,7 +152,7 @@ public struct LayoutCompiler: Sendable {
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
-                    let resolution = resolver.resolveRow(context, adaptor: adaptor.name, cache: &chainCache)
+                    let resolution = resolver.resolveRow(context, adaptor: plan.mappings.adaptor, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
                     if count > 1 && !seen.insert(row.id).inserted { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
@@ -146,12 +168,12 @@ public struct LayoutCompiler: Sendable {
                 }
                 let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == "header" || $0.kind == "footer" })
                 sections.append(LayoutSection(
-                    id: id, index: index, type: item.type, adaptor: adaptor.name, visible: visible, parent: parentID,
+                    id: id, index: index, type: item.type, adaptor: plan.mappings.adaptor, visible: visible, parent: parentID,
                     group: group, attributes: adapted.attributes, supplementary: views,
                     placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil, rows: rows))
             }
 
-            if let groups, let grouper = groupers[item.type] {
+            if let groups, let grouper = plan.grouper {
                 let headerMapping = supplementary.first { $0.kind == "header" }
                 for group in groups {
                     let header = headerMapping.map { SupplementaryView(kind: "header", renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }

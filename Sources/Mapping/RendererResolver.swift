@@ -33,6 +33,9 @@ public struct RendererResolver: Sendable {
     public let supplementaryKinds: [String]
     private let placeholdersByKind: [PlaceholderKind: [String: [Int]]]
     private let anyTypePlaceholders: [PlaceholderKind: [Int]]
+    /// Each row mapping's condition and renderer, by mapping index (read per row without copying the mapping).
+    private let rowConditions: [Condition?]
+    private let rowRenderers: [String]
     static let classKey: JSONKey = "@class"
 
     public init(config: MappingConfig) {
@@ -60,6 +63,8 @@ public struct RendererResolver: Sendable {
         supplementaryKinds = kinds
         placeholdersByKind = placeholders
         anyTypePlaceholders = anyType
+        rowConditions = config.renderers.map(\.condition)
+        rowRenderers = config.renderers.map(\.renderer)
     }
 
     /// The fallback chain for a row model: `@class` short name, full class name, section type, adaptor name.
@@ -97,12 +102,14 @@ public struct RendererResolver: Sendable {
         }
         for (type, candidates) in cache.levels {
             var matched = -1
-            var more: [Int] = []
-            for n in candidates where config.renderers[n].condition?.evaluate(context) ?? true {
-                if matched < 0 { matched = n } else { more.append(n) }
+            var second = -1
+            for n in candidates where rowConditions[n]?.evaluate(context) ?? true {
+                if matched < 0 { matched = n } else { second = n; break }
             }
-            if matched >= 0 && more.isEmpty { return .resolved(renderer: config.renderers[matched].renderer, type: type) }
-            if matched >= 0 { return .ambiguous(type: type, renderers: ([matched] + more).map { config.renderers[$0].renderer }) }
+            if matched < 0 { continue }
+            if second < 0 { return .resolved(renderer: rowRenderers[matched], type: type) }
+            let all = candidates.filter { rowConditions[$0]?.evaluate(context) ?? true }
+            return .ambiguous(type: type, renderers: all.map { rowRenderers[$0] })
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
         return .unmapped(tried: cache.chain)
@@ -119,23 +126,43 @@ public struct RendererResolver: Sendable {
         supplementaryViews(item: context, adaptor: adaptor).first { $0.kind == kind }.map { ($0.resolution, $0.model) }
     }
 
+    /// The mappings that can apply to sections of `sectionType` made by `adaptor`.
+    public func sectionMappings(sectionType: String, adaptor: String) -> SectionMappings {
+        var supplementary: [(kind: String, type: String, candidates: [Int])] = []
+        for type in [sectionType, adaptor] {
+            for (kind, candidates) in supplementaryByType[type] ?? [] { supplementary.append((kind, type, candidates)) }
+        }
+        let placeholders = SectionMappings.placeholderKinds.map { kind in
+            [(sectionType, placeholdersByKind[kind]?[sectionType] ?? []), (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
+             ("*", anyTypePlaceholders[kind] ?? [])].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
+        }
+        return SectionMappings(sectionType: sectionType, adaptor: adaptor, supplementary: supplementary, placeholders: placeholders)
+    }
+
     /// Every supplementary view a section gets, in kind order: for each kind, the section type's mappings,
     /// else the adaptor's; the model is the item's field (kinds whose field is missing are left out).
     public func supplementaryViews(item context: ConditionContext, adaptor: String) -> [(kind: String, resolution: Resolution, model: Int)] {
+        supplementaryViews(item: context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor))
+    }
+
+    /// `supplementaryViews(item:adaptor:)` with the section type's mappings already looked up.
+    public func supplementaryViews(item context: ConditionContext, mappings: SectionMappings) -> [(kind: String, resolution: Resolution, model: Int)] {
         var views: [(kind: String, resolution: Resolution, model: Int)] = []
-        for type in [context.sectionType, adaptor] {
-            guard let entries = supplementaryByType[type] else { continue }
-            for (kind, candidates) in entries where !views.contains(where: { $0.kind == kind }) {
-                var matched: [Int] = []
-                for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true { matched.append(n) }
-                guard let firstIndex = matched.first else { continue }
-                let first = config.supplementary[firstIndex]
-                guard let model = first.field.resolve(in: context.document, from: context.model) else { continue }
-                let resolution: Resolution = matched.count > 1
-                    ? .ambiguous(type: type, renderers: matched.map { config.supplementary[$0].renderer })
-                    : .resolved(renderer: first.renderer, type: type)
-                views.append((kind, resolution, model))
+        for (kind, type, candidates) in mappings.supplementary where !views.contains(where: { $0.kind == kind }) {
+            var first = -1
+            var count = 0
+            for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true {
+                if first < 0 { first = n }
+                count += 1
             }
+            guard first >= 0 else { continue }
+            let mapping = config.supplementary[first]
+            guard let model = mapping.field.resolve(in: context.document, from: context.model) else { continue }
+            let resolution: Resolution = count > 1
+                ? .ambiguous(type: type, renderers: candidates.filter { config.supplementary[$0].condition?.evaluate(context) ?? true }
+                    .map { config.supplementary[$0].renderer })
+                : .resolved(renderer: mapping.renderer, type: type)
+            views.append((kind, resolution, model))
         }
         if views.count > 1 {
             let order = supplementaryKinds
@@ -146,17 +173,17 @@ public struct RendererResolver: Sendable {
 
     /// The renderer for a placeholder of `kind` in a section (type-specific mappings first, then those for every type).
     public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, adaptor: String) -> Resolution {
-        let levels: [(String, [Int])] = [
-            (context.sectionType, placeholdersByKind[kind]?[context.sectionType] ?? []),
-            (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
-            ("*", anyTypePlaceholders[kind] ?? []),
-        ]
-        for (type, candidates) in levels where !candidates.isEmpty {
+        resolvePlaceholder(kind, item: context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor))
+    }
+
+    /// `resolvePlaceholder(_:item:adaptor:)` with the section type's mappings already looked up.
+    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, mappings: SectionMappings) -> Resolution {
+        for (type, candidates) in mappings.placeholders[SectionMappings.slot(kind)] {
             var matched: [Int] = []
             for n in candidates where config.placeholders[n].condition?.evaluate(context) ?? true { matched.append(n) }
             if matched.count == 1 { return .resolved(renderer: config.placeholders[matched[0]].renderer, type: type) }
             if matched.count > 1 { return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer }) }
         }
-        return .unmapped(tried: [context.sectionType, adaptor, "*"])
+        return .unmapped(tried: [mappings.sectionType, mappings.adaptor, "*"])
     }
 }

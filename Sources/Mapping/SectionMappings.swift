@@ -1,0 +1,26 @@
+import Adaptors
+
+/// The supplementary and placeholder mappings that can apply to sections of one content type under one adaptor,
+/// looked up once per type instead of once per section.
+public struct SectionMappings: Sendable {
+    /// The section's content type.
+    public let sectionType: String
+    /// The adaptor's name (the second level of each fallback).
+    public let adaptor: String
+    /// Supplementary candidates in lookup order: the section type's kinds, then the adaptor's.
+    let supplementary: [(kind: String, type: String, candidates: [Int])]
+    /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
+    let placeholders: [[(type: String, candidates: [Int])]]
+
+    /// The placeholder kinds in slot order.
+    static let placeholderKinds: [PlaceholderKind] = [.loading, .noResults, .error]
+
+    /// The slot of `kind` in `placeholders`.
+    static func slot(_ kind: PlaceholderKind) -> Int {
+        switch kind {
+        case .loading: return 0
+        case .noResults: return 1
+        case .error: return 2
+        }
+    }
+}
