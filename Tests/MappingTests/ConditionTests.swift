@@ -53,6 +53,37 @@ private func holds(_ text: String, row: Int = 0, section: Int = 0, type: String 
         #expect(try holds(text, row: 3, section: 1) == expected, "\(text)")
     }
 
+    /// `==` and `!=` against a string literal are answered on the response's bytes when both sides are ASCII;
+    /// everything else must come out as the general (String) comparison would have it.
+    @Test(arguments: [
+        (#"ascii == "Si""#, true),
+        (#""Si" == ascii"#, true),
+        (#"ascii != "Si""#, false),
+        (#"ascii == "SI""#, false),
+        (#"ascii == "Si ""#, false),
+        (#"empty == """#, true),
+        (#"empty != "x""#, true),
+        (#"escaped == "AB""#, true),
+        (#"kelvin == "K""#, true),
+        (#"kelvin != "K""#, false),
+        ("accent == \"caf\u{E9}\"", true),
+        (#"number == "12""#, true),
+        (#"numberText == 12"#, true),
+        (#"missing == "Si""#, false),
+        (#"missing != "Si""#, true),
+        (#"nothing == "null""#, false),
+        (#"list == "Si""#, false),
+    ])
+    func stringEqualityMatchesStringSemantics(text: String, expected: Bool) throws {
+        // "kelvin" is U+212A KELVIN SIGN (canonically equal to "K"); "accent" is "e" + U+0301 (equal to "é").
+        let doc = try JSONReader().read(Array(#"""
+        {"ascii":"Si","empty":"","escaped":"\u0041B","kelvin":"\#u{212A}","accent":"cafe\#u{301}","number":12,
+         "numberText":"12","nothing":null,"list":["Si"]}
+        """#.utf8))
+        let context = ConditionContext(document: doc, model: 0, row: 0, section: 0, sectionType: "T")
+        #expect(try Condition(text).evaluate(context) == expected, "\(text)")
+    }
+
     @Test(arguments: [
         ("label ==", 1, 9, "unexpected end of condition"),
         ("label == \"x", 1, 10, "unterminated string"),
