@@ -97,31 +97,33 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
 
 extension String {
     /// This string with every occurrence of each placeholder replaced, in one pass over the bytes (no Foundation).
+    /// Placeholders start with `%` or `{`; the text between them is copied in runs.
     func replacingPlaceholders(_ pairs: [(String, String)]) -> String {
-        let patterns = pairs.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+        let patterns = pairs.map { (Array($0.0.utf8), $0.1) }
         var s = self
         return s.withUTF8 { bytes in
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 16)
+            var runStart = 0
             var i = 0
             scan: while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "%") || bytes[i] == UInt8(ascii: "{") {
-                    for (pattern, replacement) in patterns where i + pattern.count <= bytes.count {
-                        var match = true
-                        for k in 0..<pattern.count where bytes[i + k] != pattern[k] {
-                            match = false
-                            break
-                        }
-                        if match {
-                            out.append(contentsOf: replacement)
-                            i += pattern.count
-                            continue scan
-                        }
-                    }
+                let b = bytes[i]
+                guard b == UInt8(ascii: "%") || b == UInt8(ascii: "{") else {
+                    i += 1
+                    continue
                 }
-                out.append(bytes[i])
+                for (pattern, replacement) in patterns where pattern.count <= bytes.count - i && pattern.first == b
+                    && (pattern.count < 2 || pattern[1] == bytes[i + 1])
+                    && pattern.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, bytes.baseAddress! + i, pattern.count) }) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    out.append(contentsOf: replacement.utf8)
+                    i += pattern.count
+                    runStart = i
+                    continue scan
+                }
                 i += 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
             return String(decoding: out, as: UTF8.self)
         }
     }

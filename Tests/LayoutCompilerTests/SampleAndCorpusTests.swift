@@ -68,3 +68,20 @@ struct CorpusTests {
         #expect(Set(list.rows.map(\.id)).count == 20)
     }
 }
+
+@Suite struct PagingTemplateTests {
+    /// Both placeholder spellings are filled, wherever they sit; other `%` escapes and braces are kept as they are.
+    @Test func placeholdersAreFilledAndEverythingElseIsKept() throws {
+        let template = #"/c/_/N-1?Nf=a%7CGTEQ+1&No=%7Boffset%7D&Nrpp={recordsPerPage}&x={offset}{offset}%7B&q=%20{other}%"#
+        let response = #"""
+        {"@type":"ResultsList","totalNumRecs":100,"recsPerPage":10,"firstRecNum":21,"lastRecNum":30,"records":[],
+         "pagingActionTemplate":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"","navigationState":"\#(template)"}}
+        """#
+        let (r, _) = try compileChecked(try compiler("version: 1\n"), Array(response.utf8))
+        #expect(r.text("sections[0].attributes.paging.template") == template)
+        #expect(r.text("sections[0].attributes.paging.next.target")
+            == "/c/_/N-1?Nf=a%7CGTEQ+1&No=30&Nrpp=10&x=3030%7B&q=%20{other}%")
+        #expect(r.text("sections[0].attributes.paging.previous.target")
+            == "/c/_/N-1?Nf=a%7CGTEQ+1&No=10&Nrpp=10&x=1010%7B&q=%20{other}%")
+    }
+}
