@@ -10,16 +10,50 @@ public struct JSONWriter: ~Copyable {
     private var depth = 0
     private var deepLevels: [Bool] = []
     private var afterKey = false
+    /// Whether `base` is the writer's own allocation (else it is borrowed storage, see `bytes(capacity:_:)`).
+    private var ownsBuffer = true
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// A writer into `buffer`, which it does not own; it moves to a buffer of its own if it needs more room.
+    private init(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress!
+        capacity = buffer.count
+        ownsBuffer = false
+    }
+
+    deinit { if ownsBuffer { base.deallocate() } }
 
     /// The JSON written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// What `body` writes, as an array: written straight into the array's storage when `capacity` bytes suffice,
+    /// else copied once from the writer's own grown buffer. Arrays left with more than a quarter unused (plus 4 KiB)
+    /// are copied to their size, so a caller holding many results holds little slack.
+    public static func bytes(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var grown: [UInt8]?
+        let direct = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { buffer, initialized in
+            var w = JSONWriter(borrowing: buffer)
+            body(&w)
+            if w.ownsBuffer {
+                grown = w.bytes
+                initialized = 0
+            } else {
+                initialized = w.count
+            }
+        }
+        if let grown { return grown }
+        guard direct.capacity - direct.count > direct.count / 4 + 4096 else { return direct }
+        return direct.withUnsafeBufferPointer { written in
+            [UInt8](unsafeUninitializedCapacity: written.count) { buffer, initialized in
+                if let source = written.baseAddress, !written.isEmpty { buffer.baseAddress!.update(from: source, count: written.count) }
+                initialized = written.count
+            }
+        }
+    }
 
     /// Makes room for `n` more bytes.
     @inline(__always)
@@ -31,7 +65,8 @@ public struct JSONWriter: ~Copyable {
         let newCapacity = max(capacity * 2, count + n)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if ownsBuffer { base.deallocate() }
+        ownsBuffer = true
         base = newBase
         capacity = newCapacity
     }

@@ -9,24 +9,24 @@ public struct LayoutRecordWriter: Sendable {
     /// The record as one line of JSON (no trailing newline).
     public func write(_ record: LayoutRecord) -> [UInt8] {
         let doc = record.document
-        var w = JSONWriter(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024)
-        w.beginObject()
-        w.key("version")
-        w.int(LayoutRecord.formatVersion)
-        w.key("source")
-        if let s = record.source { writeSource(s, &w) } else { w.null() }
-        w.key("page")
-        writePage(record.page, doc, &w)
-        w.key("sections")
-        w.beginArray()
-        for section in record.sections { writeSection(section, doc, &w) }
-        w.endArray()
-        w.key("diagnostics")
-        w.beginArray()
-        for d in record.diagnostics { writeDiagnostic(d, &w) }
-        w.endArray()
-        w.endObject()
-        return w.bytes
+        return JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
+            w.beginObject()
+            w.key("version")
+            w.int(LayoutRecord.formatVersion)
+            w.key("source")
+            if let s = record.source { writeSource(s, &w) } else { w.null() }
+            w.key("page")
+            writePage(record.page, doc, &w)
+            w.key("sections")
+            w.beginArray()
+            for section in record.sections { writeSection(section, doc, &w) }
+            w.endArray()
+            w.key("diagnostics")
+            w.beginArray()
+            for d in record.diagnostics { writeDiagnostic(d, &w) }
+            w.endArray()
+            w.endObject()
+        }
     }
 
     private func writeSource(_ s: RecordSource, _ w: inout JSONWriter) {

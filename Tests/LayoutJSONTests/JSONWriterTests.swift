@@ -83,4 +83,20 @@ import LayoutJSON
         let again = try JSONReader().read(pretty)
         #expect(again.value(0, "d").flatMap(again.string) == "é")
     }
+
+    /// Writing into an array's own storage: within the capacity, past it (the writer moves to its own buffer),
+    /// and with much room left (the result is copied to its size); all three give the same bytes.
+    @Test(arguments: [1, 16, 40, 4_096, 1 << 20])
+    func writesStraightIntoAnArray(capacity: Int) {
+        func fill(_ w: inout JSONWriter) {
+            w.beginArray()
+            for n in 0..<200 { w.beginObject(); w.key("n"); w.int(n); w.key("s"); w.string("a\"b\(n)"); w.endObject() }
+            w.endArray()
+        }
+        var reference = JSONWriter()
+        fill(&reference)
+        let out = JSONWriter.bytes(capacity: capacity) { fill(&$0) }
+        #expect(out == reference.bytes)
+        #expect(out.capacity - out.count <= out.count / 4 + 4096)
+    }
 }
