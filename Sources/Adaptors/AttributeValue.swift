@@ -1,13 +1,14 @@
 import LayoutJSON
 
 /// A value in a section's attributes: copied JSON, a computed scalar, an action, or a nesting of these.
-public indirect enum AttributeValue: Sendable, Equatable {
+/// Only actions are boxed (nesting goes through arrays), so scalars cost no allocation.
+public enum AttributeValue: Sendable, Equatable {
     case json(node: Int)
     case string(String)
     case int(Int)
     case bool(Bool)
     case null
-    case action(RowAction)
+    indirect case action(RowAction)
     case list([AttributeValue])
     case object([Attribute])
 }
