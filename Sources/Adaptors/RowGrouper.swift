@@ -24,25 +24,36 @@ public struct RowGrouper: Sendable, Equatable {
     /// The groups for `rows`; each row lands in exactly one group.
     public func group(_ rows: [AdaptedRow], in doc: JSONDocument) -> [RowGroup] {
         var groups: [RowGroup] = []
-        var indexByKey: [[UInt8]: Int] = [:]
+        // Keyed by the decoded text for strings and the JSON text for other scalars (both borrowed from the
+        // document where possible); the group's JSON and label are made once, by its first row.
+        var indexByKey: [ArraySlice<UInt8>: Int] = [:]
         let nullJSON = Array("null".utf8)
         for (n, row) in rows.enumerated() {
             let node = path.resolve(in: doc, from: row.node)
-            let json: [UInt8]
-            let label: String
-            if let node, doc.kind(node) != .object, doc.kind(node) != .array, doc.kind(node) != .null {
-                json = Array(doc.raw(node))
-                label = doc.kind(node) == .string ? (doc.string(node) ?? "") : String(decoding: json, as: UTF8.self)
+            let scalar = node.flatMap { doc.kind($0) != .object && doc.kind($0) != .array && doc.kind($0) != .null ? $0 : nil }
+            let key: ArraySlice<UInt8>
+            if let scalar {
+                let token = doc.nodes[scalar]
+                if token.kind == .string {
+                    key = token.flags & JSONNode.Flags.escaped == 0
+                        ? doc.bytes[Int(token.start) + 1..<Int(token.end) - 1] : doc.decodedStringBytes(scalar)[...]
+                } else {
+                    key = doc.raw(scalar)
+                }
             } else {
-                json = nullJSON
-                label = "null"
+                key = nullJSON[...]
             }
-            let key = doc.kind(node ?? 0) == .string && node != nil ? doc.decodedStringBytes(node!) : json
             if let g = indexByKey[key] {
                 groups[g].rows.append(n)
-            } else {
-                indexByKey[key] = groups.count
+                continue
+            }
+            indexByKey[key] = groups.count
+            if let scalar {
+                let json = Array(doc.raw(scalar))
+                let label = doc.kind(scalar) == .string ? (doc.string(scalar) ?? "") : String(decoding: json, as: UTF8.self)
                 groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
+            } else {
+                groups.append(RowGroup(valueJSON: nullJSON, label: "null", rows: [n]))
             }
         }
         if order == .value {
