@@ -102,14 +102,12 @@ public struct RendererResolver: Sendable {
         }
         for (type, candidates) in cache.levels {
             var matched = -1
-            var second = -1
+            var more: [Int] = []
             for n in candidates where rowConditions[n]?.evaluate(context) ?? true {
-                if matched < 0 { matched = n } else { second = n; break }
+                if matched < 0 { matched = n } else { more.append(n) }
             }
-            if matched < 0 { continue }
-            if second < 0 { return .resolved(renderer: rowRenderers[matched], type: type) }
-            let all = candidates.filter { rowConditions[$0]?.evaluate(context) ?? true }
-            return .ambiguous(type: type, renderers: all.map { rowRenderers[$0] })
+            if matched >= 0 && more.isEmpty { return .resolved(renderer: rowRenderers[matched], type: type) }
+            if matched >= 0 { return .ambiguous(type: type, renderers: ([matched] + more).map { rowRenderers[$0] }) }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
         return .unmapped(tried: cache.chain)
@@ -150,18 +148,16 @@ public struct RendererResolver: Sendable {
         var views: [(kind: String, resolution: Resolution, model: Int)] = []
         for (kind, type, candidates) in mappings.supplementary where !views.contains(where: { $0.kind == kind }) {
             var first = -1
-            var count = 0
+            var more: [Int] = []
             for n in candidates where config.supplementary[n].condition?.evaluate(context) ?? true {
-                if first < 0 { first = n }
-                count += 1
+                if first < 0 { first = n } else { more.append(n) }
             }
             guard first >= 0 else { continue }
             let mapping = config.supplementary[first]
             guard let model = mapping.field.resolve(in: context.document, from: context.model) else { continue }
-            let resolution: Resolution = count > 1
-                ? .ambiguous(type: type, renderers: candidates.filter { config.supplementary[$0].condition?.evaluate(context) ?? true }
-                    .map { config.supplementary[$0].renderer })
-                : .resolved(renderer: mapping.renderer, type: type)
+            let resolution: Resolution = more.isEmpty
+                ? .resolved(renderer: mapping.renderer, type: type)
+                : .ambiguous(type: type, renderers: ([first] + more).map { config.supplementary[$0].renderer })
             views.append((kind, resolution, model))
         }
         if views.count > 1 {
