@@ -10,7 +10,6 @@ public struct LayoutCompiler: Sendable {
     public let registry: AdaptorRegistry
     private let resolver: RendererResolver
     private let reader: JSONReader
-    private let groupers: [String: RowGrouper]
     /// Plans for every content type the registry or the config names; other types get theirs per compile.
     private let plans: [String: SectionPlan]
     private let writer = LayoutRecordWriter()
@@ -21,21 +20,18 @@ public struct LayoutCompiler: Sendable {
         self.registry = registry ?? config.registry()
         self.resolver = RendererResolver(config: config)
         self.reader = JSONReader(maxDepth: config.options.maxDepth, maxBytes: maxInputBytes)
-        var groupers: [String: RowGrouper] = [:]
-        for (type, binding) in config.adaptors { if let g = binding.grouper { groupers[type] = g } }
-        self.groupers = groupers
         var plans: [String: SectionPlan] = [:]
         let named = self.registry.registeredTypes + config.renderers.flatMap(\.types) + config.supplementary.flatMap(\.types)
             + config.placeholders.flatMap(\.types)
         for type in named where plans[type] == nil {
-            plans[type] = Self.plan(for: type, registry: self.registry, groupers: groupers, resolver: resolver)
+            plans[type] = Self.plan(for: type, config: config, registry: self.registry, resolver: resolver)
         }
         self.plans = plans
     }
 
-    private static func plan(for type: String, registry: AdaptorRegistry, groupers: [String: RowGrouper], resolver: RendererResolver) -> SectionPlan {
+    private static func plan(for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver) -> SectionPlan {
         let adaptor = registry.adaptor(for: type)
-        return SectionPlan(adaptor: adaptor, grouper: groupers[type], mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
+        return SectionPlan(adaptor: adaptor, grouper: config.adaptors[type]?.grouper, mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
     }
 
     static let errorKey: JSONKey = "@error"
@@ -101,7 +97,7 @@ public struct LayoutCompiler: Sendable {
             if let known = plans[item.type] ?? otherPlans[item.type] {
                 plan = known
             } else {
-                plan = Self.plan(for: item.type, registry: registry, groupers: groupers, resolver: resolver)
+                plan = Self.plan(for: item.type, config: config, registry: registry, resolver: resolver)
                 otherPlans[item.type] = plan
             }
             let adaptor = plan.adaptor

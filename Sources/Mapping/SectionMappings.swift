@@ -12,15 +12,9 @@ public struct SectionMappings: Sendable {
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
     let placeholders: [[(type: String, candidates: [Int])]]
 
-    /// The placeholder kinds in slot order.
-    static let placeholderKinds: [PlaceholderKind] = [.loading, .noResults, .error]
+    /// The placeholder kinds in slot order (`allCases` made once: each use of it builds a new array).
+    static let placeholderKinds = PlaceholderKind.allCases
 
     /// The slot of `kind` in `placeholders`.
-    static func slot(_ kind: PlaceholderKind) -> Int {
-        switch kind {
-        case .loading: return 0
-        case .noResults: return 1
-        case .error: return 2
-        }
-    }
+    static func slot(_ kind: PlaceholderKind) -> Int { placeholderKinds.firstIndex(of: kind)! }
 }
