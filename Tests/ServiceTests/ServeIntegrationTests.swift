@@ -200,18 +200,24 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
                                        extra: ["--tombstones", "skip"], http: "127.0.0.1:\(port)")
         #expect(try broker.consume(output, partitions: 2, count: 2).count == 2)
         #expect(try broker.consume(dlq, partitions: 2, count: 1).count == 1)
-        Thread.sleep(forTimeInterval: 0.5)
         func get(_ path: String) throws -> (Int, String) {
             let (data, response) = try syncGet(URL(string: "http://127.0.0.1:\(port)\(path)")!)
             return (response, String(decoding: data, as: UTF8.self))
         }
-        #expect(try get("/healthz").0 == 200)
-        #expect(try get("/readyz").0 == 200)
-        let (code, text) = try get("/metrics")
-        #expect(code == 200)
-        func metric(_ name: String) -> Int {
+        func metric(_ name: String, in text: String) -> Int {
             text.split(separator: "\n").filter { $0.hasPrefix(name) }.compactMap { Double($0.split(separator: " ").last!) }.reduce(0) { $0 + Int($1) }
         }
+        // The tombstone is counted whenever the worker reaches it; wait (bounded) until all four are.
+        var (code, text) = try get("/metrics")
+        let countedBy = Date().addingTimeInterval(10)
+        while metric("layout_worker_consumed_total", in: text) < 4 && Date() < countedBy {
+            Thread.sleep(forTimeInterval: 0.2)
+            (code, text) = try get("/metrics")
+        }
+        #expect(try get("/healthz").0 == 200)
+        #expect(try get("/readyz").0 == 200)
+        #expect(code == 200)
+        func metric(_ name: String) -> Int { metric(name, in: text) }
         let consumed = metric("layout_worker_consumed_total"), published = metric("layout_worker_published_total")
         let dead = metric("layout_worker_dead_lettered_total"), skipped = metric("layout_worker_skipped_total")
         #expect(consumed == 4 && published == 2 && dead == 1 && skipped == 1, "\(text)")
