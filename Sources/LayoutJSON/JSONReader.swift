@@ -21,18 +21,12 @@ public struct JSONReader: Sendable {
         let capacity = TapeBuilder.capacity(for: bytes.count, maxDepth: maxDepth)
         let scratch = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
-        var failure: JSONSyntaxError?
-        let count = bytes.withUnsafeBufferPointer { buffer in
-            var builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
+        let built: Result<Int, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            let builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
             defer { builder.deallocate() }
-            do throws(JSONSyntaxError) {
-                try builder.run()
-            } catch {
-                failure = error
-            }
-            return builder.nodeCount
+            return Result { () throws(JSONSyntaxError) in try builder.run() }
         }
-        if let failure { throw failure }
+        let count = try built.get()
         let nodes = [JSONNode](unsafeUninitializedCapacity: count) { out, initialized in
             UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: scratch, byteCount: count * MemoryLayout<JSONNode>.stride)
             initialized = count

@@ -1,21 +1,25 @@
 /// The single-pass validating scanner behind `JSONReader`: an explicit container stack, no recursion.
+///
+/// `run()` keeps the cursor, the node count and the depth in locals for the whole document, and the helpers it
+/// calls take them `inout`, so the hot loop does not store them back to memory on every token.
 struct TapeBuilder {
     let base: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
-    var pos = 0
     /// The tape being written. Every node but one owns at least two input bytes, except containers still
     /// open (at most `maxDepth`), so `capacity(for:maxDepth:)` nodes always suffice and the tape never grows.
     let nodes: UnsafeMutablePointer<JSONNode>
-    var nodeCount = 0
-    /// Open containers: node index, child count and whether it is an object.
-    let stackNodes: UnsafeMutablePointer<Int>
-    let stackCounts: UnsafeMutablePointer<UInt32>
-    let stackIsObject: UnsafeMutablePointer<Bool>
-    let stackFlags: UnsafeMutablePointer<UInt8>
-    var depth = 0
-
+    /// Open containers, innermost last.
+    let frames: UnsafeMutablePointer<Frame>
     let capacity: Int
+
+    /// An open container: its node, members or elements so far, its kind, and the flags gathered for it.
+    struct Frame {
+        var node: Int
+        var count: UInt32
+        var isObject: Bool
+        var flags: UInt8
+    }
 
     /// Most nodes a `count`-byte input can produce, valid or cut short.
     static func capacity(for count: Int, maxDepth: Int) -> Int { count / 2 + 2 + min(maxDepth, count) }
@@ -26,204 +30,159 @@ struct TapeBuilder {
         self.maxDepth = maxDepth
         self.nodes = nodes
         self.capacity = Self.capacity(for: count, maxDepth: maxDepth)
-        stackNodes = .allocate(capacity: maxDepth + 1)
-        stackCounts = .allocate(capacity: maxDepth + 1)
-        stackIsObject = .allocate(capacity: maxDepth + 1)
-        stackFlags = .allocate(capacity: maxDepth + 1)
+        frames = .allocate(capacity: maxDepth + 1)
     }
 
     func deallocate() {
-        stackNodes.deallocate()
-        stackCounts.deallocate()
-        stackIsObject.deallocate()
-        stackFlags.deallocate()
+        frames.deallocate()
     }
 
-    @inline(__always)
-    private mutating func append(_ node: JSONNode) {
-        precondition(nodeCount < capacity, "JSON tape capacity bound violated")
-        nodes.advanced(by: nodeCount).initialize(to: node)
-        nodeCount &+= 1
-    }
-
-    private func fail(_ reason: JSONSyntaxError.Reason, at offset: Int? = nil) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset ?? pos, reason: reason)
-    }
-
-    @inline(__always)
-    private mutating func skipWhitespace() {
-        while pos < count {
-            let c = base[pos]
-            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
-        }
-    }
-
-    mutating func run() throws(JSONSyntaxError) {
+    /// Scans the whole input; returns the number of tape nodes written.
+    func run() throws(JSONSyntaxError) -> Int {
+        var p = 0
+        var n = 0
+        var d = 0
         // A leading UTF-8 byte order mark is tolerated.
-        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
-        skipWhitespace()
-        if pos >= count { throw fail(.emptyInput) }
-        var needValue = true
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { p = 3 }
+        skipWhitespace(&p)
+        if p >= count { throw Self.failure(.emptyInput, at: p) }
         while true {
-            if needValue {
-                skipWhitespace()
-                needValue = try value()
-                continue
-            }
-            skipWhitespace()
-            guard depth > 0 else {
-                if pos != count { throw fail(.trailingCharacters) }
-                return
-            }
-            let isObject = stackIsObject[depth - 1]
-            guard pos < count else { throw fail(.unexpectedEnd(inside: isObject ? "object" : "array")) }
-            let c = base[pos]
-            if c == UInt8(ascii: ",") {
-                pos += 1
-                if isObject {
-                    skipWhitespace()
-                    try key(afterComma: true)
+            // A value starts at `p` (whitespace already skipped).
+            guard p < count else { throw unexpectedEnd(at: p, depth: d) }
+            let c = base[p]
+            if c == UInt8(ascii: "\"") {
+                let start = p
+                let flags = try scanString(&p)
+                appendScalar(.string, start: start, end: p, flags: flags, &n)
+            } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                if d >= maxDepth { throw Self.failure(.tooDeep(limit: maxDepth), at: p) }
+                let isObject = c == UInt8(ascii: "{")
+                frames[d] = Frame(node: n, count: 0, isObject: isObject, flags: 0)
+                d &+= 1
+                append(JSONNode(start: UInt32(truncatingIfNeeded: p), end: 0, next: 0, count: 0, kind: isObject ? .object : .array, flags: 0), &n)
+                p &+= 1
+                skipWhitespace(&p)
+                if p < count && base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    p &+= 1
+                    close(at: p, &n, &d)
+                } else {
+                    // Members and elements are counted as the first one and then one per comma.
+                    frames[d &- 1].count = 1
+                    if isObject { try key(&p, &n, depth: d, afterComma: false) }
+                    skipWhitespace(&p)
+                    continue
                 }
-                needValue = true
-            } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                pos += 1
-                close()
+            } else if c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) {
+                try number(&p, &n)
+            } else if c == UInt8(ascii: "t") {
+                try literal("true", .true, &p, &n)
+            } else if c == UInt8(ascii: "f") {
+                try literal("false", .false, &p, &n)
+            } else if c == UInt8(ascii: "n") {
+                try literal("null", .null, &p, &n)
             } else {
-                throw fail(.unexpectedCharacter(c, expected: isObject ? "',' or '}'" : "',' or ']'"))
+                throw notAValue(c, at: p, depth: d)
+            }
+            // After a value: commas and closing brackets until the next value or the end.
+            while true {
+                skipWhitespace(&p)
+                guard d > 0 else {
+                    if p != count { throw Self.failure(.trailingCharacters, at: p) }
+                    return n
+                }
+                let isObject = frames[d &- 1].isObject
+                guard p < count else { throw unexpectedEnd(at: p, depth: d) }
+                let c = base[p]
+                if c == UInt8(ascii: ",") {
+                    p &+= 1
+                    frames[d &- 1].count &+= 1
+                    if isObject {
+                        skipWhitespace(&p)
+                        try key(&p, &n, depth: d, afterComma: true)
+                    }
+                    skipWhitespace(&p)
+                    break
+                } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    p &+= 1
+                    close(at: p, &n, &d)
+                } else {
+                    throw Self.failure(.unexpectedCharacter(c, expected: isObject ? "',' or '}'" : "',' or ']'"), at: p)
+                }
             }
         }
     }
 
-    /// Parses the value at `pos`; returns true when a value must follow (an open, non-empty container).
     @inline(__always)
-    private mutating func value() throws(JSONSyntaxError) -> Bool {
-        guard pos < count else {
-            throw fail(.unexpectedEnd(inside: depth == 0 ? "value" : (stackIsObject[depth - 1] ? "object" : "array")))
-        }
-        let c = base[pos]
-        switch c {
-        case UInt8(ascii: "\""):
-            try string()
-            return false
-        case UInt8(ascii: "{"):
-            try open(.object)
-            skipWhitespace()
-            if pos < count && base[pos] == UInt8(ascii: "}") {
-                pos += 1
-                close()
-                return false
-            }
-            try key(afterComma: false)
-            return true
-        case UInt8(ascii: "["):
-            try open(.array)
-            skipWhitespace()
-            if pos < count && base[pos] == UInt8(ascii: "]") {
-                pos += 1
-                close()
-                return false
-            }
-            return true
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try number()
-            return false
-        case UInt8(ascii: "t"):
-            try literal("true", .true)
-            return false
-        case UInt8(ascii: "f"):
-            try literal("false", .false)
-            return false
-        case UInt8(ascii: "n"):
-            try literal("null", .null)
-            return false
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            throw fail(.nonFiniteNumber)
-        case UInt8(ascii: "/"):
-            throw fail(.comment)
-        case UInt8(ascii: "'"):
-            throw fail(.singleQuotedString)
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            throw fail(.unexpectedCharacter(c, expected: depth == 0 ? "a value" : "a value (trailing comma?)"))
-        default:
-            throw fail(.unexpectedCharacter(c, expected: "a value"))
+    private func append(_ node: JSONNode, _ n: inout Int) {
+        precondition(n < capacity, "JSON tape capacity bound violated")
+        nodes.advanced(by: n).initialize(to: node)
+        n &+= 1
+    }
+
+    /// Appends a string, number or literal spanning `start..<end`. Offsets fit in 32 bits: `JSONReader` refuses
+    /// larger inputs, and there are fewer nodes than bytes.
+    @inline(__always)
+    private func appendScalar(_ kind: JSONKind, start: Int, end: Int, flags: UInt8, _ n: inout Int) {
+        append(JSONNode(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: n &+ 1),
+                        count: 0, kind: kind, flags: flags), &n)
+    }
+
+    @inline(__always)
+    private func skipWhitespace(_ p: inout Int) {
+        while p < count {
+            let c = base[p]
+            // Anything above the space is not whitespace; below it, only tab, line feed and return are.
+            if c > 0x20 || (c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09) { return }
+            p &+= 1
         }
     }
 
-    /// Counts a new array element (object members are counted at their keys).
+    /// Ends the innermost container at `p` (one past its closing bracket).
     @inline(__always)
-    private mutating func countChild() {
-        if depth > 0 && !stackIsObject[depth - 1] { stackCounts[depth - 1] &+= 1 }
+    private func close(at p: Int, _ n: inout Int, _ d: inout Int) {
+        d &-= 1
+        let frame = frames[d]
+        let node = nodes.advanced(by: frame.node)
+        node.pointee.end = UInt32(truncatingIfNeeded: p)
+        node.pointee.next = UInt32(truncatingIfNeeded: n)
+        node.pointee.count = frame.count
+        node.pointee.flags = frame.flags
+        if frame.flags & JSONNode.Flags.itemsBelow != 0 && d > 0 { frames[d &- 1].flags |= JSONNode.Flags.itemsBelow }
     }
 
+    /// Parses `"key" :` inside the innermost (object) container; the key is recorded as a string node.
     @inline(__always)
-    private mutating func open(_ kind: JSONKind) throws(JSONSyntaxError) {
-        if depth >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
-        countChild()
-        stackNodes[depth] = nodeCount
-        stackCounts[depth] = 0
-        stackIsObject[depth] = kind == .object
-        stackFlags[depth] = 0
-        depth &+= 1
-        append(JSONNode(start: UInt32(pos), end: 0, next: 0, count: 0, kind: kind, flags: 0))
-        pos += 1
+    private func key(_ p: inout Int, _ n: inout Int, depth d: Int, afterComma: Bool) throws(JSONSyntaxError) {
+        guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
+        let c = base[p]
+        if c != UInt8(ascii: "\"") { throw notAKey(c, at: p, afterComma: afterComma) }
+        let start = p
+        let flags = try scanString(&p)
+        appendScalar(.string, start: start, end: p, flags: flags, &n)
+        markSpecialKey(start: start, end: p, flags: flags, depth: d)
+        skipWhitespace(&p)
+        guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
+        if base[p] != UInt8(ascii: ":") { throw Self.failure(.unexpectedCharacter(base[p], expected: "':'"), at: p) }
+        p &+= 1
     }
 
+    /// Flags the open object when the key in `start..<end` is `@type`, `@class`, or escaped.
     @inline(__always)
-    private mutating func close() {
-        depth &-= 1
-        let index = stackNodes[depth]
-        nodes[index].end = UInt32(pos)
-        nodes[index].next = UInt32(nodeCount)
-        nodes[index].count = stackCounts[depth]
-        let flags = stackFlags[depth]
-        nodes[index].flags = flags
-        if flags & JSONNode.Flags.itemsBelow != 0 && depth > 0 { stackFlags[depth &- 1] |= JSONNode.Flags.itemsBelow }
-    }
-
-    /// Parses `"key" :` inside an object (the key is recorded as a string node).
-    @inline(__always)
-    private mutating func key(afterComma: Bool) throws(JSONSyntaxError) {
-        guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
-        let c = base[pos]
-        if c != UInt8(ascii: "\"") {
-            if c == UInt8(ascii: "'") { throw fail(.singleQuotedString) }
-            if c == UInt8(ascii: "/") { throw fail(.comment) }
-            throw fail(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"))
-        }
-        stackCounts[depth - 1] &+= 1
-        let keyStart = pos
-        try scanString()
-        markSpecialKey(start: keyStart)
-        skipWhitespace()
-        guard pos < count else { throw fail(.unexpectedEnd(inside: "object")) }
-        if base[pos] != UInt8(ascii: ":") { throw fail(.unexpectedCharacter(base[pos], expected: "':'")) }
-        pos += 1
-    }
-
-    /// Flags the open object when the key just scanned is `@type`, `@class`, or escaped.
-    @inline(__always)
-    private mutating func markSpecialKey(start: Int) {
-        let length = pos &- start
-        let key = nodes[nodeCount &- 1]
-        if key.flags & JSONNode.Flags.escaped != 0 {
-            stackFlags[depth &- 1] |= JSONNode.Flags.escapedKey | JSONNode.Flags.itemsBelow
+    private func markSpecialKey(start: Int, end: Int, flags: UInt8, depth d: Int) {
+        if flags & JSONNode.Flags.escaped != 0 {
+            frames[d &- 1].flags |= JSONNode.Flags.escapedKey | JSONNode.Flags.itemsBelow
             return
         }
+        let length = end &- start
         guard (length == 7 || length == 8) && base[start &+ 1] == UInt8(ascii: "@") else { return }
         let s = start &+ 2
         if length == 7 && base[s] == UInt8(ascii: "t") && base[s &+ 1] == UInt8(ascii: "y") && base[s &+ 2] == UInt8(ascii: "p")
             && base[s &+ 3] == UInt8(ascii: "e") {
-            stackFlags[depth &- 1] |= JSONNode.Flags.typeKey | JSONNode.Flags.itemsBelow
+            frames[d &- 1].flags |= JSONNode.Flags.typeKey | JSONNode.Flags.itemsBelow
         } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l") && base[s &+ 2] == UInt8(ascii: "a")
             && base[s &+ 3] == UInt8(ascii: "s") && base[s &+ 4] == UInt8(ascii: "s") {
-            stackFlags[depth &- 1] |= JSONNode.Flags.classKey
+            frames[d &- 1].flags |= JSONNode.Flags.classKey
         }
-    }
-
-    @inline(__always)
-    private mutating func string() throws(JSONSyntaxError) {
-        countChild()
-        try scanString()
     }
 
     /// A mask with the high bit set in the lowest byte that is '"', '\\', a control character or non-ASCII
@@ -240,51 +199,40 @@ struct TapeBuilder {
         return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs)
     }
 
+    /// Scans the string whose opening quote is at `p`, leaving `p` past its closing quote; returns its flags.
     @inline(__always)
-    private mutating func scanString() throws(JSONSyntaxError) {
-        let start = pos
-        // The cursor lives in a local while scanning (the builder's fields would be stored back on every step).
-        var p = pos &+ 1
+    private func scanString(_ p: inout Int) throws(JSONSyntaxError) -> UInt8 {
+        let start = p
+        var q = p &+ 1
         var flags: UInt8 = 0
         let raw = UnsafeRawPointer(base)
-        let count = self.count
         while true {
             // Skip 8 plain bytes at a time, then jump straight to the first byte that needs a look.
-            while p &+ 8 <= count {
-                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)))
+            while q &+ 8 <= count {
+                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: q, as: UInt64.self)))
                 if mask == 0 {
-                    p &+= 8
+                    q &+= 8
                 } else {
-                    p &+= mask.trailingZeroBitCount >> 3
+                    q &+= mask.trailingZeroBitCount >> 3
                     break
                 }
             }
-            guard p < count else {
-                pos = p
-                throw fail(.unterminatedString, at: start)
-            }
-            let c = base[p]
+            guard q < count else { throw Self.failure(.unterminatedString, at: start) }
+            let c = base[q]
             if c == UInt8(ascii: "\"") {
-                p &+= 1
-                break
+                p = q &+ 1
+                return flags
             } else if c == UInt8(ascii: "\\") {
                 flags |= JSONNode.Flags.escaped
-                pos = p
-                try escape()
-                p = pos
+                q = try escape(at: q)
             } else if c < 0x20 {
-                pos = p
-                throw fail(.controlCharacterInString(c))
+                throw Self.failure(.controlCharacterInString(c), at: q)
             } else if c >= 0x80 {
-                pos = p
-                try utf8Sequence(c)
-                p = pos
+                q = try utf8Sequence(at: q)
             } else {
-                p &+= 1
+                q &+= 1
             }
         }
-        pos = p
-        append(JSONNode(start: UInt32(start), end: UInt32(p), next: UInt32(nodeCount &+ 1), count: 0, kind: .string, flags: flags))
     }
 
     @inline(__always)
@@ -305,26 +253,27 @@ struct TapeBuilder {
         return value
     }
 
-    private mutating func escape() throws(JSONSyntaxError) {
-        let at = pos
-        guard pos + 1 < count else { throw fail(.unterminatedString) }
-        switch base[pos + 1] {
+    /// Checks the escape whose backslash is at `at`; returns the offset after it.
+    private func escape(at: Int) throws(JSONSyntaxError) -> Int {
+        guard at + 1 < count else { throw Self.failure(.unterminatedString, at: at) }
+        switch base[at + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            pos += 2
+            return at + 2
         case UInt8(ascii: "u"):
-            guard let unit = hexValue(at: pos + 2) else { throw fail(.invalidEscape, at: at) }
-            pos += 6
+            guard let unit = hexValue(at: at + 2) else { throw Self.failure(.invalidEscape, at: at) }
+            let after = at + 6
             if unit >= 0xD800 && unit <= 0xDBFF {
-                guard pos + 1 < count, base[pos] == UInt8(ascii: "\\"), base[pos + 1] == UInt8(ascii: "u"),
-                    let low = hexValue(at: pos + 2), low >= 0xDC00 && low <= 0xDFFF
-                else { throw fail(.loneSurrogate, at: at) }
-                pos += 6
+                guard after + 1 < count, base[after] == UInt8(ascii: "\\"), base[after + 1] == UInt8(ascii: "u"),
+                    let low = hexValue(at: after + 2), low >= 0xDC00 && low <= 0xDFFF
+                else { throw Self.failure(.loneSurrogate, at: at) }
+                return after + 6
             } else if unit >= 0xDC00 && unit <= 0xDFFF {
-                throw fail(.loneSurrogate, at: at)
+                throw Self.failure(.loneSurrogate, at: at)
             }
+            return after
         default:
-            throw fail(.invalidEscape, at: at)
+            throw Self.failure(.invalidEscape, at: at)
         }
     }
 
@@ -333,37 +282,38 @@ struct TapeBuilder {
         offset < count && base[offset] >= low && base[offset] <= high
     }
 
-    private mutating func utf8Sequence(_ lead: UInt8) throws(JSONSyntaxError) {
+    /// Checks the UTF-8 sequence whose lead byte is at `at`; returns the offset after it.
+    private func utf8Sequence(at: Int) throws(JSONSyntaxError) -> Int {
         let ok: Bool
         let length: Int
-        switch lead {
+        switch base[at] {
         case 0xC2...0xDF:
             length = 2
-            ok = isContinuation(pos + 1)
+            ok = isContinuation(at + 1)
         case 0xE0:
             length = 3
-            ok = isContinuation(pos + 1, 0xA0, 0xBF) && isContinuation(pos + 2)
+            ok = isContinuation(at + 1, 0xA0, 0xBF) && isContinuation(at + 2)
         case 0xED:
             length = 3
-            ok = isContinuation(pos + 1, 0x80, 0x9F) && isContinuation(pos + 2)
+            ok = isContinuation(at + 1, 0x80, 0x9F) && isContinuation(at + 2)
         case 0xE1...0xEC, 0xEE...0xEF:
             length = 3
-            ok = isContinuation(pos + 1) && isContinuation(pos + 2)
+            ok = isContinuation(at + 1) && isContinuation(at + 2)
         case 0xF0:
             length = 4
-            ok = isContinuation(pos + 1, 0x90, 0xBF) && isContinuation(pos + 2) && isContinuation(pos + 3)
+            ok = isContinuation(at + 1, 0x90, 0xBF) && isContinuation(at + 2) && isContinuation(at + 3)
         case 0xF1...0xF3:
             length = 4
-            ok = isContinuation(pos + 1) && isContinuation(pos + 2) && isContinuation(pos + 3)
+            ok = isContinuation(at + 1) && isContinuation(at + 2) && isContinuation(at + 3)
         case 0xF4:
             length = 4
-            ok = isContinuation(pos + 1, 0x80, 0x8F) && isContinuation(pos + 2) && isContinuation(pos + 3)
+            ok = isContinuation(at + 1, 0x80, 0x8F) && isContinuation(at + 2) && isContinuation(at + 3)
         default:
             length = 1
             ok = false
         }
-        if !ok { throw fail(.invalidUTF8) }
-        pos += length
+        if !ok { throw Self.failure(.invalidUTF8, at: at) }
+        return at + length
     }
 
     @inline(__always)
@@ -371,48 +321,82 @@ struct TapeBuilder {
         offset < count && base[offset] >= UInt8(ascii: "0") && base[offset] <= UInt8(ascii: "9")
     }
 
-    private mutating func number() throws(JSONSyntaxError) {
-        countChild()
-        let start = pos
+    private func number(_ p: inout Int, _ n: inout Int) throws(JSONSyntaxError) {
+        let start = p
+        var q = p
         var flags: UInt8 = 0
-        if base[pos] == UInt8(ascii: "-") {
-            pos += 1
-            if pos < count && (base[pos] == UInt8(ascii: "I") || base[pos] == UInt8(ascii: "N")) {
-                throw fail(.nonFiniteNumber, at: start)
+        if base[q] == UInt8(ascii: "-") {
+            q += 1
+            if q < count && (base[q] == UInt8(ascii: "I") || base[q] == UInt8(ascii: "N")) {
+                throw Self.failure(.nonFiniteNumber, at: start)
             }
         }
-        guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit"), at: pos) }
-        if base[pos] == UInt8(ascii: "0") {
-            pos += 1
-            if isDigit(pos) { throw fail(.leadingZero, at: start) }
+        guard isDigit(q) else { throw Self.failure(.invalidNumber("expected a digit"), at: q) }
+        if base[q] == UInt8(ascii: "0") {
+            q += 1
+            if isDigit(q) { throw Self.failure(.leadingZero, at: start) }
         } else {
-            while isDigit(pos) { pos += 1 }
+            while isDigit(q) { q += 1 }
         }
-        if pos < count && base[pos] == UInt8(ascii: ".") {
-            pos += 1
+        if q < count && base[q] == UInt8(ascii: ".") {
+            q += 1
             flags = JSONNode.Flags.fractional
-            guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit after '.'")) }
-            while isDigit(pos) { pos += 1 }
+            guard isDigit(q) else { throw Self.failure(.invalidNumber("expected a digit after '.'"), at: q) }
+            while isDigit(q) { q += 1 }
         }
-        if pos < count && (base[pos] == UInt8(ascii: "e") || base[pos] == UInt8(ascii: "E")) {
-            pos += 1
+        if q < count && (base[q] == UInt8(ascii: "e") || base[q] == UInt8(ascii: "E")) {
+            q += 1
             flags = JSONNode.Flags.fractional
-            if pos < count && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos += 1 }
-            guard isDigit(pos) else { throw fail(.invalidNumber("expected a digit in the exponent")) }
-            while isDigit(pos) { pos += 1 }
+            if q < count && (base[q] == UInt8(ascii: "+") || base[q] == UInt8(ascii: "-")) { q += 1 }
+            guard isDigit(q) else { throw Self.failure(.invalidNumber("expected a digit in the exponent"), at: q) }
+            while isDigit(q) { q += 1 }
         }
-        append(JSONNode(start: UInt32(start), end: UInt32(pos), next: UInt32(nodeCount &+ 1), count: 0, kind: .number, flags: flags))
+        appendScalar(.number, start: start, end: q, flags: flags, &n)
+        p = q
     }
 
-    private mutating func literal(_ word: StaticString, _ kind: JSONKind) throws(JSONSyntaxError) {
+    private func literal(_ word: StaticString, _ kind: JSONKind, _ p: inout Int, _ n: inout Int) throws(JSONSyntaxError) {
         let length = word.utf8CodeUnitCount
-        guard pos + length <= count else { throw fail(.invalidLiteral) }
+        guard p + length <= count else { throw Self.failure(.invalidLiteral, at: p) }
         let expected = word.utf8Start
-        for i in 0..<length where base[pos + i] != expected[i] {
-            throw fail(.invalidLiteral)
+        for i in 0..<length where base[p + i] != expected[i] {
+            throw Self.failure(.invalidLiteral, at: p)
         }
-        countChild()
-        append(JSONNode(start: UInt32(pos), end: UInt32(pos + length), next: UInt32(nodeCount &+ 1), count: 0, kind: kind, flags: 0))
-        pos += length
+        appendScalar(kind, start: p, end: p + length, flags: 0, &n)
+        p += length
+    }
+
+    // MARK: - Errors (kept out of the hot loop)
+
+    @inline(never)
+    private static func failure(_ reason: JSONSyntaxError.Reason, at offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: reason)
+    }
+
+    /// The input ended where a value, or more of the innermost container, was due.
+    @inline(never)
+    private func unexpectedEnd(at p: Int, depth d: Int) -> JSONSyntaxError {
+        Self.failure(.unexpectedEnd(inside: d == 0 ? "value" : (frames[d - 1].isObject ? "object" : "array")), at: p)
+    }
+
+    /// Byte `c` at `p` starts no JSON value.
+    @inline(never)
+    private func notAValue(_ c: UInt8, at p: Int, depth d: Int) -> JSONSyntaxError {
+        switch c {
+        case UInt8(ascii: "N"), UInt8(ascii: "I"): return Self.failure(.nonFiniteNumber, at: p)
+        case UInt8(ascii: "/"): return Self.failure(.comment, at: p)
+        case UInt8(ascii: "'"): return Self.failure(.singleQuotedString, at: p)
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            return Self.failure(.unexpectedCharacter(c, expected: d == 0 ? "a value" : "a value (trailing comma?)"), at: p)
+        default: return Self.failure(.unexpectedCharacter(c, expected: "a value"), at: p)
+        }
+    }
+
+    /// Byte `c` at `p` is where an object's key was due.
+    @inline(never)
+    private func notAKey(_ c: UInt8, at p: Int, afterComma: Bool) -> JSONSyntaxError {
+        if c == UInt8(ascii: "'") { return Self.failure(.singleQuotedString, at: p) }
+        if c == UInt8(ascii: "/") { return Self.failure(.comment, at: p) }
+        return Self.failure(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"), at: p)
     }
 }
