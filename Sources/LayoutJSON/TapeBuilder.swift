@@ -46,7 +46,26 @@ struct TapeBuilder {
         if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { p = 3 }
         skipWhitespace(&p)
         if p >= count { throw Self.failure(.emptyInput, at: p) }
+        // Whether `"key" :` comes first (at `p`, whitespace skipped): 0 no, 1 first in its object, 2 after a comma.
+        var keyDue = 0
         while true {
+            if keyDue != 0 {
+                // The key is recorded as a string node (written out here, the one place keys are read: the
+                // optimizer keeps a called helper out of line).
+                guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
+                let c = base[p]
+                if c != UInt8(ascii: "\"") { throw notAKey(c, at: p, afterComma: keyDue == 2) }
+                keyDue = 0
+                let start = p
+                let flags = try scanString(&p)
+                appendScalar(.string, start: start, end: p, flags: flags, &n)
+                markSpecialKey(start: start, end: p, flags: flags, depth: d)
+                skipWhitespace(&p)
+                guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
+                if base[p] != UInt8(ascii: ":") { throw Self.failure(.unexpectedCharacter(base[p], expected: "':'"), at: p) }
+                p &+= 1
+                skipWhitespace(&p)
+            }
             // A value starts at `p` (whitespace already skipped).
             guard p < count else { throw unexpectedEnd(at: p, depth: d) }
             let c = base[p]
@@ -68,8 +87,7 @@ struct TapeBuilder {
                 } else {
                     // Members and elements are counted as the first one and then one per comma.
                     frames[d &- 1].count = 1
-                    if isObject { try key(&p, &n, depth: d, afterComma: false) }
-                    skipWhitespace(&p)
+                    if isObject { keyDue = 1 }
                     continue
                 }
             } else if c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) {
@@ -96,11 +114,8 @@ struct TapeBuilder {
                 if c == UInt8(ascii: ",") {
                     p &+= 1
                     frames[d &- 1].count &+= 1
-                    if isObject {
-                        skipWhitespace(&p)
-                        try key(&p, &n, depth: d, afterComma: true)
-                    }
                     skipWhitespace(&p)
+                    if isObject { keyDue = 2 }
                     break
                 } else if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     p &+= 1
@@ -148,22 +163,6 @@ struct TapeBuilder {
         node.pointee.count = frame.count
         node.pointee.flags = frame.flags
         if frame.flags & JSONNode.Flags.itemsBelow != 0 && d > 0 { frames[d &- 1].flags |= JSONNode.Flags.itemsBelow }
-    }
-
-    /// Parses `"key" :` inside the innermost (object) container; the key is recorded as a string node.
-    @inline(__always)
-    private func key(_ p: inout Int, _ n: inout Int, depth d: Int, afterComma: Bool) throws(JSONSyntaxError) {
-        guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
-        let c = base[p]
-        if c != UInt8(ascii: "\"") { throw notAKey(c, at: p, afterComma: afterComma) }
-        let start = p
-        let flags = try scanString(&p)
-        appendScalar(.string, start: start, end: p, flags: flags, &n)
-        markSpecialKey(start: start, end: p, flags: flags, depth: d)
-        skipWhitespace(&p)
-        guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
-        if base[p] != UInt8(ascii: ":") { throw Self.failure(.unexpectedCharacter(base[p], expected: "':'"), at: p) }
-        p &+= 1
     }
 
     /// Flags the open object when the key in `start..<end` is `@type`, `@class`, or escaped.
