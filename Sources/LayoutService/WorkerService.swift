@@ -29,13 +29,7 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
         let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [settings, compiler, metrics, logger] in
-                    do throws(KafkaError) {
-                        let worker = try LayoutWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, logger: logger)
-                        try worker.run()
-                        continuation.resume(returning: .success(worker.counts))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
+                    continuation.resume(returning: Self.runWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, logger: logger))
                 }
                 thread.name = "layout-worker"
                 thread.start()
@@ -48,6 +42,20 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
             logger.info("worker finished", metadata: ["counts": .string(counts.description)])
         case .failure(let error):
             throw error
+        }
+    }
+
+    /// Runs a worker to the end and returns its counts; the worker and its Kafka clients are destroyed before this
+    /// returns, so the process never exits while librdkafka's threads are still tearing down (exiting under them
+    /// can crash in its TLS cleanup).
+    private static func runWorker(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+                                  logger: Logger) -> Result<WorkerCounts, KafkaError> {
+        do throws(KafkaError) {
+            let worker = try LayoutWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, logger: logger)
+            try worker.run()
+            return .success(worker.counts)
+        } catch {
+            return .failure(error)
         }
     }
 }

@@ -108,7 +108,7 @@ private final class TLSProxy {
         let (_, ready) = try syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!)
         #expect(ready != 200)
         refused.signal(SIGTERM)
-        #expect(refused.wait(seconds: 30) == 0)
+        #expect(refused.wait(seconds: 30) == 0, "\(refused.process.terminationReason == .uncaughtSignal ? "killed by signal" : "exit status") \(refused.process.isRunning ? -1 : refused.process.terminationStatus)\n\(refused.logText.suffix(3000))")
         _ = proxy
     }
 
