@@ -217,9 +217,8 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         #expect(try get("/healthz").0 == 200)
         #expect(try get("/readyz").0 == 200)
         #expect(code == 200)
-        func metric(_ name: String) -> Int { metric(name, in: text) }
-        let consumed = metric("layout_worker_consumed_total"), published = metric("layout_worker_published_total")
-        let dead = metric("layout_worker_dead_lettered_total"), skipped = metric("layout_worker_skipped_total")
+        let consumed = metric("layout_worker_consumed_total", in: text), published = metric("layout_worker_published_total", in: text)
+        let dead = metric("layout_worker_dead_lettered_total", in: text), skipped = metric("layout_worker_skipped_total", in: text)
         #expect(consumed == 4 && published == 2 && dead == 1 && skipped == 1, "\(text)")
         #expect(consumed == published + dead + skipped)
         #expect(text.contains("layout_worker_compile_seconds"))
