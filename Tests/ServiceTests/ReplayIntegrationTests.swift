@@ -168,10 +168,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group)
         #expect(try broker.consume(output, partitions: 2, count: 8).count == 8)
         // The worker commits every second; wait for it (bounded) rather than for a fixed time.
-        let committedBy = Date().addingTimeInterval(20)
-        while try broker.committed(group: group, topic: input, partitions: 2) != [0: 4, 1: 4] && Date() < committedBy {
-            Thread.sleep(forTimeInterval: 0.25)
-        }
+        try waitUntil(seconds: 20, every: 0.25) { try broker.committed(group: group, topic: input, partitions: 2) == [0: 4, 1: 4] }
         let show = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input])
         #expect(show.status == 0, "\(show.err)")
         #expect(show.out.contains("partition 0: committed 4, end 4, lag 0"))

@@ -208,11 +208,10 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
             text.split(separator: "\n").filter { $0.hasPrefix(name) }.compactMap { Double($0.split(separator: " ").last!) }.reduce(0) { $0 + Int($1) }
         }
         // The tombstone is counted whenever the worker reaches it; wait (bounded) until all four are.
-        var (code, text) = try get("/metrics")
-        let countedBy = Date().addingTimeInterval(10)
-        while metric("layout_worker_consumed_total", in: text) < 4 && Date() < countedBy {
-            Thread.sleep(forTimeInterval: 0.2)
+        var (code, text) = (0, "")
+        try waitUntil(seconds: 10) {
             (code, text) = try get("/metrics")
+            return metric("layout_worker_consumed_total", in: text) >= 4
         }
         #expect(try get("/healthz").0 == 200)
         #expect(try get("/readyz").0 == 200)

@@ -195,11 +195,17 @@ final class WorkerProcess {
 
     /// Waits until the log contains `text`.
     func waitForLog(_ text: String, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if logText.contains(text) { return true }
-            usleep(50_000)
-        }
-        return false
+        waitUntil(seconds: seconds, every: 0.05) { logText.contains(text) }
+    }
+}
+
+/// Checks `done` every `every` seconds until it holds or `seconds` have passed; returns whether it held.
+@discardableResult
+func waitUntil(seconds: Double, every: Double = 0.2, _ done: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try done() { return true }
+        if Date() >= deadline { return false }
+        Thread.sleep(forTimeInterval: every)
     }
 }
