@@ -148,7 +148,7 @@ public struct LayoutCompiler: Sendable {
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
-                    let resolution = resolver.resolveRow(context, adaptor: plan.mappings.adaptor, cache: &chainCache)
+                    let resolution = resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
                     if count > 1 && !seen.insert(row.id).inserted { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))

@@ -1,25 +1,17 @@
-public import LayoutJSON
+import LayoutJSON
 public import Adaptors
 
-/// The fallback chain worked out for one `@class`, kept while consecutive rows share it.
+/// The class part of the fallback chain worked out for one `@class`, kept while rows share it (in any section).
 public struct TypeChainCache: Sendable {
     var valid = false
-    var classBytes: ArraySlice<UInt8>?
-    var sectionType = ""
-    var adaptor = ""
-    var chain: [String] = []
-    var levels: [(String, [Int])] = []
+    /// The decoded `@class` the entry is for; nil for rows without one.
+    var classBytes: [UInt8]?
+    /// The class's types in chain order: short name, then full name (one of them when they are the same).
+    var types: [String] = []
+    /// The mapped ones among `types`, with their candidates.
+    var levels: [(type: String, candidates: [Int])] = []
 
     public init() {}
-
-    init(valid: Bool, classBytes: ArraySlice<UInt8>?, sectionType: String, adaptor: String, chain: [String], levels: [(String, [Int])]) {
-        self.valid = valid
-        self.classBytes = classBytes
-        self.sectionType = sectionType
-        self.adaptor = adaptor
-        self.chain = chain
-        self.levels = levels
-    }
 }
 
 /// Finds the one renderer for each row, supplementary view and placeholder, by the fallback chain and conditions.
@@ -67,56 +59,67 @@ public struct RendererResolver: Sendable {
         rowRenderers = config.renderers.map(\.renderer)
     }
 
-    /// The fallback chain for a row model: `@class` short name, full class name, section type, adaptor name.
-    public func typeChain(model: Int, in doc: JSONDocument, sectionType: String, adaptor: String) -> [String] {
-        var chain: [String] = []
-        if let c = doc.value(model, Self.classKey), doc.kind(c) == .string {
-            let bytes = doc.decodedStringBytes(c)
-            let full = String(decoding: bytes, as: UTF8.self)
-            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count {
-                chain.append(String(decoding: bytes[(dot + 1)...], as: UTF8.self))
-                chain.append(full)
-            } else {
-                chain.append(full)
-            }
-        }
-        for t in [sectionType, adaptor] where !chain.contains(t) { chain.append(t) }
-        return chain
-    }
-
     /// The renderer for one row.
     public func resolveRow(_ context: ConditionContext, adaptor: String) -> Resolution {
         var cache = TypeChainCache()
-        return resolveRow(context, adaptor: adaptor, cache: &cache)
+        return resolveRow(context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor), cache: &cache)
     }
 
-    /// The renderer for one row, reusing the fallback chain of the previous row when its `@class` is the same.
-    public func resolveRow(_ context: ConditionContext, adaptor: String, cache: inout TypeChainCache) -> Resolution {
+    /// The renderer for one row of a section with `mappings`, reusing the class levels of the previous row
+    /// resolved with `cache` when its `@class` is the same.
+    public func resolveRow(_ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache) -> Resolution {
         let doc = context.document
         let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil }
-        let classBytes = classNode.map { doc.raw($0) }
-        if !cache.valid || !Self.sameClass(cache.classBytes, classBytes) || cache.sectionType != context.sectionType || cache.adaptor != adaptor {
-            let chain = typeChain(model: context.model, in: doc, sectionType: context.sectionType, adaptor: adaptor)
-            cache = TypeChainCache(valid: true, classBytes: classBytes, sectionType: context.sectionType, adaptor: adaptor,
-                                   chain: chain, levels: chain.compactMap { type in rowsByType[type].map { (type, $0) } })
+        let same: Bool
+        if !cache.valid {
+            same = false
+        } else if let classNode, let cached = cache.classBytes {
+            same = doc.stringEquals(classNode, cached)
+        } else {
+            same = classNode == nil && cache.classBytes == nil
         }
-        for (type, candidates) in cache.levels {
-            var matched = -1
-            var more: [Int] = []
-            for n in candidates where rowConditions[n]?.evaluate(context) ?? true {
-                if matched < 0 { matched = n } else { more.append(n) }
-            }
-            if matched >= 0 && more.isEmpty { return .resolved(renderer: rowRenderers[matched], type: type) }
-            if matched >= 0 { return .ambiguous(type: type, renderers: ([matched] + more).map { rowRenderers[$0] }) }
+        if !same { cache = classLevels(classNode, in: doc) }
+        for level in cache.levels {
+            if let resolution = resolve(context, type: level.type, candidates: level.candidates) { return resolution }
+        }
+        for level in mappings.rows where !cache.types.contains(level.type) {
+            if let resolution = resolve(context, type: level.type, candidates: level.candidates) { return resolution }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
-        return .unmapped(tried: cache.chain)
+        var tried = cache.types
+        for t in [mappings.sectionType, mappings.adaptor] where !tried.contains(t) { tried.append(t) }
+        return .unmapped(tried: tried)
     }
 
-    /// Whether two rows' `@class` bytes are the same (both absent counts as the same).
-    static func sameClass(_ a: ArraySlice<UInt8>?, _ b: ArraySlice<UInt8>?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
-        return sameBytes(a, b)
+    /// The class part of a row's chain (`@class` short name, then full name) and the mapped levels in it.
+    private func classLevels(_ classNode: Int?, in doc: JSONDocument) -> TypeChainCache {
+        var entry = TypeChainCache()
+        entry.valid = true
+        if let classNode {
+            let bytes = doc.decodedStringBytes(classNode)
+            entry.classBytes = bytes
+            let full = String(decoding: bytes, as: UTF8.self)
+            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count {
+                entry.types = [String(decoding: bytes[(dot + 1)...], as: UTF8.self), full]
+            } else {
+                entry.types = [full]
+            }
+        }
+        entry.levels = entry.types.compactMap { type in rowsByType[type].map { (type, $0) } }
+        return entry
+    }
+
+    /// The outcome at one level of the chain: the one candidate whose condition holds, several (ambiguous), or nil.
+    @inline(__always)
+    private func resolve(_ context: ConditionContext, type: String, candidates: [Int]) -> Resolution? {
+        var matched = -1
+        var more: [Int] = []
+        for n in candidates where rowConditions[n]?.evaluate(context) ?? true {
+            if matched < 0 { matched = n } else { more.append(n) }
+        }
+        if matched < 0 { return nil }
+        if more.isEmpty { return .resolved(renderer: rowRenderers[matched], type: type) }
+        return .ambiguous(type: type, renderers: ([matched] + more).map { rowRenderers[$0] })
     }
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
@@ -134,7 +137,11 @@ public struct RendererResolver: Sendable {
             [(sectionType, placeholdersByKind[kind]?[sectionType] ?? []), (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
              ("*", anyTypePlaceholders[kind] ?? [])].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
         }
-        return SectionMappings(sectionType: sectionType, adaptor: adaptor, supplementary: supplementary, placeholders: placeholders)
+        var rows: [(type: String, candidates: [Int])] = []
+        for type in [sectionType, adaptor] where !rows.contains(where: { $0.type == type }) {
+            if let candidates = rowsByType[type] { rows.append((type, candidates)) }
+        }
+        return SectionMappings(sectionType: sectionType, adaptor: adaptor, rows: rows, supplementary: supplementary, placeholders: placeholders)
     }
 
     /// Every supplementary view a section gets, in kind order: for each kind, the section type's mappings,

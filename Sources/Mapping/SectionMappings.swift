@@ -7,6 +7,8 @@ public struct SectionMappings: Sendable {
     public let sectionType: String
     /// The adaptor's name (the second level of each fallback).
     public let adaptor: String
+    /// Row candidates at the section levels of the fallback chain (section type, then adaptor), mapped ones only.
+    let rows: [(type: String, candidates: [Int])]
     /// Supplementary candidates in lookup order: the section type's kinds, then the adaptor's.
     let supplementary: [(kind: String, type: String, candidates: [Int])]
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
