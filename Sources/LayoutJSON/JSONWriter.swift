@@ -177,8 +177,11 @@ public struct JSONWriter: ~Copyable {
 
     /// Appends `text`, escaped, to the open string.
     public mutating func stringPart(_ text: String) {
-        var text = text
-        text.withUTF8 { appendEscapedBody($0) }
+        // Native strings lend their bytes in place; only others (e.g. bridged) are copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscapedBody($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { appendEscapedBody($0) }
+        }
     }
 
     /// Closes a string opened by `beginString`.
