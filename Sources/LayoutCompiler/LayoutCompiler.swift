@@ -34,6 +34,9 @@ public struct LayoutCompiler: Sendable {
         return SectionPlan(adaptor: adaptor, grouper: config.adaptors[type]?.grouper, mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
     }
 
+    /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
+    static let idsComparedPairwise = 12
+
     static let errorKey: JSONKey = "@error"
     static let contentPathsKey: JSONKey = "contentPaths"
     static let nameKey: JSONKey = "name"
@@ -143,14 +146,16 @@ public struct LayoutCompiler: Sendable {
                 var rows: [LayoutRow] = []
                 let count = rowIndexes?.count ?? adapted.rows.count
                 rows.reserveCapacity(count)
-                var seen = Set<String>(minimumCapacity: count > 1 ? count : 0)
+                // Repeated ids: small sections compare with the rows so far, larger ones hash.
+                let hashIDs = count > Self.idsComparedPairwise
+                var seen = Set<String>(minimumCapacity: hashIDs ? count : 0)
                 var duplicates: [String] = []
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
                     let resolution = resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
-                    if count > 1 && !seen.insert(row.id).inserted { duplicates.append(row.id) }
+                    if count > 1 && (hashIDs ? !seen.insert(row.id).inserted : rows.contains { $0.id == row.id }) { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
                 }
                 if !duplicates.isEmpty {

@@ -124,6 +124,18 @@ placeholders:
         #expect(r.text("diagnostics[0].code") == "duplicate-row-id")
         #expect(r.text("diagnostics[0].message")?.hasSuffix(": A") == true)
     }
+
+    /// Small sections compare ids pairwise, larger ones hash them: both report each repeat once, in row order.
+    @Test(arguments: [6, 12, 13, 40])
+    func duplicateRowIdsAreFlaggedAtEverySectionSize(rows: Int) throws {
+        let labels = (0..<rows).map { "L\($0 % (rows - 3))" }   // the last 3 rows repeat the first 3
+        let refinements = labels.map { #"{"label":"\#($0)"}"# }.joined(separator: ",")
+        let (r, _) = try compileChecked(try compiler("defaultRenderer: C\n"),
+            Array(#"{"@type":"RefinementMenu","refinements":[\#(refinements)]}"#.utf8))
+        #expect(r.text("diagnostics[0].code") == "duplicate-row-id")
+        #expect(r.text("diagnostics[0].message")?.hasSuffix(": L0, L1, L2") == true)
+        #expect(r.text("diagnostics[1].code") == nil)
+    }
 }
 
 @Suite struct RejectionTests {
