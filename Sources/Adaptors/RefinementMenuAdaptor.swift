@@ -21,6 +21,7 @@ public struct RefinementMenuAdaptor: ContentItemAdaptor {
         var (section, readable) = reader.section(from: Self.refinements, of: item, in: doc)
         guard readable else { return section }
         if section.rows.isEmpty && options.emptyMenusShowNoResults { section.placeholder = .noResults }
+        section.attributes.reserveCapacity(5)
         if let s = doc.value(item.node, Self.dimensionName).flatMap(doc.string) { section.attributes.append(Attribute("dimensionName", .string(s))) }
         if let s = doc.value(item.node, Self.displayName).flatMap(doc.string) { section.attributes.append(Attribute("displayName", .string(s))) }
         if let b = doc.value(item.node, Self.multiSelect).flatMap(doc.bool) { section.attributes.append(Attribute("multiSelect", .bool(b))) }

@@ -33,6 +33,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         let perPage = doc.value(item.node, Self.recsPerPage).flatMap(doc.int)
         let first = doc.value(item.node, Self.firstRecNum).flatMap(doc.int)
         let last = doc.value(item.node, Self.lastRecNum).flatMap(doc.int)
+        section.attributes.reserveCapacity(7)
         if let total { section.attributes.append(Attribute("totalNumRecs", .int(total))) }
         if let perPage { section.attributes.append(Attribute("recsPerPage", .int(perPage))) }
         if let first { section.attributes.append(Attribute("firstRecNum", .int(first))) }
@@ -45,8 +46,10 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         }
         if let sorts = doc.value(item.node, Self.sortOptions), doc.kind(sorts) == .array {
             var options: [AttributeValue] = []
+            options.reserveCapacity(Int(doc.nodes[sorts].count))
             for option in doc.elements(sorts) {
                 var fields: [Attribute] = []
+                fields.reserveCapacity(3)
                 fields.append(Attribute("label", doc.value(option, Self.label).flatMap(doc.string).map(AttributeValue.string) ?? .null))
                 fields.append(Attribute("selected", .bool(doc.value(option, Self.selected).flatMap(doc.bool) ?? false)))
                 if let action = RowAction.read(option, in: doc, as: .navigate) { fields.append(Attribute("action", .action(action))) }

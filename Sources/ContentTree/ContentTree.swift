@@ -21,6 +21,12 @@ public struct ContentTree: Sendable {
         var segments: [Segment] = [Segment(parent: -1, keyNode: -1, index: -1)]
         var frames: [Frame] = []
         var scratch = PathScratch()
+        // Room for a typical page (a few dozen items a few levels deep), so the walk rarely regrows these.
+        items.reserveCapacity(32)
+        segments.reserveCapacity(64)
+        frames.reserveCapacity(16)
+        scratch.chain.reserveCapacity(16)
+        scratch.bytes.reserveCapacity(128)
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
             if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {

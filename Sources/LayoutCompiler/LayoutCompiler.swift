@@ -105,7 +105,8 @@ public struct LayoutCompiler: Sendable {
             }
             let adaptor = plan.adaptor
             var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
-            diagnostics.append(contentsOf: adapted.diagnostics)
+            // (Appending nothing to a shared or empty array still allocates a new buffer.)
+            if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }
             if let errorNode = doc.value(item.node, Self.errorKey) {
                 let text = doc.string(errorNode) ?? String(decoding: doc.raw(errorNode), as: UTF8.self)
                 adapted.placeholder = .error
