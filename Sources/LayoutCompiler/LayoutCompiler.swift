@@ -104,6 +104,7 @@ public struct LayoutCompiler: Sendable {
                 otherPlans[item.type] = plan
             }
             let adaptor = plan.adaptor
+            let mappings = plan.mappings   // read once per item (each read of the plan's property copies it)
             var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
             // (Appending nothing to a shared or empty array still allocates a new buffer.)
             if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }
@@ -124,13 +125,13 @@ public struct LayoutCompiler: Sendable {
             let parentID = item.parent.map { tree.items[$0].path }
             let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sections.count, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
-            for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: plan.mappings) {
+            for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: mappings) {
                 report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
                 supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
             }
             var placeholder: LayoutPlaceholder?
             if let kind = adapted.placeholder {
-                let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: plan.mappings)
+                let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: mappings)
                 report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, into: &diagnostics)
                 placeholder = LayoutPlaceholder(kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
             }
@@ -154,7 +155,7 @@ public struct LayoutCompiler: Sendable {
                 for n in 0..<count {
                     let row = adapted.rows[rowIndexes?[n] ?? n]
                     let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
-                    let resolution = resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
+                    let resolution = resolver.resolveRow(context, mappings: mappings, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
                     if count > 1 && (hashIDs ? !seen.insert(row.id).inserted : rows.contains { $0.id == row.id }) { duplicates.append(row.id) }
                     rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
@@ -170,7 +171,7 @@ public struct LayoutCompiler: Sendable {
                 }
                 let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == "header" || $0.kind == "footer" })
                 sections.append(LayoutSection(
-                    id: id, index: index, type: item.type, adaptor: plan.mappings.adaptor, visible: visible, parent: parentID,
+                    id: id, index: index, type: item.type, adaptor: mappings.adaptor, visible: visible, parent: parentID,
                     group: group, attributes: adapted.attributes, supplementary: views,
                     placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil, rows: rows))
             }

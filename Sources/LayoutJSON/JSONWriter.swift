@@ -324,6 +324,19 @@ public struct JSONWriter: ~Copyable {
         raw(json[...])
     }
 
+    /// Writes value `i` of `doc` verbatim, from the document's bytes (no slice, so no reference taken).
+    public mutating func raw(_ i: Int, of doc: JSONDocument) {
+        separator()
+        let range = doc.nodes.withUnsafeBufferPointer { $0[i].range }
+        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Appends the body of string `i` of `doc` (its bytes between the quotes, escapes kept) to the open string.
+    public mutating func stringPart(bodyOf i: Int, in doc: JSONDocument) {
+        let range = doc.nodes.withUnsafeBufferPointer { $0[i].range }
+        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[(range.lowerBound + 1)..<(range.upperBound - 1)])) }
+    }
+
     private static var trueBytes: UnsafeBufferPointer<UInt8> { literal("true") }
     private static var falseBytes: UnsafeBufferPointer<UInt8> { literal("false") }
     private static var nullBytes: UnsafeBufferPointer<UInt8> { literal("null") }

@@ -101,7 +101,7 @@ public struct LayoutRecordWriter: Sendable {
             w.beginObject()
             w.key("id"); w.string(row.id)
             w.key("renderer"); w.string(orNull: row.renderer)
-            w.key("model"); w.raw(doc.raw(row.model))
+            w.key("model"); w.raw(row.model, of: doc)
             if let a = row.action { w.key("action"); writeAction(a, doc, &w) }
             w.endObject()
         }
@@ -127,7 +127,7 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeValue(_ v: AttributeValue, _ doc: JSONDocument, _ w: inout JSONWriter) {
         switch v {
-        case .json(let node): w.raw(doc.raw(node))
+        case .json(let node): w.raw(node, of: doc)
         case .string(let s): w.string(s)
         case .int(let n): w.int(n)
         case .bool(let b): w.bool(b)
@@ -155,8 +155,7 @@ public struct LayoutRecordWriter: Sendable {
         func append(_ part: TextPart, _ w: inout JSONWriter) {
             switch part {
             case .node(let n):
-                let node = doc.nodes[n]
-                w.stringPart(escaped: doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
+                w.stringPart(bodyOf: n, in: doc)
             case .text(let s):
                 w.stringPart(s)
             }
