@@ -31,7 +31,8 @@ let package = Package(
     ],
     targets: [
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
-        .target(name: "LayoutJSON", swiftSettings: strict),
+        .target(name: "CJSONScan"),
+        .target(name: "LayoutJSON", dependencies: ["CJSONScan"], swiftSettings: strict),
         // JSON → content tree: content items found by `@type`, with tree paths.
         .target(name: "ContentTree", dependencies: ["LayoutJSON"], swiftSettings: strict),
         // content tree → adaptor sections: one adaptor per content item.
@@ -85,7 +86,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "LayoutDiffTests", dependencies: ["LayoutDiff", "LayoutJSON", "LayoutCompiler", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,5 @@
+import CJSONScan
+
 /// The single-pass validating scanner behind `JSONReader`: an explicit container stack, no recursion.
 ///
 /// `run()` keeps the cursor, the node count and the depth in locals for the whole document, and the helpers it
@@ -184,38 +186,15 @@ struct TapeBuilder {
         }
     }
 
-    /// A mask with the high bit set in the lowest byte that is '"', '\\', a control character or non-ASCII
-    /// (higher bits may be spurious); zero when none of the 8 bytes is.
-    @inline(__always)
-    private static func attentionMask(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let q = w ^ (ones &* 0x22)
-        let b = w ^ (ones &* 0x5C)
-        let hasQuote = (q &- ones) & ~q
-        let hasBackslash = (b &- ones) & ~b
-        let hasControl = (w &- ones &* 0x20) & ~w
-        return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs)
-    }
-
     /// Scans the string whose opening quote is at `p`, leaving `p` past its closing quote; returns its flags.
     @inline(__always)
     private func scanString(_ p: inout Int) throws(JSONSyntaxError) -> UInt8 {
         let start = p
         var q = p &+ 1
         var flags: UInt8 = 0
-        let raw = UnsafeRawPointer(base)
         while true {
-            // Skip 8 plain bytes at a time, then jump straight to the first byte that needs a look.
-            while q &+ 8 <= count {
-                let mask = Self.attentionMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: q, as: UInt64.self)))
-                if mask == 0 {
-                    q &+= 8
-                } else {
-                    q &+= mask.trailingZeroBitCount >> 3
-                    break
-                }
-            }
+            // Jump straight to the first byte that needs a look (16 bytes per step where the CPU has SSE2).
+            q = cjsonscan_string_stop(base, q, count)
             guard q < count else { throw Self.failure(.unterminatedString, at: start) }
             let c = base[q]
             if c == UInt8(ascii: "\"") {

@@ -1,6 +1,7 @@
 import Testing
 import LayoutDiff
 import LayoutJSON
+import TestSupport
 
 /// diff → write → apply reproduces the new record byte for byte, for random edits of every kind.
 @Suite struct DiffPropertyTests {

@@ -1,5 +1,7 @@
 import Testing
+import CJSONScan
 import LayoutJSON
+import TestSupport
 
 private func read(_ text: String, maxDepth: Int = 512) throws(JSONSyntaxError) -> JSONDocument {
     try JSONReader(maxDepth: maxDepth).read(Array(text.utf8))
@@ -176,5 +178,33 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
         let d = try read(digits)
         #expect(d.int(1) == nil)
         #expect(d.double(1) == .infinity)
+    }
+}
+
+/// The reader's string scan: the vector path and the portable one stop at the same byte for every input.
+@Suite struct StringStopTests {
+    @Test func vectorAndPortableScansAgree() {
+        var rng = SeededRandom(seed: 7)
+        let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x20, 0x41]
+        var checked = 0
+        for _ in 0..<20_000 {
+            let length = Int(rng.next() % 80)
+            var bytes = (0..<length).map { _ in UInt8(0x21 + rng.next() % 0x5E) }   // printable ASCII
+            for _ in 0..<Int(rng.next() % 3) where length > 0 {
+                bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % UInt64(specials.count))]
+            }
+            let from = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
+            bytes.withUnsafeBufferPointer { b in
+                let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                let expected = (from..<length).first { i in
+                    let c = bytes[i]
+                    return c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80
+                } ?? length
+                #expect(cjsonscan_string_stop(base, from, length) == expected)
+                #expect(cjsonscan_string_stop_portable(base, from, length) == expected)
+            }
+            checked += 1
+        }
+        #expect(checked == 20_000)
     }
 }

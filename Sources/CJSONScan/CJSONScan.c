@@ -1,0 +1,1 @@
+/* The scanner is header-only (CJSONScan.h); this file gives SwiftPM a C target to build. */
