@@ -170,11 +170,6 @@ public struct JSONWriter: ~Copyable {
         put(UInt8(ascii: "\""))
     }
 
-    /// Appends already-escaped JSON string contents (e.g. a string token's body copied from a document).
-    public mutating func stringPart(escaped body: ArraySlice<UInt8>) {
-        body.withUnsafeBufferPointer { put($0) }
-    }
-
     /// Appends `text`, escaped, to the open string.
     public mutating func stringPart(_ text: String) {
         // Native strings lend their bytes in place; only others (e.g. bridged) are copied first.

@@ -67,12 +67,15 @@ import LayoutJSON
         #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
     }
 
+    /// A string's body copied from a document keeps its escapes; text is escaped; a value is copied verbatim.
     @Test func stringsWrittenInPartsJoinEscapedAndRawText() throws {
+        let doc = try JSONReader().read(Array(#"["a\"b",{"x":[1,"\u00e9"]}]"#.utf8))
         var w = JSONWriter()
         w.beginArray()
-        w.beginString(); w.stringPart(escaped: Array(#"a\"b"#.utf8)[...]); w.stringPart("c\"\n"); w.endString()
+        w.beginString(); w.stringPart(bodyOf: 1, in: doc); w.stringPart("c\"\n"); w.endString()
+        w.raw(2, of: doc)
         w.endArray()
-        #expect(String(decoding: w.bytes, as: UTF8.self) == #"["a\"bc\"\n"]"#)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"["a\"bc\"\n",{"x":[1,"\u00e9"]}]"#)
     }
 
     @Test func prettyPrinterKeepsEveryValue() throws {

@@ -1,7 +1,7 @@
 #ifndef CJSONSCAN_H
 #define CJSONSCAN_H
 
-// The one step of the JSON reader that Swift cannot vectorise itself: finding where a string's plain run ends.
+// The one step of the JSON reader that Swift's SIMD types do not vectorise here: finding where a string's plain run ends.
 // Header-only, so the Swift compiler inlines it into the reader's loop.
 
 #include <stddef.h>
