@@ -322,14 +322,18 @@ public struct JSONWriter: ~Copyable {
     /// Writes value `i` of `doc` verbatim, from the document's bytes (no slice, so no reference taken).
     public mutating func raw(_ i: Int, of doc: JSONDocument) {
         separator()
-        let range = doc.nodes.withUnsafeBufferPointer { $0[i].range }
-        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[range])) }
+        put(node: i, of: doc, trimming: 0)
     }
 
     /// Appends the body of string `i` of `doc` (its bytes between the quotes, escapes kept) to the open string.
     public mutating func stringPart(bodyOf i: Int, in doc: JSONDocument) {
+        put(node: i, of: doc, trimming: 1)
+    }
+
+    /// Appends node `i`'s bytes from `doc`, less `trim` bytes at each end.
+    private mutating func put(node i: Int, of doc: JSONDocument, trimming trim: Int) {
         let range = doc.nodes.withUnsafeBufferPointer { $0[i].range }
-        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[(range.lowerBound + 1)..<(range.upperBound - 1)])) }
+        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[(range.lowerBound + trim)..<(range.upperBound - trim)])) }
     }
 
     private static var trueBytes: UnsafeBufferPointer<UInt8> { literal("true") }

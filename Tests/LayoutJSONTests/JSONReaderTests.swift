@@ -186,7 +186,6 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
     @Test func vectorAndPortableScansAgree() {
         var rng = SeededRandom(seed: 7)
         let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x20, 0x41]
-        var checked = 0
         for _ in 0..<20_000 {
             let length = Int(rng.next() % 80)
             var bytes = (0..<length).map { _ in UInt8(0x21 + rng.next() % 0x5E) }   // printable ASCII
@@ -203,8 +202,6 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
                 #expect(cjsonscan_string_stop(base, from, length) == expected)
                 #expect(cjsonscan_string_stop_portable(base, from, length) == expected)
             }
-            checked += 1
         }
-        #expect(checked == 20_000)
     }
 }
