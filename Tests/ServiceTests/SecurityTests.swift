@@ -83,6 +83,7 @@ private final class TLSProxy {
     @Test func tlsWithCAVerificationAndAWrongCAIsRefused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let certs = try TestCertificates(in: dir)
         let brokerPort = try TestBroker.freePort()
         let proxy = try TLSProxy(certificates: certs, upstream: brokerPort)

@@ -39,7 +39,13 @@ final class TestBroker {
         try launch()
     }
 
-    deinit { stop() }
+    /// Stops the broker and removes its work directory (logs included) unless LAYOUT_WORKER_KEEP_TEST_FILES is set.
+    deinit {
+        stop()
+        if ProcessInfo.processInfo.environment["LAYOUT_WORKER_KEEP_TEST_FILES"] == nil {
+            try? FileManager.default.removeItem(at: workDirectory)
+        }
+    }
 
     private func launch() throws {
         let venv = Fixtures.root.appendingPathComponent(".deps/venv/lib")
