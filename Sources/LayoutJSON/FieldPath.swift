@@ -7,9 +7,47 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps, outermost first.
-    public let steps: [Step]
+    public var steps: [Step] {
+        var steps: [Step] = []
+        encoded.withUnsafeBytes { e in
+            var at = 0
+            while at < e.count {
+                let value = e.loadUnaligned(fromByteOffset: at + 1, as: Int.self)
+                if e[at] == Self.keyTag {
+                    steps.append(.key(JSONKey(String(decoding: UnsafeRawBufferPointer(rebasing: e[at + 9..<at + 9 + value]), as: UTF8.self))))
+                    at += 9 + value
+                } else {
+                    steps.append(.index(value))
+                    at += 9
+                }
+            }
+        }
+        return steps
+    }
 
-    public init(_ steps: [Step]) { self.steps = steps }
+    /// The steps in one buffer (one reference to count when a path is copied): per step a tag byte and an 8-byte
+    /// value, a key's length followed by its UTF-8 bytes, or an index.
+    private let encoded: [UInt8]
+    private static let keyTag: UInt8 = 0
+    private static let indexTag: UInt8 = 1
+
+    public init(_ steps: [Step]) {
+        var encoded: [UInt8] = []
+        for step in steps {
+            switch step {
+            case .key(let key):
+                key.withUTF8 { k in
+                    encoded.append(Self.keyTag)
+                    withUnsafeBytes(of: k.count) { encoded.append(contentsOf: $0) }
+                    encoded.append(contentsOf: k)
+                }
+            case .index(let n):
+                encoded.append(Self.indexTag)
+                withUnsafeBytes(of: n) { encoded.append(contentsOf: $0) }
+            }
+        }
+        self.encoded = encoded
+    }
 
     /// Why a path text could not be parsed, and at which character (0-based).
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,7 +63,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         let steps = try Self.parseSteps(scalars, &i)
         if i != scalars.count { throw ParseError(column: i, message: "unexpected '\(scalars[i])' in field path") }
         if steps.isEmpty { throw ParseError(column: 0, message: "empty field path") }
-        self.steps = steps
+        self.init(steps)
     }
 
     /// Whether `c` can start a path name.
@@ -87,18 +125,23 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The node this path leads to from `node`, or nil when any step is missing.
     public func resolve(in doc: JSONDocument, from node: Int) -> Int? {
-        var current = node
-        for step in steps {
-            switch step {
-            case .key(let key):
-                guard let next = doc.value(current, key) else { return nil }
-                current = next
-            case .index(let n):
-                guard let next = doc.element(current, n) else { return nil }
-                current = next
+        encoded.withUnsafeBufferPointer { e in
+            var current = node
+            var at = 0
+            while at < e.count {
+                let value = UnsafeRawPointer(e.baseAddress! + at + 1).loadUnaligned(as: Int.self)
+                if e[at] == Self.keyTag {
+                    guard let next = doc.value(current, utf8: UnsafeBufferPointer(start: e.baseAddress! + at + 9, count: value)) else { return nil }
+                    current = next
+                    at += 9 + value
+                } else {
+                    guard let next = doc.element(current, value) else { return nil }
+                    current = next
+                    at += 9
+                }
             }
+            return current
         }
-        return current
     }
 
     public var description: String {

@@ -30,27 +30,28 @@ public final class JSONDocument: Sendable {
     }
 
     /// The value of member `key` of object `i` (the first one when a key repeats), or nil.
-    public func value(_ i: Int, _ key: JSONKey) -> Int? {
+    public func value(_ i: Int, _ key: JSONKey) -> Int? { key.withUTF8 { value(i, utf8: $0) } }
+
+    /// The value of the member of object `i` whose key decodes to the bytes `k` (the first one when a key repeats), or nil.
+    public func value(_ i: Int, utf8 k: UnsafeBufferPointer<UInt8>) -> Int? {
         nodes.withUnsafeBufferPointer { n in
             guard n[i].kind == .object else { return nil }
             return bytes.withUnsafeBufferPointer { b in
-                key.withUTF8 { k in
-                    let want = UInt32(k.count + 2)
-                    var c = i + 1
-                    for _ in 0..<n[i].count {
-                        let node = n[c]
-                        if node.flags & JSONNode.Flags.escaped == 0 {
-                            if node.end - node.start == want
-                                && (k.count == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, k.baseAddress!, k.count)) {
-                                return c + 1
-                            }
-                        } else if decodedStringBytes(c).elementsEqual(k) {
+                let want = UInt32(k.count + 2)
+                var c = i + 1
+                for _ in 0..<n[i].count {
+                    let node = n[c]
+                    if node.flags & JSONNode.Flags.escaped == 0 {
+                        if node.end - node.start == want
+                            && (k.count == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, k.baseAddress!, k.count)) {
                             return c + 1
                         }
-                        c = Int(n[c + 1].next)
+                    } else if decodedStringBytes(c).elementsEqual(k) {
+                        return c + 1
                     }
-                    return nil
+                    c = Int(n[c + 1].next)
                 }
+                return nil
             }
         }
     }

@@ -4,12 +4,12 @@ public import Adaptors
 /// The class part of the fallback chain worked out for one `@class`, kept while rows share it (in any section).
 public struct TypeChainCache: Sendable {
     var valid = false
-    /// The decoded `@class` the entry is for; nil for rows without one.
-    var classBytes: [UInt8]?
-    /// The class's types in chain order: short name, then full name (one of them when they are the same).
-    var types: [String] = []
-    /// The mapped ones among `types`, with their candidates.
-    var levels: [(type: String, candidates: [Int])] = []
+    /// The `@class` string node the entry was worked out for; -1 for rows without one.
+    var classNode = -1
+    /// The mapped types among the class's short name and full name, as `RendererResolver.rowTypes` indexes
+    /// in chain order (-1: not mapped, or the same name as the other).
+    var short = -1
+    var full = -1
 
     public init() {}
 }
@@ -17,7 +17,6 @@ public struct TypeChainCache: Sendable {
 /// Finds the one renderer for each row, supplementary view and placeholder, by the fallback chain and conditions.
 public struct RendererResolver: Sendable {
     public let config: MappingConfig
-    private let rowsByType: [String: [Int]]
     private let supplementaryByKind: [String: [String: [Int]]]
     /// Per section type (or adaptor name): the supplementary kinds mapped for it and their candidates, in kind order.
     private let supplementaryByType: [String: [(kind: String, candidates: [Int])]]
@@ -28,6 +27,8 @@ public struct RendererResolver: Sendable {
     /// Each row mapping's condition and renderer, by mapping index (read per row without copying the mapping).
     private let rowConditions: [Condition?]
     private let rowRenderers: [String]
+    /// Every type a row mapping names, with its UTF-8 bytes and candidates (looked up by bytes, without allocating).
+    let rowTypes: [(type: String, utf8: [UInt8], candidates: [Int])]
     static let classKey: JSONKey = "@class"
 
     public init(config: MappingConfig) {
@@ -42,7 +43,6 @@ public struct RendererResolver: Sendable {
             if m.types.isEmpty { anyType[m.kind, default: []].append(n) }
             for t in Set(m.types) { placeholders[m.kind, default: [:]][t, default: []].append(n) }
         }
-        rowsByType = rows
         supplementaryByKind = supplementary
         var kinds: [String] = []
         for m in config.supplementary where !kinds.contains(m.kind) { kinds.append(m.kind) }
@@ -57,6 +57,7 @@ public struct RendererResolver: Sendable {
         anyTypePlaceholders = anyType
         rowConditions = config.renderers.map(\.condition)
         rowRenderers = config.renderers.map(\.renderer)
+        rowTypes = rows.keys.sorted().map { ($0, Array($0.utf8), rows[$0]!) }
     }
 
     /// The renderer for one row.
@@ -69,44 +70,62 @@ public struct RendererResolver: Sendable {
     /// resolved with `cache` when its `@class` is the same.
     public func resolveRow(_ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache) -> Resolution {
         let doc = context.document
-        let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil }
-        let same: Bool
-        if !cache.valid {
-            same = false
-        } else if let classNode, let cached = cache.classBytes {
-            same = doc.stringEquals(classNode, cached)
-        } else {
-            same = classNode == nil && cache.classBytes == nil
+        let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
+        if !cache.valid || !(classNode == cache.classNode || (classNode >= 0 && cache.classNode >= 0
+                                                               && sameBytes(doc.raw(classNode), doc.raw(cache.classNode)))) {
+            cache = classLevels(classNode, in: doc)
         }
-        if !same { cache = classLevels(classNode, in: doc) }
-        for level in cache.levels {
-            if let resolution = resolve(context, type: level.type, candidates: level.candidates) { return resolution }
+        if cache.short >= 0, let resolution = resolve(context, type: rowTypes[cache.short].type, candidates: rowTypes[cache.short].candidates) {
+            return resolution
         }
-        for level in mappings.rows where !cache.types.contains(level.type) {
+        if cache.full >= 0, let resolution = resolve(context, type: rowTypes[cache.full].type, candidates: rowTypes[cache.full].candidates) {
+            return resolution
+        }
+        for level in mappings.rows where level.entry != cache.short && level.entry != cache.full {
             if let resolution = resolve(context, type: level.type, candidates: level.candidates) { return resolution }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
-        var tried = cache.types
+        var tried = classNode >= 0 ? classTypes(doc.decodedStringBytes(classNode)) : []
         for t in [mappings.sectionType, mappings.adaptor] where !tried.contains(t) { tried.append(t) }
         return .unmapped(tried: tried)
     }
 
-    /// The class part of a row's chain (`@class` short name, then full name) and the mapped levels in it.
-    private func classLevels(_ classNode: Int?, in doc: JSONDocument) -> TypeChainCache {
+    /// A class's types in chain order: its short name, then its full name (one of them when they are the same).
+    private func classTypes(_ bytes: [UInt8]) -> [String] {
+        let full = String(decoding: bytes, as: UTF8.self)
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count else { return [full] }
+        return [String(decoding: bytes[(dot + 1)...], as: UTF8.self), full]
+    }
+
+    /// The class part of a row's chain: which of its `@class` short and full names are mapped.
+    private func classLevels(_ classNode: Int, in doc: JSONDocument) -> TypeChainCache {
         var entry = TypeChainCache()
         entry.valid = true
-        if let classNode {
-            let bytes = doc.decodedStringBytes(classNode)
-            entry.classBytes = bytes
-            let full = String(decoding: bytes, as: UTF8.self)
-            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count {
-                entry.types = [String(decoding: bytes[(dot + 1)...], as: UTF8.self), full]
-            } else {
-                entry.types = [full]
-            }
+        entry.classNode = classNode
+        guard classNode >= 0 else { return entry }
+        let node = doc.nodes[classNode]
+        func levels(_ name: UnsafeBufferPointer<UInt8>) {
+            var dot = name.count
+            while dot > 0 && name[dot - 1] != UInt8(ascii: ".") { dot -= 1 }
+            // No dot, or nothing after it: the short name is the full name.
+            let short = dot > 0 && dot < name.count ? UnsafeBufferPointer(rebasing: name[dot...]) : name
+            entry.short = rowType(short)
+            entry.full = short.count == name.count ? -1 : rowType(name)
         }
-        entry.levels = entry.types.compactMap { type in rowsByType[type].map { (type, $0) } }
+        if node.flags & JSONNode.Flags.escaped == 0 {
+            doc.bytes.withUnsafeBufferPointer { b in levels(UnsafeBufferPointer(rebasing: b[Int(node.start) + 1..<Int(node.end) - 1])) }
+        } else {
+            doc.decodedStringBytes(classNode).withUnsafeBufferPointer { levels($0) }
+        }
         return entry
+    }
+
+    /// The `rowTypes` index of the type spelled by `name`, or -1.
+    private func rowType(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        for (n, entry) in rowTypes.enumerated() where entry.utf8.count == name.count {
+            if name.isEmpty || entry.utf8.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, name.baseAddress!, name.count) }) { return n }
+        }
+        return -1
     }
 
     /// The outcome at one level of the chain: the one candidate whose condition holds, several (ambiguous), or nil.
@@ -137,9 +156,9 @@ public struct RendererResolver: Sendable {
             [(sectionType, placeholdersByKind[kind]?[sectionType] ?? []), (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
              ("*", anyTypePlaceholders[kind] ?? [])].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
         }
-        var rows: [(type: String, candidates: [Int])] = []
+        var rows: [(type: String, entry: Int, candidates: [Int])] = []
         for type in [sectionType, adaptor] where !rows.contains(where: { $0.type == type }) {
-            if let candidates = rowsByType[type] { rows.append((type, candidates)) }
+            if let entry = rowTypes.firstIndex(where: { $0.type == type }) { rows.append((type, entry, rowTypes[entry].candidates)) }
         }
         return SectionMappings(sectionType: sectionType, adaptor: adaptor, rows: rows, supplementary: supplementary, placeholders: placeholders)
     }

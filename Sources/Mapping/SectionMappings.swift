@@ -7,8 +7,9 @@ public struct SectionMappings: Sendable {
     public let sectionType: String
     /// The adaptor's name (the second level of each fallback).
     public let adaptor: String
-    /// Row candidates at the section levels of the fallback chain (section type, then adaptor), mapped ones only.
-    let rows: [(type: String, candidates: [Int])]
+    /// Row candidates at the section levels of the fallback chain (section type, then adaptor), mapped ones only,
+    /// with their `RendererResolver.rowTypes` index.
+    let rows: [(type: String, entry: Int, candidates: [Int])]
     /// Supplementary candidates in lookup order: the section type's kinds, then the adaptor's.
     let supplementary: [(kind: String, type: String, candidates: [Int])]
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
