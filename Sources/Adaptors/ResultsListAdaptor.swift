@@ -84,12 +84,11 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         guard let total, let perPage, perPage > 0, let first, let last else { return .object(fields) }
         fields.append(Attribute("page", .int((max(first, 1) - 1) / perPage + 1)))
         fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
+        let perPageText = String(perPage)
         func action(offset: Int) -> AttributeValue {
             var filled = template
-            filled.target = (.text(""), .text(templateText.replacingPlaceholders([
-                ("%7Boffset%7D", String(offset)), ("{offset}", String(offset)),
-                ("%7BrecordsPerPage%7D", String(perPage)), ("{recordsPerPage}", String(perPage)),
-            ])))
+            let offsetText = String(offset)
+            filled.target = (.text(""), .text(templateText.replacingPlaceholders { $0 == 0 ? offsetText : perPageText }))
             return .action(filled)
         }
         fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
@@ -99,10 +98,17 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
 }
 
 extension String {
-    /// This string with every occurrence of each placeholder replaced, in one pass over the bytes (no Foundation).
-    /// Placeholders start with `%` or `{`; the text between them is copied in runs.
-    func replacingPlaceholders(_ pairs: [(String, String)]) -> String {
-        let patterns = pairs.map { (Array($0.0.utf8), $0.1) }
+    /// The paging template placeholders, each with the index of the value that replaces it: the offset (0) or
+    /// the records per page (1). Made once: every `Array(_.utf8)` allocates.
+    static let pagingPlaceholders: [(pattern: [UInt8], value: Int)] = [
+        (Array("%7Boffset%7D".utf8), 0), (Array("{offset}".utf8), 0),
+        (Array("%7BrecordsPerPage%7D".utf8), 1), (Array("{recordsPerPage}".utf8), 1),
+    ]
+
+    /// This string with every paging placeholder replaced by `value(index)`, in one pass over the bytes (no
+    /// Foundation). Placeholders start with `%` or `{`; the text between them is copied in runs.
+    func replacingPlaceholders(_ value: (Int) -> String) -> String {
+        let patterns = Self.pagingPlaceholders
         var s = self
         return s.withUTF8 { bytes in
             var out: [UInt8] = []
@@ -115,11 +121,11 @@ extension String {
                     i += 1
                     continue
                 }
-                for (pattern, replacement) in patterns where pattern.count <= bytes.count - i && pattern.first == b
+                for (pattern, index) in patterns where pattern.count <= bytes.count - i && pattern.first == b
                     && (pattern.count < 2 || pattern[1] == bytes[i + 1])
                     && pattern.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, bytes.baseAddress! + i, pattern.count) }) {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                    out.append(contentsOf: replacement.utf8)
+                    out.append(contentsOf: value(index).utf8)
                     i += pattern.count
                     runStart = i
                     continue scan

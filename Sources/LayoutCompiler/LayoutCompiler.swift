@@ -152,13 +152,19 @@ public struct LayoutCompiler: Sendable {
                 let hashIDs = count > Self.idsComparedPairwise
                 var seen = Set<String>(minimumCapacity: hashIDs ? count : 0)
                 var duplicates: [String] = []
+                // One context for the section, moved from row to row (making one per row counts references).
+                var context = ConditionContext(document: doc, model: 0, row: 0, section: index, sectionType: item.type)
                 for n in 0..<count {
-                    let row = adapted.rows[rowIndexes?[n] ?? n]
-                    let context = ConditionContext(document: doc, model: row.node, row: n, section: index, sectionType: item.type)
+                    // The row's fields are read in place: copying the whole row counts references.
+                    let r = rowIndexes?[n] ?? n
+                    context.model = adapted.rows[r].node
+                    context.row = n
                     let resolution = resolver.resolveRow(context, mappings: mappings, cache: &chainCache)
-                    report(resolution, what: "row \(n) (id \(row.id))", path: id, into: &diagnostics)
-                    if count > 1 && (hashIDs ? !seen.insert(row.id).inserted : rows.contains { $0.id == row.id }) { duplicates.append(row.id) }
-                    rows.append(LayoutRow(id: row.id, renderer: resolution.renderer, model: row.node, action: row.action))
+                    report(resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: id, into: &diagnostics)
+                    if count > 1 && (hashIDs ? !seen.insert(adapted.rows[r].id).inserted : rows.contains { $0.id == adapted.rows[r].id }) {
+                        duplicates.append(adapted.rows[r].id)
+                    }
+                    rows.append(LayoutRow(id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model, action: adapted.rows[r].action))
                 }
                 if !duplicates.isEmpty {
                     diagnostics.append(Diagnostic(.warning, "duplicate-row-id", path: id,

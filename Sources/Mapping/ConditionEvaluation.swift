@@ -4,8 +4,8 @@ public import LayoutJSON
 public struct ConditionContext: Sendable {
     public let document: JSONDocument
     /// The model node (a row's model, or the item for supplementary views and placeholders).
-    public let model: Int
-    public let row: Int
+    public var model: Int
+    public var row: Int
     public let section: Int
     public let sectionType: String
 
