@@ -104,7 +104,7 @@ public struct LayoutCompiler: Sendable {
                 otherPlans[item.type] = plan
             }
             let adaptor = plan.adaptor
-            let mappings = plan.mappings   // read once per item (each read of the plan's property copies it)
+            let mappings = plan.mappings
             var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
             // (Appending nothing to a shared or empty array still allocates a new buffer.)
             if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }

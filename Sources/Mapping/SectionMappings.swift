@@ -1,8 +1,8 @@
 import Adaptors
 
 /// The supplementary and placeholder mappings that can apply to sections of one content type under one adaptor,
-/// looked up once per type instead of once per section.
-public struct SectionMappings: Sendable {
+/// looked up once per type instead of once per section. A class: sections share it without copying its lists.
+public final class SectionMappings: Sendable {
     /// The section's content type.
     public let sectionType: String
     /// The adaptor's name (the second level of each fallback).
@@ -14,6 +14,15 @@ public struct SectionMappings: Sendable {
     let supplementary: [(kind: String, type: String, candidates: [Int])]
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
     let placeholders: [[(type: String, candidates: [Int])]]
+
+    init(sectionType: String, adaptor: String, rows: [(type: String, entry: Int, candidates: [Int])],
+         supplementary: [(kind: String, type: String, candidates: [Int])], placeholders: [[(type: String, candidates: [Int])]]) {
+        self.sectionType = sectionType
+        self.adaptor = adaptor
+        self.rows = rows
+        self.supplementary = supplementary
+        self.placeholders = placeholders
+    }
 
     /// The placeholder kinds in slot order (`allCases` made once: each use of it builds a new array).
     static let placeholderKinds = PlaceholderKind.allCases
