@@ -88,7 +88,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         func action(offset: Int) -> AttributeValue {
             var filled = template
             let offsetText = String(offset)
-            filled.target = (.text(""), .text(templateText.replacingPlaceholders { $0 == 0 ? offsetText : perPageText }))
+            filled.target = (.text(""), .text(templateText.replacingPagingPlaceholders { $0 == 0 ? offsetText : perPageText }))
             return .action(filled)
         }
         fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
@@ -107,7 +107,7 @@ extension String {
 
     /// This string with every paging placeholder replaced by `value(index)`, in one pass over the bytes (no
     /// Foundation). Placeholders start with `%` or `{`; the text between them is copied in runs.
-    func replacingPlaceholders(_ value: (Int) -> String) -> String {
+    func replacingPagingPlaceholders(_ value: (Int) -> String) -> String {
         let patterns = Self.pagingPlaceholders
         var s = self
         return s.withUTF8 { bytes in

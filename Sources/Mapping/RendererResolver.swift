@@ -92,9 +92,19 @@ public struct RendererResolver: Sendable {
 
     /// A class's types in chain order: its short name, then its full name (one of them when they are the same).
     private func classTypes(_ bytes: [UInt8]) -> [String] {
-        let full = String(decoding: bytes, as: UTF8.self)
-        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 1 < bytes.count else { return [full] }
-        return [String(decoding: bytes[(dot + 1)...], as: UTF8.self), full]
+        bytes.withUnsafeBufferPointer { name in
+            let full = String(decoding: name, as: UTF8.self)
+            let start = Self.shortNameStart(name)
+            return start == 0 ? [full] : [String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self), full]
+        }
+    }
+
+    /// Where a class's short name starts in its full name: after the last dot; 0 (the whole name) when there
+    /// is no dot or nothing follows it.
+    private static func shortNameStart(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        var dot = name.count
+        while dot > 0 && name[dot - 1] != UInt8(ascii: ".") { dot -= 1 }
+        return dot < name.count ? dot : 0
     }
 
     /// The class part of a row's chain: which of its `@class` short and full names are mapped.
@@ -105,12 +115,9 @@ public struct RendererResolver: Sendable {
         guard classNode >= 0 else { return entry }
         let node = doc.nodes[classNode]
         func levels(_ name: UnsafeBufferPointer<UInt8>) {
-            var dot = name.count
-            while dot > 0 && name[dot - 1] != UInt8(ascii: ".") { dot -= 1 }
-            // No dot, or nothing after it: the short name is the full name.
-            let short = dot > 0 && dot < name.count ? UnsafeBufferPointer(rebasing: name[dot...]) : name
-            entry.short = rowType(short)
-            entry.full = short.count == name.count ? -1 : rowType(name)
+            let start = Self.shortNameStart(name)
+            entry.short = rowType(UnsafeBufferPointer(rebasing: name[start...]))
+            entry.full = start == 0 ? -1 : rowType(name)
         }
         if node.flags & JSONNode.Flags.escaped == 0 {
             doc.bytes.withUnsafeBufferPointer { b in levels(UnsafeBufferPointer(rebasing: b[Int(node.start) + 1..<Int(node.end) - 1])) }
