@@ -9,17 +9,11 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     /// The steps, outermost first.
     public var steps: [Step] {
         var steps: [Step] = []
-        encoded.withUnsafeBytes { e in
+        encoded.withUnsafeBufferPointer { e in
             var at = 0
             while at < e.count {
-                let value = e.loadUnaligned(fromByteOffset: at + 1, as: Int.self)
-                if e[at] == Self.keyTag {
-                    steps.append(.key(JSONKey(String(decoding: UnsafeRawBufferPointer(rebasing: e[at + 9..<at + 9 + value]), as: UTF8.self))))
-                    at += 9 + value
-                } else {
-                    steps.append(.index(value))
-                    at += 9
-                }
+                let (key, value) = Self.step(at: &at, in: e)
+                steps.append(key.map { .key(JSONKey(String(decoding: $0, as: UTF8.self))) } ?? .index(value))
             }
         }
         return steps
@@ -30,6 +24,15 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     private let encoded: [UInt8]
     private static let keyTag: UInt8 = 0
     private static let indexTag: UInt8 = 1
+
+    /// Reads the step encoded at `at` and moves `at` past it: a key's bytes (and length), or nil and an index.
+    @inline(__always)
+    private static func step(at: inout Int, in e: UnsafeBufferPointer<UInt8>) -> (key: UnsafeBufferPointer<UInt8>?, value: Int) {
+        let value = UnsafeRawPointer(e.baseAddress! + at + 1).loadUnaligned(as: Int.self)
+        let key = e[at] == keyTag ? UnsafeBufferPointer(start: e.baseAddress! + at + 9, count: value) : nil
+        at += key == nil ? 9 : 9 + value
+        return (key, value)
+    }
 
     public init(_ steps: [Step]) {
         var encoded: [UInt8] = []
@@ -129,16 +132,10 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             var current = node
             var at = 0
             while at < e.count {
-                let value = UnsafeRawPointer(e.baseAddress! + at + 1).loadUnaligned(as: Int.self)
-                if e[at] == Self.keyTag {
-                    guard let next = doc.value(current, utf8: UnsafeBufferPointer(start: e.baseAddress! + at + 9, count: value)) else { return nil }
-                    current = next
-                    at += 9 + value
-                } else {
-                    guard let next = doc.element(current, value) else { return nil }
-                    current = next
-                    at += 9
-                }
+                let (key, value) = Self.step(at: &at, in: e)
+                let next = if let key { doc.value(current, utf8: key) } else { doc.element(current, value) }
+                guard let next else { return nil }
+                current = next
             }
             return current
         }

@@ -75,14 +75,10 @@ public struct RendererResolver: Sendable {
                                                                && sameBytes(doc.raw(classNode), doc.raw(cache.classNode)))) {
             cache = classLevels(classNode, in: doc)
         }
-        if cache.short >= 0, let resolution = resolve(context, type: rowTypes[cache.short].type, candidates: rowTypes[cache.short].candidates) {
-            return resolution
-        }
-        if cache.full >= 0, let resolution = resolve(context, type: rowTypes[cache.full].type, candidates: rowTypes[cache.full].candidates) {
-            return resolution
-        }
-        for level in mappings.rows where level.entry != cache.short && level.entry != cache.full {
-            if let resolution = resolve(context, type: level.type, candidates: level.candidates) { return resolution }
+        if cache.short >= 0, let resolution = resolve(context, entry: cache.short) { return resolution }
+        if cache.full >= 0, let resolution = resolve(context, entry: cache.full) { return resolution }
+        for entry in mappings.rows where entry != cache.short && entry != cache.full {
+            if let resolution = resolve(context, entry: entry) { return resolution }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
         var tried = classNode >= 0 ? classTypes(doc.decodedStringBytes(classNode)) : []
@@ -135,12 +131,14 @@ public struct RendererResolver: Sendable {
         return -1
     }
 
-    /// The outcome at one level of the chain: the one candidate whose condition holds, several (ambiguous), or nil.
+    /// The outcome at one level of the chain (`rowTypes[entry]`): the one candidate whose condition holds,
+    /// several (ambiguous), or nil.
     @inline(__always)
-    private func resolve(_ context: ConditionContext, type: String, candidates: [Int]) -> Resolution? {
+    private func resolve(_ context: ConditionContext, entry: Int) -> Resolution? {
+        let type = rowTypes[entry].type
         var matched = -1
         var more: [Int] = []
-        for n in candidates where rowConditions[n]?.evaluate(context) ?? true {
+        for n in rowTypes[entry].candidates where rowConditions[n]?.evaluate(context) ?? true {
             if matched < 0 { matched = n } else { more.append(n) }
         }
         if matched < 0 { return nil }
@@ -163,9 +161,9 @@ public struct RendererResolver: Sendable {
             [(sectionType, placeholdersByKind[kind]?[sectionType] ?? []), (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
              ("*", anyTypePlaceholders[kind] ?? [])].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
         }
-        var rows: [(type: String, entry: Int, candidates: [Int])] = []
-        for type in [sectionType, adaptor] where !rows.contains(where: { $0.type == type }) {
-            if let entry = rowTypes.firstIndex(where: { $0.type == type }) { rows.append((type, entry, rowTypes[entry].candidates)) }
+        var rows: [Int] = []
+        for type in [sectionType, adaptor] {
+            if let entry = rowTypes.firstIndex(where: { $0.type == type }), !rows.contains(entry) { rows.append(entry) }
         }
         return SectionMappings(sectionType: sectionType, adaptor: adaptor, rows: rows, supplementary: supplementary, placeholders: placeholders)
     }

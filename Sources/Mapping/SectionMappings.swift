@@ -7,15 +7,15 @@ public final class SectionMappings: Sendable {
     public let sectionType: String
     /// The adaptor's name (the second level of each fallback).
     public let adaptor: String
-    /// Row candidates at the section levels of the fallback chain (section type, then adaptor), mapped ones only,
-    /// with their `RendererResolver.rowTypes` index.
-    let rows: [(type: String, entry: Int, candidates: [Int])]
+    /// The section levels of the row fallback chain (section type, then adaptor) that are mapped, as
+    /// `RendererResolver.rowTypes` indexes.
+    let rows: [Int]
     /// Supplementary candidates in lookup order: the section type's kinds, then the adaptor's.
     let supplementary: [(kind: String, type: String, candidates: [Int])]
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
     let placeholders: [[(type: String, candidates: [Int])]]
 
-    init(sectionType: String, adaptor: String, rows: [(type: String, entry: Int, candidates: [Int])],
+    init(sectionType: String, adaptor: String, rows: [Int],
          supplementary: [(kind: String, type: String, candidates: [Int])], placeholders: [[(type: String, candidates: [Int])]]) {
         self.sectionType = sectionType
         self.adaptor = adaptor
