@@ -33,7 +33,7 @@ public struct GenericAdaptor: ContentItemAdaptor {
         case .one:
             section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
         case .auto:
-            if item.children.isEmpty {
+            if item.childCount == 0 {
                 section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
             } else {
                 section.isContainer = true

@@ -8,8 +8,8 @@ public struct ContentItem: Sendable, Equatable {
     public let path: String
     /// Index (in `ContentTree.items`) of the nearest content item above this one.
     public let parent: Int?
-    /// Indexes (in `ContentTree.items`) of the content items directly below this one, in document order.
-    public internal(set) var children: [Int]
+    /// How many content items sit directly below this one (`ContentTree.children(of:)` lists them).
+    public internal(set) var childCount: Int
     /// Number of content items above this one.
     public let depth: Int
 }

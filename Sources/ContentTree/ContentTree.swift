@@ -104,8 +104,8 @@ public struct ContentTree: Sendable {
                     } else {
                         let index = items.count
                         let depth = owner.map { items[$0].depth &+ 1 } ?? 0
-                        items.append(ContentItem(node: i, type: type, path: TreePath.text(path), parent: owner, children: [], depth: depth))
-                        if let owner { items[owner].children.append(index) }
+                        items.append(ContentItem(node: i, type: type, path: TreePath.text(path), parent: owner, childCount: 0, depth: depth))
+                        if let owner { items[owner].childCount &+= 1 }
                         owner = index
                     }
                 } else {
@@ -121,6 +121,19 @@ public struct ContentTree: Sendable {
 
     /// The index of the content item at `path` (the server-side `indexOfContentItem:`).
     public func indexOfContentItem(atPath path: String) -> Int? { items.firstIndex { $0.path == path } }
+
+    /// Indexes of the content items directly below item `index`, in document order.
+    public func children(of index: Int) -> [Int] {
+        var children: [Int] = []
+        children.reserveCapacity(items[index].childCount)
+        // Items are listed parent first, so an item's descendants follow it, deeper than it, until the next sibling.
+        var i = index + 1
+        while i < items.count && items[i].depth > items[index].depth {
+            if items[i].parent == index { children.append(i) }
+            i += 1
+        }
+        return children
+    }
 
     /// Whether the root value is itself a content item.
     public var rootIsContentItem: Bool { items.first?.node == document.root }

@@ -115,7 +115,7 @@ public struct LayoutCompiler: Sendable {
                 diagnostics.append(Diagnostic(.warning, "cartridge-error", path: item.path, "\(item.type) reported an error: \(text)"))
             }
             if adapted.rows.isEmpty, adapted.placeholder == nil, config.options.emptySlotsShowLoading,
-               item.children.isEmpty, let paths = doc.value(item.node, Self.contentPathsKey),
+               item.childCount == 0, let paths = doc.value(item.node, Self.contentPathsKey),
                doc.kind(paths) == .array, doc.nodes[paths].count > 0 {
                 adapted.placeholder = .loading
                 adapted.isContainer = false

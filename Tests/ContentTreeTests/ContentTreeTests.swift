@@ -18,7 +18,10 @@ private func tree(_ text: String) throws -> ContentTree {
                                         "contents[0].SecondaryContent[1].contents[0].navigation[1]"])
         #expect(t.items.map(\.parent) == [nil, 0, 1, 1, 3, 4, 4])
         #expect(t.items.map(\.depth) == [0, 1, 2, 2, 3, 4, 4])
-        #expect(t.items[1].children == [2, 3])
+        #expect(t.children(of: 1) == [2, 3])
+        #expect(t.items.map(\.childCount) == [1, 2, 0, 1, 2, 0, 0])
+        #expect(t.children(of: 4) == [5, 6])
+        #expect(t.children(of: 6).isEmpty)
         #expect(t.rootIsContentItem)
         #expect(t.indexOfContentItem(atPath: "contents[0].SecondaryContent[1].contents[0].navigation[1]") == 6)
         #expect(t.indexOfContentItem(atPath: "nope") == nil)
@@ -65,7 +68,8 @@ private func tree(_ text: String) throws -> ContentTree {
         let body = Array(repeating: #"{"@type":"T"}"#, count: 200_000).joined(separator: ",")
         let t = try tree(#"{"@type":"Page","contents":["# + body + "]}")
         #expect(t.items.count == 200_001)
-        #expect(t.items[0].children.count == 200_000)
+        #expect(t.items[0].childCount == 200_000)
+        #expect(t.children(of: 0).count == 200_000)
         #expect(t.items.last?.path == "contents[199999]")
     }
 }
