@@ -81,9 +81,22 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count &+= bytes.count
+        let n = bytes.count
+        reserve(n)
+        let out = base + count
+        if n <= 16 {
+            // Most keys, ids and names: two overlapping 8-byte moves, or byte by byte below 8 (no call to memmove).
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
+            if n >= 8 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            } else {
+                for i in 0..<n { out[i] = source[i] }
+            }
+        } else {
+            out.update(from: source, count: n)
+        }
+        count &+= n
     }
 
     @inline(__always)

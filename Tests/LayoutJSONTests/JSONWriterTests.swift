@@ -38,6 +38,22 @@ import LayoutJSON
         }
     }
 
+    /// Short copies take a path of their own (no memmove): every length across its bounds, as keys, values and raw JSON.
+    @Test func everyShortCopyLengthIsExact() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH")
+        for length in 0...40 {
+            let text = String(alphabet[0..<length])
+            var w = JSONWriter(capacity: 16)
+            w.beginObject()
+            w.key(text: text)
+            w.string(text)
+            w.key("raw")
+            w.raw(Array("\"\(text)\"".utf8))
+            w.endObject()
+            #expect(w.bytes == Array("{\"\(text)\":\"\(text)\",\"raw\":\"\(text)\"}".utf8), "length \(length)")
+        }
+    }
+
     @Test func intEdgeCases() {
         var w = JSONWriter()
         w.beginArray()
