@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Summarises `make bench` output: per input, compile MB/s, responses/s and mallocs per response,
-and the ratio of compile speed to Foundation's JSONSerialization parse of the same bytes (same run, p50)."""
+and the ratio of compile speed to Foundation's JSONSerialization parse of the same bytes (same run): from the two
+benchmarks' p50s, and the p50 of the interleaved benchmark that times both within each sample."""
 import os
 import re
 import sys
@@ -24,22 +25,26 @@ for block in re.split(r"^### ", text, flags=re.M)[1:]:
         if metric.startswith("Time (wall clock)") and unit:
             scale = {"ns": 1e-9, "μs": 1e-6, "ms": 1e-3, "s": 1.0}[unit.group(1)]
             p50["seconds"] = float(cells[3]) * scale
+        elif metric.startswith("Foundation parse / compile"):
+            p50["speedup"] = float(cells[3]) / 100
         elif metric.startswith("Malloc (total)"):
             factor = 1000 if "(K)" in metric else 1
             p50["mallocs"] = float(cells[3]) * factor
     results[name] = p50
 
 print("| input | compile p50 | MB/s | responses/s | mallocs/response | Foundation parse p50 | compile vs Foundation "
-      "| our reader alone p50 | reader alone vs Foundation |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "(p50s) | compile vs Foundation (interleaved, p50) | our reader alone p50 | reader alone vs Foundation |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for name, path in inputs.items():
     c, f, r = results.get("compile/" + name), results.get("foundation-parse/" + name), results.get("reader-parse/" + name)
     if not c or not os.path.exists(path):
         continue
     size = os.path.getsize(path)
     ratio = f["seconds"] / c["seconds"] if f else float("nan")
+    both = results.get("compile-vs-foundation/" + name, {}).get("speedup")
     print(f"| {name} ({size:,} B) | {c['seconds']*1e6:,.0f} µs | {size / c['seconds'] / 1e6:,.0f} | "
           f"{1 / c['seconds']:,.0f} | {c.get('mallocs', 0):,.0f} | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× | "
+          + (f"{both:.1f}× | " if both else "– | ")
           + (f"{r['seconds']*1e6:,.0f} µs | {f['seconds'] / r['seconds']:.1f}× |" if r and f else "– | – |"))
 
 diff_rows = [
