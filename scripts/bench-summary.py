@@ -32,18 +32,20 @@ for block in re.split(r"^### ", text, flags=re.M)[1:]:
             p50["mallocs"] = float(cells[3]) * factor
     results[name] = p50
 
-print("| input | compile p50 | MB/s | responses/s | mallocs/response | Foundation parse p50 | compile vs Foundation "
+print("| input | compile p50 | MB/s | responses/s | mallocs/response (Foundation's parse) | Foundation parse p50 | compile vs Foundation "
       "(p50s) | compile vs Foundation (interleaved, p50) | our reader alone p50 | reader alone vs Foundation |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for name, path in inputs.items():
     c, f, r = results.get("compile/" + name), results.get("foundation-parse/" + name), results.get("reader-parse/" + name)
+    allocations = results.get("allocations/compile/" + name, {}).get("mallocs", 0)
+    foundation_allocations = results.get("allocations/foundation-parse/" + name, {}).get("mallocs", 0)
     if not c or not os.path.exists(path):
         continue
     size = os.path.getsize(path)
     ratio = f["seconds"] / c["seconds"] if f else float("nan")
     both = results.get("compile-vs-foundation/" + name, {}).get("speedup")
     print(f"| {name} ({size:,} B) | {c['seconds']*1e6:,.0f} µs | {size / c['seconds'] / 1e6:,.0f} | "
-          f"{1 / c['seconds']:,.0f} | {c.get('mallocs', 0):,.0f} | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× | "
+          f"{1 / c['seconds']:,.0f} | {allocations:,.0f} (Foundation {foundation_allocations:,.0f}) | {f['seconds']*1e6:,.0f} µs | {ratio:.1f}× | "
           + (f"{both:.1f}× | " if both else "– | ")
           + (f"{r['seconds']*1e6:,.0f} µs | {f['seconds'] / r['seconds']:.1f}× |" if r and f else "– | – |"))
 
