@@ -24,9 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/assembler/supermami-1.json").path
     if let real = load(corpus) { inputs.append(("supermami-397KB", real, "config/examples/supermami.yaml")) }
 
-    // Timed without counting allocations: counting makes every malloc dearer, which would charge Foundation's
-    // ~2,300 allocations per parse of the 45 KB page far more than the compile's ~90 (its p50 doubles). The
-    // allocation counts come from benchmarks of their own below.
+    // Timed benchmarks measure time only; the allocation counts come from benchmarks of their own below.
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput],
         warmupIterations: 5,
