@@ -45,13 +45,14 @@ let benchmarks: @Sendable () -> Void = {
         func configuration(seconds: Int) -> Benchmark.Configuration {
             .init(scalingFactor: small ? .kilo : .one, maxDuration: .seconds(small ? seconds : 3))
         }
-        Benchmark("compile/\(input.name)", configuration: configuration(seconds: 5)) { benchmark in
-            for _ in benchmark.scaledIterations {
-                switch compiler.compile(bytes) {
-                case .success(let compiled): blackHole(compiled.bytes.count)
-                case .failure(let failure): fatalError("\(failure)")
-                }
+        @Sendable func compileOnce() {
+            switch compiler.compile(bytes) {
+            case .success(let compiled): blackHole(compiled.bytes.count)
+            case .failure(let failure): fatalError("\(failure)")
             }
+        }
+        Benchmark("compile/\(input.name)", configuration: configuration(seconds: 5)) { benchmark in
+            for _ in benchmark.scaledIterations { compileOnce() }
         }
         // Our reader alone (the compile's first stage), to show how much of the compile parsing takes.
         let reader = JSONReader(maxDepth: compiler.config.options.maxDepth)
@@ -66,18 +67,11 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
         }
-        // The target itself, measured so that the shared machine's swings cancel out: each sample times ten compiles
-        // and then one Foundation parse, back to back (milliseconds apart), and records how many times longer the
-        // parse took than one compile. The benchmarks above run seconds apart, so their p50s can land in different
-        // phases of the machine's load.
         // 1,000 compiles per sample, so the harness's own allocations around a sample (about 16) are not counted.
         Benchmark("allocations/compile/\(input.name)",
                   configuration: .init(metrics: [.mallocCountTotal, .peakMemoryResident], scalingFactor: .kilo, maxDuration: .seconds(1),
                                        maxIterations: 3)) { benchmark in
-            for _ in benchmark.scaledIterations {
-                guard case .success(let compiled) = compiler.compile(bytes) else { fatalError("the benchmark input does not compile") }
-                blackHole(compiled.bytes.count)
-            }
+            for _ in benchmark.scaledIterations { compileOnce() }
         }
         Benchmark("allocations/foundation-parse/\(input.name)",
                   configuration: .init(metrics: [.mallocCountTotal], maxDuration: .seconds(1), maxIterations: 50)) { benchmark in
@@ -85,15 +79,16 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
         }
+        // The target itself, measured so that the shared machine's swings cancel out: each sample times ten compiles
+        // and then one Foundation parse, back to back (milliseconds apart), and records how many times longer the
+        // parse took than one compile. The benchmarks above run seconds apart, so their p50s can land in different
+        // phases of the machine's load.
         Benchmark("compile-vs-foundation/\(input.name)",
                   configuration: .init(metrics: [speedup], warmupIterations: 3, maxDuration: .seconds(8), maxIterations: 2_000)) { benchmark in
             let clock = ContinuousClock()
             let compiles = 10
             let start = clock.now
-            for _ in 0..<compiles {
-                guard case .success(let compiled) = compiler.compile(bytes) else { fatalError("the benchmark input does not compile") }
-                blackHole(compiled.bytes.count)
-            }
+            for _ in 0..<compiles { compileOnce() }
             let compiled = clock.now
             blackHole(try JSONSerialization.jsonObject(with: data))
             let parsed = clock.now
