@@ -96,7 +96,7 @@ let package = Package(
             linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "LayoutCompilerTests",
-            dependencies: ["LayoutCompiler", "LayoutJSON", "Adaptors", "ContentTree", "Mapping", "TestSupport"],
+            dependencies: ["LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport"],
             swiftSettings: strict),
     ]
 )

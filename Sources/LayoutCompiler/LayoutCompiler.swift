@@ -63,14 +63,19 @@ public struct LayoutCompiler: Sendable {
             if let d = tree.diagnostics.first { message += "; first problem: \(d.message) at \(d.path)" }
             return .failure(CompileFailure(code: .notAssemblerResponse, message: message))
         }
-        let record = layout(tree, source: source)
-        if config.policy == .strict, record.diagnostics.contains(where: { $0.severity == .error }) {
-            let errors = record.diagnostics.filter { $0.severity == .error }
+        // The record is written as its sections are made; `CompiledLayout.record` lays it out again as values on request.
+        var diagnostics: [Diagnostic] = []
+        let bytes = writer.write(source: source, page: pageFacts(tree), document: document) { section in
+            diagnostics = sections(of: tree, section)
+            return diagnostics
+        }
+        if config.policy == .strict, diagnostics.contains(where: { $0.severity == .error }) {
+            let errors = diagnostics.filter { $0.severity == .error }
             return .failure(CompileFailure(code: .strictPolicy,
                 message: "\(errors.count) error diagnostic\(errors.count == 1 ? "" : "s") under the strict policy; first: \(errors[0])",
                 diagnostics: errors))
         }
-        return .success(CompiledLayout(record: record, bytes: writer.write(record)))
+        return .success(CompiledLayout(bytes: bytes, diagnostics: diagnostics, tree: tree, source: source, compiler: self))
     }
 
     private func article(_ kind: JSONKind) -> String {
@@ -86,11 +91,20 @@ public struct LayoutCompiler: Sendable {
 
     /// Builds the record for a content tree (no policy applied).
     public func layout(_ tree: ContentTree, source: RecordSource? = nil) -> LayoutRecord {
+        var sections: [LayoutSection] = []
+        sections.reserveCapacity(tree.items.count)
+        let diagnostics = self.sections(of: tree) { head, rows in sections.append(LayoutSection(head: head, rows: rows)) }
+        return LayoutRecord(source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: tree.document)
+    }
+
+    /// Makes the record's sections in order, handing each to `section` with its rows; returns the record's diagnostics.
+    private func sections(of tree: ContentTree, _ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic] {
         let doc = tree.document
         let adaptorOptions = AdaptorOptions(emptyMenusShowNoResults: config.options.emptyMenusShowNoResults)
         var diagnostics = tree.diagnostics
-        var sections: [LayoutSection] = []
-        sections.reserveCapacity(tree.items.count)
+        var sectionCount = 0
+        // One row buffer for every section: each section's rows are handed over, then the buffer is emptied.
+        var rows: [LayoutRow] = []
         // Kept across sections: consecutive sections often hold rows of the same class (refinement menus).
         var chainCache = TypeChainCache()
         var otherPlans: [String: SectionPlan] = [:]
@@ -123,7 +137,7 @@ public struct LayoutCompiler: Sendable {
             if adapted.isContainer && config.options.omitContainers { continue }
 
             let parentID = item.parent.map { tree.items[$0].path }
-            let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sections.count, sectionType: item.type)
+            let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sectionCount, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
             for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: mappings) {
                 report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
@@ -144,8 +158,8 @@ public struct LayoutCompiler: Sendable {
             }
 
             func makeSection(id: String, rowIndexes: [Int]?, group: (by: String, valueJSON: [UInt8])?, header: SupplementaryView?) {
-                let index = sections.count
-                var rows: [LayoutRow] = []
+                let index = sectionCount
+                rows.removeAll(keepingCapacity: true)
                 let count = rowIndexes?.count ?? adapted.rows.count
                 rows.reserveCapacity(count)
                 // Repeated ids: small sections compare with the rows so far, larger ones hash.
@@ -176,10 +190,11 @@ public struct LayoutCompiler: Sendable {
                     views.insert(header, at: 0)
                 }
                 let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == "header" || $0.kind == "footer" })
-                sections.append(LayoutSection(
+                section(SectionHead(
                     id: id, index: index, type: item.type, adaptor: mappings.adaptor, visible: visible, parent: parentID,
                     group: group, attributes: adapted.attributes, supplementary: views,
-                    placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil, rows: rows))
+                    placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil), rows)
+                sectionCount += 1
             }
 
             if let groups, let grouper = plan.grouper {
@@ -193,7 +208,7 @@ public struct LayoutCompiler: Sendable {
                 makeSection(id: item.path, rowIndexes: nil, group: nil, header: nil)
             }
         }
-        return LayoutRecord(source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: doc)
+        return diagnostics
     }
 
     private func report(_ resolution: Resolution, what: @autoclosure () -> String, path: String, into diagnostics: inout [Diagnostic]) {

@@ -1,6 +1,6 @@
-import LayoutJSON
+public import LayoutJSON
 import Adaptors
-import ContentTree
+public import ContentTree
 
 /// Serialises a layout record to compact JSON, copying models byte-for-byte from the response.
 public struct LayoutRecordWriter: Sendable {
@@ -8,22 +8,31 @@ public struct LayoutRecordWriter: Sendable {
 
     /// The record as one line of JSON (no trailing newline).
     public func write(_ record: LayoutRecord) -> [UInt8] {
-        let doc = record.document
-        return JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
+        write(source: record.source, page: record.page, document: record.document) { section in
+            for s in record.sections { section(s.head, s.rows) }
+            return record.diagnostics
+        }
+    }
+
+    /// A record written as its sections are made: `sections` passes each section to the function it is given, in
+    /// order, and returns the record's diagnostics.
+    public func write(source: RecordSource?, page: PageFacts, document doc: JSONDocument,
+                      sections: (_ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic]) -> [UInt8] {
+        JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
             w.beginObject()
             w.key("version")
             w.int(LayoutRecord.formatVersion)
             w.key("source")
-            if let s = record.source { writeSource(s, &w) } else { w.null() }
+            if let s = source { writeSource(s, &w) } else { w.null() }
             w.key("page")
-            writePage(record.page, doc, &w)
+            writePage(page, doc, &w)
             w.key("sections")
             w.beginArray()
-            for section in record.sections { writeSection(section, doc, &w) }
+            let diagnostics = sections { head, rows in writeSection(head, rows, doc, &w) }
             w.endArray()
             w.key("diagnostics")
             w.beginArray()
-            for d in record.diagnostics { writeDiagnostic(d, &w) }
+            for d in diagnostics { writeDiagnostic(d, &w) }
             w.endArray()
             w.endObject()
         }
@@ -51,7 +60,7 @@ public struct LayoutRecordWriter: Sendable {
         w.endObject()
     }
 
-    private func writeSection(_ s: LayoutSection, _ doc: JSONDocument, _ w: inout JSONWriter) {
+    private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(s.id)
         w.key("index"); w.int(s.index)
@@ -97,7 +106,7 @@ public struct LayoutRecordWriter: Sendable {
         }
         w.key("rows")
         w.beginArray()
-        for row in s.rows {
+        for row in rows {
             w.beginObject()
             w.key("id"); w.string(row.id)
             w.key("renderer"); w.string(orNull: row.renderer)

@@ -34,6 +34,18 @@ public struct LayoutSection: Sendable, Equatable {
         self.rows = rows
     }
 
+    /// A section of `head`'s fields with `rows`.
+    public init(head: SectionHead, rows: [LayoutRow]) {
+        self.init(id: head.id, index: head.index, type: head.type, adaptor: head.adaptor, visible: head.visible, parent: head.parent,
+                  group: head.group, attributes: head.attributes, supplementary: head.supplementary, placeholder: head.placeholder, rows: rows)
+    }
+
+    /// The section's fields other than its rows.
+    public var head: SectionHead {
+        SectionHead(id: id, index: index, type: type, adaptor: adaptor, visible: visible, parent: parent, group: group,
+                    attributes: attributes, supplementary: supplementary, placeholder: placeholder)
+    }
+
     public static func == (a: LayoutSection, b: LayoutSection) -> Bool {
         a.id == b.id && a.index == b.index && a.type == b.type && a.adaptor == b.adaptor && a.visible == b.visible
             && a.parent == b.parent && a.group?.by == b.group?.by && a.group?.valueJSON == b.group?.valueJSON

@@ -21,10 +21,9 @@ public enum MessageOutcome: Sendable {
                                   timestampMs: message.timestamp, key: message.key.flatMap { String(validating: $0, as: UTF8.self) })
         switch compiler.compile(value, source: source) {
         case .success(let compiled):
-            let diagnostics = compiled.record.diagnostics
+            let diagnostics = compiled.diagnostics
             guard !diagnostics.isEmpty else { return .record(compiled.bytes, diagnostics: []) }
-            let typeBySection = Dictionary(compiled.record.sections.map { ($0.id, $0.type) }, uniquingKeysWith: { a, _ in a })
-            return .record(compiled.bytes, diagnostics: diagnostics.map { ($0.code, typeBySection[$0.path] ?? "(page)") })
+            return .record(compiled.bytes, diagnostics: diagnostics.map { ($0.code, compiled.contentType(ofSection: $0.path) ?? "(page)") })
         case .failure(let failure):
             return .deadLetter(code: failure.code.rawValue, reason: failure.description)
         }

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import LayoutCompiler
 import LayoutJSON
+import LayoutRecord
 import TestSupport
 
 @Suite struct SampleTests {
@@ -26,6 +27,20 @@ import TestSupport
         let renderers = (0..<9).compactMap { r.text("sections[\(list)].rows[\($0)].renderer") }
         #expect(renderers == ["SaleProductCell", "ProductCell", "ProductCell", "SaleProductCell", "ProductCell", "ProductCell", "SaleProductCell", "ProductCell", "ProductCell"])
         #expect(r.text("sections[\(list)].rows[0].action.kind") == "record")
+    }
+
+    /// `compile` writes sections as it makes them; `record` lays the page out again as values. Both must say the same.
+    @Test(arguments: Fixtures.samples)
+    func compiledBytesAreTheRecordWritten(sample: String) throws {
+        let compiled = try compiler(file: "config/default.yaml").compile(Fixtures.bytes(sample), source: RecordSource(file: sample)).get()
+        let record = compiled.record
+        #expect(LayoutRecordWriter().write(record) == compiled.bytes)
+        #expect(record.diagnostics.map(\.code) == compiled.diagnostics.map(\.code))
+        #expect(record.source?.file == sample)
+        for section in record.sections {
+            #expect(compiled.contentType(ofSection: section.id) == section.type)
+        }
+        #expect(compiled.contentType(ofSection: "no.such[0].path") == nil)
     }
 
     @Test func searchPageIsAbout45KB() {

@@ -1,0 +1,34 @@
+public import Adaptors
+
+/// Everything about a section but its rows: what the record writer needs before it writes the rows.
+public struct SectionHead: Sendable {
+    /// Stable id from the tree path (`#group=value` appended for row groups).
+    public var id: String
+    public var index: Int
+    /// The content item's `@type`.
+    public var type: String
+    public var adaptor: String
+    public var visible: Bool
+    /// The id of the nearest enclosing content item's section, if any.
+    public var parent: String?
+    /// The group-by path and this group's value as JSON, for grouped sections.
+    public var group: (by: String, valueJSON: [UInt8])?
+    public var attributes: [Attribute]
+    public var supplementary: [SupplementaryView]
+    public var placeholder: LayoutPlaceholder?
+
+    public init(id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
+                group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [], supplementary: [SupplementaryView] = [],
+                placeholder: LayoutPlaceholder? = nil) {
+        self.id = id
+        self.index = index
+        self.type = type
+        self.adaptor = adaptor
+        self.visible = visible
+        self.parent = parent
+        self.group = group
+        self.attributes = attributes
+        self.supplementary = supplementary
+        self.placeholder = placeholder
+    }
+}
