@@ -1,7 +1,7 @@
 public import Adaptors
 
 /// Everything about a section but its rows: what the record writer needs before it writes the rows.
-public struct SectionHead: Sendable {
+public struct SectionHead: Sendable, Equatable {
     /// Stable id from the tree path (`#group=value` appended for row groups).
     public var id: String
     public var index: Int
@@ -30,5 +30,11 @@ public struct SectionHead: Sendable {
         self.attributes = attributes
         self.supplementary = supplementary
         self.placeholder = placeholder
+    }
+
+    public static func == (a: SectionHead, b: SectionHead) -> Bool {
+        a.id == b.id && a.index == b.index && a.type == b.type && a.adaptor == b.adaptor && a.visible == b.visible
+            && a.parent == b.parent && a.group?.by == b.group?.by && a.group?.valueJSON == b.group?.valueJSON
+            && a.attributes == b.attributes && a.supplementary == b.supplementary && a.placeholder == b.placeholder
     }
 }
