@@ -14,10 +14,15 @@ public struct CompiledLayout: Sendable {
     /// The record as values, laid out again from the parsed response (the compile writes the bytes without it).
     public var record: LayoutRecord { compiler.layout(tree, source: source) }
 
-    /// The `@type` of the content item whose section has id `sectionID` (a row group's section included), if any.
-    public func contentType(ofSection sectionID: String) -> String? {
-        var path = Substring(sectionID)
-        if let group = path.firstRange(of: "#group=") { path = path[..<group.lowerBound] }
-        return tree.items.first { $0.path == path }?.type
+    /// The `@type` of the content item behind each section id in `sectionIDs` (row groups' sections included), or nil
+    /// for ids that name no section; the items are indexed once for all the ids.
+    public func contentTypes(ofSections sectionIDs: [String]) -> [String?] {
+        guard !sectionIDs.isEmpty else { return [] }
+        let typeByPath = Dictionary(tree.items.map { (Substring($0.path), $0.type) }, uniquingKeysWith: { first, _ in first })
+        return sectionIDs.map { id in
+            var path = Substring(id)
+            if let group = path.firstRange(of: "#group=") { path = path[..<group.lowerBound] }
+            return typeByPath[path]
+        }
     }
 }

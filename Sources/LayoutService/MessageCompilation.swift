@@ -23,7 +23,8 @@ public enum MessageOutcome: Sendable {
         case .success(let compiled):
             let diagnostics = compiled.diagnostics
             guard !diagnostics.isEmpty else { return .record(compiled.bytes, diagnostics: []) }
-            return .record(compiled.bytes, diagnostics: diagnostics.map { ($0.code, compiled.contentType(ofSection: $0.path) ?? "(page)") })
+            let types = compiled.contentTypes(ofSections: diagnostics.map(\.path))
+            return .record(compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") })
         case .failure(let failure):
             return .deadLetter(code: failure.code.rawValue, reason: failure.description)
         }
