@@ -1,14 +1,14 @@
 import LayoutJSON
 
 /// A value in a section's attributes: copied JSON, a computed scalar, an action, or a nesting of these.
-/// Only actions are boxed (nesting goes through arrays), so scalars cost no allocation.
+/// Scalars and actions hold no boxes (nesting goes through arrays), so they cost no allocation.
 public enum AttributeValue: Sendable, Equatable {
     case json(node: Int)
     case string(String)
     case int(Int)
     case bool(Bool)
     case null
-    indirect case action(RowAction)
+    case action(RowAction)
     case list([AttributeValue])
     case object([Attribute])
 }

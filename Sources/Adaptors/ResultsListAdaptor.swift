@@ -85,11 +85,14 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         fields.append(Attribute("page", .int((max(first, 1) - 1) / perPage + 1)))
         fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
         let perPageText = String(perPage)
+        // A filled-in action is computed text, so it is written as an object with an action's fields.
         func action(offset: Int) -> AttributeValue {
-            var filled = template
             let offsetText = String(offset)
-            filled.target = (.text(""), .text(templateText.replacingPagingPlaceholders { $0 == 0 ? offsetText : perPageText }))
-            return .action(filled)
+            var action = [Attribute("kind", .string(template.kind.rawValue)),
+                          Attribute("target", .string(templateText.replacingPagingPlaceholders { $0 == 0 ? offsetText : perPageText }))]
+            if case .node(let n) = template.siteRootPath { action.append(Attribute("siteRootPath", .json(node: n))) }
+            if case .node(let n) = template.label { action.append(Attribute("label", .json(node: n))) }
+            return .object(action)
         }
         fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
         fields.append(Attribute("next", last < total ? action(offset: last) : .null))

@@ -58,7 +58,7 @@ public struct RowAction: Sendable, Equatable {
             let v = found[f.rawValue]
             return v >= 0 && doc.kind(v) == .string ? v : nil
         }
-        let contentPath = string(.contentPath).map(TextPart.node) ?? .text("")
+        let contentPath = string(.contentPath).map(TextPart.node) ?? .empty
         let root = string(.siteRootPath).map(TextPart.node)
         let label = string(.label).map(TextPart.node)
         if let state = string(.recordState) {
@@ -69,8 +69,7 @@ public struct RowAction: Sendable, Equatable {
         }
         if found[Field.linkType.rawValue] >= 0 || kind == .link {
             guard let path = string(.path) else { return nil }
-            let query = string(.queryString).flatMap(doc.string).map { $0.isEmpty ? "" : "?" + $0 } ?? ""
-            return RowAction(kind: .link, target: (.node(path), .text(query)), siteRootPath: root, label: label)
+            return RowAction(kind: .link, target: (.node(path), string(.queryString).map(TextPart.query) ?? .empty), siteRootPath: root, label: label)
         }
         return nil
     }

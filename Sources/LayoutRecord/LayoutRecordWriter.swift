@@ -154,19 +154,24 @@ public struct LayoutRecordWriter: Sendable {
         w.beginObject()
         w.key("kind"); w.string(a.kind.rawValue)
         w.key("target"); writeText(a.target.0, a.target.1, doc, &w)
-        if let r = a.siteRootPath { w.key("siteRootPath"); writeText(r, .text(""), doc, &w) }
-        if let l = a.label { w.key("label"); writeText(l, .text(""), doc, &w) }
+        if let r = a.siteRootPath { w.key("siteRootPath"); writeText(r, .empty, doc, &w) }
+        if let l = a.label { w.key("label"); writeText(l, .empty, doc, &w) }
         w.endObject()
     }
 
-    /// Writes two text parts as one JSON string; parts from the response are copied in their escaped form.
+    /// Writes two text parts as one JSON string, copied from the response in their escaped form.
     private func writeText(_ a: TextPart, _ b: TextPart, _ doc: JSONDocument, _ w: inout JSONWriter) {
         func append(_ part: TextPart, _ w: inout JSONWriter) {
             switch part {
             case .node(let n):
                 w.stringPart(bodyOf: n, in: doc)
-            case .text(let s):
-                w.stringPart(s)
+            case .query(let n):
+                if doc.nodes[n].end - doc.nodes[n].start > 2 {
+                    w.stringPart("?")
+                    w.stringPart(bodyOf: n, in: doc)
+                }
+            case .empty:
+                break
             }
         }
         w.beginString()

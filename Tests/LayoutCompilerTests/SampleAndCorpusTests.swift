@@ -97,4 +97,37 @@ struct CorpusTests {
         #expect(r.text("sections[0].attributes.paging.previous.target")
             == "/c/_/N-1?Nf=a%7CGTEQ+1&No=10&Nrpp=10&x=1010%7B&q=%20{other}%")
     }
+
+    /// Filled-in actions keep the template's kind, site root and label, in an action's field order.
+    @Test func filledActionsKeepTheTemplatesOtherFields() throws {
+        let response = #"""
+        {"@type":"ResultsList","totalNumRecs":30,"recsPerPage":10,"firstRecNum":11,"lastRecNum":20,"records":[],
+         "pagingActionTemplate":{"contentPath":"/c","navigationState":"?No={offset}","siteRootPath":"/p\u00e9","label":"Page \"n\""}}
+        """#
+        let (r, _) = try compileChecked(try compiler("version: 1\n"), Array(response.utf8))
+        #expect(r.json("sections[0].attributes.paging.next")
+            == #"{"kind":"navigate","target":"/c?No=20","siteRootPath":"/p\u00e9","label":"Page \"n\""}"#)
+        #expect(r.text("sections[0].attributes.paging.previous.siteRootPath") == "/pé")
+    }
+}
+
+@Suite struct LinkActionTests {
+    /// A link's target is its path, then `?` and its query string when that is not empty; escapes are copied as they are.
+    @Test func linkTargetsJoinPathAndQuery() throws {
+        let response = #"""
+        {"@type":"LinkList","links":[
+         {"name":"a","link":{"linkType":"internal","path":"/x","queryString":"q=\"1\"&b=\u00e9"}},
+         {"name":"b","link":{"linkType":"internal","path":"/y","queryString":""}},
+         {"name":"c","link":{"linkType":"internal","path":"/z"}},
+         {"name":"d","link":{"path":"/w","queryString":"k=v"}}]}
+        """#
+        let config = "defaultRenderer: Cell\nadaptors:\n  LinkList: { adaptor: Generic, rows: \"field:links\" }\n"
+        let (r, compiled) = try compileChecked(try compiler(config), Array(response.utf8))
+        #expect((0..<4).map { r.text("sections[0].rows[\($0)].action.kind") } == ["link", "link", "link", "link"])
+        #expect(r.json("sections[0].rows[0].action.target") == #""/x?q=\"1\"&b=\u00e9""#)
+        #expect((1..<4).map { r.text("sections[0].rows[\($0)].action.target") } == ["/y", "/z", "/w?k=v"])
+        let record = compiled.record
+        #expect(record.sections[0].rows[0].action?.targetText(in: record.document) == "/x?q=\"1\"&b=é")
+        #expect(record.sections[0].rows[1].action?.targetText(in: record.document) == "/y")
+    }
 }
