@@ -195,12 +195,44 @@ public struct JSONWriter: ~Copyable {
     /// Closes a string opened by `beginString`.
     public mutating func endString() { put(UInt8(ascii: "\"")) }
 
-    /// Appends the escaped form of `utf8` (no quotes).
+    /// Appends the escaped form of `utf8` (no quotes): plain bytes are checked and copied 8 at a time in one pass,
+    /// and the rest from the first byte that needs an escape goes byte by byte.
     private mutating func appendEscapedBody(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if !Self.needsEscaping(utf8) {
-            put(utf8)
-            return
+        guard let source = utf8.baseAddress else { return }
+        let n = utf8.count
+        reserve(n)
+        let out = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(source)
+        var i = 0
+        while i &+ 8 <= n {
+            let w = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if Self.specialBytes(w) != 0 { break }
+            out.storeBytes(of: w, toByteOffset: i, as: UInt64.self)
+            i &+= 8
         }
+        while i < n {
+            let c = source[i]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+            out.storeBytes(of: c, toByteOffset: i, as: UInt8.self)
+            i &+= 1
+        }
+        count &+= i
+        if i < n { appendEscapedBytes(UnsafeBufferPointer(rebasing: utf8[i...])) }
+    }
+
+    /// The high bit of each byte of `w` (little-endian) that is '"', '\\' or a control character (bytes above
+    /// the lowest flagged one may be flagged spuriously).
+    @inline(__always)
+    private static func specialBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ (ones &* 0x22), b = w ^ (ones &* 0x5C)
+        // Bytes >= 0x80 are never special; mask them out of the zero-byte tests.
+        return (((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w)) & highs & ~w
+    }
+
+    /// Appends `utf8` escaped byte by byte.
+    private mutating func appendEscapedBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
         reserve(utf8.count * 6)
         for b in utf8 {
             switch b {
@@ -230,30 +262,6 @@ public struct JSONWriter: ~Copyable {
         base[count] = UInt8(ascii: "\\")
         base[count &+ 1] = c
         count &+= 2
-    }
-
-    /// Whether any byte is '"', '\\' or a control character (8 bytes at a time).
-    @inline(__always)
-    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return false }
-        let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var i = 0
-        while i + 8 <= utf8.count {
-            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let q = w ^ (ones &* 0x22), b = w ^ (ones &* 0x5C)
-            // Bytes >= 0x80 are never special; mask them out of the zero-byte tests.
-            let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w)) & highs & ~w
-            if special != 0 { return true }
-            i += 8
-        }
-        while i < utf8.count {
-            let c = utf8[i]
-            if c < 0x20 || c == 0x22 || c == 0x5C { return true }
-            i += 1
-        }
-        return false
     }
 
     /// Writes a string value, or null when nil.

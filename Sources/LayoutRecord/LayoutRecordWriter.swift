@@ -106,13 +106,16 @@ public struct LayoutRecordWriter: Sendable {
         }
         w.key("rows")
         w.beginArray()
-        for row in rows {
-            w.beginObject()
-            w.key("id"); w.string(row.id)
-            w.key("renderer"); w.string(orNull: row.renderer)
-            w.key("model"); w.raw(row.model, of: doc)
-            if let a = row.action { w.key("action"); writeAction(a, doc, &w) }
-            w.endObject()
+        // Rows, attributes and views are read in place (iterating copies each element, counting its references).
+        rows.withUnsafeBufferPointer { rows in
+            for i in rows.indices {
+                w.beginObject()
+                w.key("id"); w.string(rows[i].id)
+                w.key("renderer"); w.string(orNull: rows[i].renderer)
+                w.key("model"); w.raw(rows[i].model, of: doc)
+                if let a = rows[i].action { w.key("action"); writeAction(a, doc, &w) }
+                w.endObject()
+            }
         }
         w.endArray()
         w.endObject()
@@ -127,9 +130,11 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeAttributes(_ attributes: [Attribute], _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
-        for a in attributes {
-            w.key(text: a.name)
-            writeValue(a.value, doc, &w)
+        attributes.withUnsafeBufferPointer { attributes in
+            for i in attributes.indices {
+                w.key(text: attributes[i].name)
+                writeValue(attributes[i].value, doc, &w)
+            }
         }
         w.endObject()
     }
@@ -144,7 +149,9 @@ public struct LayoutRecordWriter: Sendable {
         case .action(let a): writeAction(a, doc, &w)
         case .list(let items):
             w.beginArray()
-            for item in items { writeValue(item, doc, &w) }
+            items.withUnsafeBufferPointer { items in
+                for i in items.indices { writeValue(items[i], doc, &w) }
+            }
             w.endArray()
         case .object(let fields): writeAttributes(fields, doc, &w)
         }
