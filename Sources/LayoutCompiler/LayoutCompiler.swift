@@ -11,7 +11,7 @@ public struct LayoutCompiler: Sendable {
     private let resolver: RendererResolver
     private let reader: JSONReader
     /// Plans for every content type the registry or the config names; other types get theirs per compile.
-    private let plans: [String: SectionPlan]
+    private let plans: PlanTable
     private let writer = LayoutRecordWriter()
 
     /// A compiler for `config`; `registry` overrides the adaptors the config describes (the Swift extension point).
@@ -26,7 +26,7 @@ public struct LayoutCompiler: Sendable {
         for type in named where plans[type] == nil {
             plans[type] = Self.plan(for: type, config: config, registry: self.registry, resolver: resolver)
         }
-        self.plans = plans
+        self.plans = PlanTable(plans)
     }
 
     private static func plan(for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver) -> SectionPlan {
@@ -107,15 +107,16 @@ public struct LayoutCompiler: Sendable {
         var rows: [LayoutRow] = []
         // Kept across sections: consecutive sections often hold rows of the same class (refinement menus).
         var chainCache = TypeChainCache()
-        var otherPlans: [String: SectionPlan] = [:]
+        // Plans for types the config does not name, made on first use (few per page, so found by comparison).
+        var otherPlans: [(type: String, plan: SectionPlan)] = []
 
         for item in tree.items {
             let plan: SectionPlan
-            if let known = plans[item.type] ?? otherPlans[item.type] {
+            if let known = plans.plan(for: item.type) ?? otherPlans.first(where: { $0.type == item.type })?.plan {
                 plan = known
             } else {
                 plan = Self.plan(for: item.type, config: config, registry: registry, resolver: resolver)
-                otherPlans[item.type] = plan
+                otherPlans.append((item.type, plan))
             }
             let adaptor = plan.adaptor
             let mappings = plan.mappings
