@@ -54,15 +54,32 @@ public struct RowReader: Sendable {
     public func id(of node: Int, in doc: JSONDocument, index: Int) -> String {
         for path in idPaths {
             guard let value = path.resolve(in: doc, from: node) else { continue }
-            switch doc.kind(value) {
+            let node = doc.nodes[value]
+            switch node.kind {
+            case .string where node.flags & JSONNode.Flags.escaped == 0:
+                if node.end - node.start > 2 { return text(doc, Int(node.start) + 1..<Int(node.end) - 1) }
             case .string:
                 if let s = doc.string(value), !s.isEmpty { return idPrefix + s }
             case .number:
-                return idPrefix + String(decoding: doc.raw(value), as: UTF8.self)
+                return text(doc, node.range)
             default: continue
             }
         }
         return idPrefix + String(index)
+    }
+
+    /// The prefix followed by `range` of the document's bytes (valid UTF-8 without escapes), made in one allocation.
+    private func text(_ doc: JSONDocument, _ range: Range<Int>) -> String {
+        if idPrefix.isEmpty { return doc.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) } }
+        var prefix = idPrefix
+        return prefix.withUTF8 { head in
+            doc.bytes.withUnsafeBufferPointer { bytes in
+                String(unsafeUninitializedCapacity: head.count + range.count) { out in
+                    let middle = out.initialize(fromContentsOf: head)
+                    return out[middle...].initialize(fromContentsOf: bytes[range])
+                }
+            }
+        }
     }
 }
 

@@ -72,7 +72,7 @@ public struct RendererResolver: Sendable {
         let doc = context.document
         let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
         if !cache.valid || !(classNode == cache.classNode || (classNode >= 0 && cache.classNode >= 0
-                                                               && sameBytes(doc.raw(classNode), doc.raw(cache.classNode)))) {
+                                                               && Self.sameText(classNode, cache.classNode, in: doc))) {
             cache = classLevels(classNode, in: doc)
         }
         if cache.short >= 0, let resolution = resolve(context, entry: cache.short) { return resolution }
@@ -84,6 +84,18 @@ public struct RendererResolver: Sendable {
         var tried = classNode >= 0 ? classTypes(doc.decodedStringBytes(classNode)) : []
         for t in [mappings.sectionType, mappings.adaptor] where !tried.contains(t) { tried.append(t) }
         return .unmapped(tried: tried)
+    }
+
+    /// Whether string nodes `a` and `b` are spelled with the same bytes (read in place: slices count references).
+    private static func sameText(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
+        doc.nodes.withUnsafeBufferPointer { nodes in
+            let x = nodes[a], y = nodes[b]
+            let length = Int(x.end &- x.start)
+            guard length == Int(y.end &- y.start) else { return false }
+            return doc.bytes.withUnsafeBufferPointer { bytes in
+                memcmpEqual(bytes.baseAddress! + Int(x.start), bytes.baseAddress! + Int(y.start), length)
+            }
+        }
     }
 
     /// A class's types in chain order: its short name, then its full name (one of them when they are the same).
@@ -135,15 +147,16 @@ public struct RendererResolver: Sendable {
     /// several (ambiguous), or nil.
     @inline(__always)
     private func resolve(_ context: ConditionContext, entry: Int) -> Resolution? {
-        let type = rowTypes[entry].type
         var matched = -1
         var more: [Int] = []
-        for n in rowTypes[entry].candidates where rowConditions[n]?.evaluate(context) ?? true {
-            if matched < 0 { matched = n } else { more.append(n) }
+        rowTypes.withUnsafeBufferPointer { types in
+            for n in types[entry].candidates where rowConditions[n]?.evaluate(context) ?? true {
+                if matched < 0 { matched = n } else { more.append(n) }
+            }
         }
         if matched < 0 { return nil }
-        if more.isEmpty { return .resolved(renderer: rowRenderers[matched], type: type) }
-        return .ambiguous(type: type, renderers: ([matched] + more).map { rowRenderers[$0] })
+        if more.isEmpty { return .resolved(renderer: rowRenderers[matched], type: rowTypes[entry].type) }
+        return .ambiguous(type: rowTypes[entry].type, renderers: ([matched] + more).map { rowRenderers[$0] })
     }
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.

@@ -81,4 +81,18 @@ supplementary:
         #expect(r.count("sections[6].rows") == 2)
         #expect(r.text("sections[6].rows[1].id") == "second")
     }
+
+    /// Ids come from a string (escaped or not) or a number, after the reader's prefix; an empty string is skipped.
+    @Test func rowIdsFromStringsEscapesAndNumbers() throws {
+        let response = #"""
+        {"@type":"Breadcrumbs",
+         "refinementCrumbs":[{"label":"O\u0069l \"x\""},{"properties":{"DGraph.Spec":""},"label":"Plain"}],
+         "searchCrumbs":[{"terms":42},{"terms":-1.5e3}],
+         "rangeFilterCrumbs":[{"propertyName":"price"}]}
+        """#
+        let (r, compiled) = try compileChecked(try compiler("defaultRenderer: Cell\n"), Array(response.utf8))
+        #expect((0..<5).map { r.text("sections[0].rows[\($0)].id") }
+            == ["refinement:Oil \"x\"", "refinement:Plain", "search:42", "search:-1.5e3", "range:price"])
+        #expect(compiled.record.sections[0].rows.map(\.id) == ["refinement:Oil \"x\"", "refinement:Plain", "search:42", "search:-1.5e3", "range:price"])
+    }
 }
