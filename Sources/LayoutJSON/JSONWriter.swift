@@ -83,20 +83,29 @@ public struct JSONWriter: ~Copyable {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let n = bytes.count
         reserve(n)
-        let out = base + count
-        if n <= 16 {
-            // Most keys, ids and names: two overlapping 8-byte moves, or byte by byte below 8 (no call to memmove).
-            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
-            if n >= 8 {
-                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
-            } else {
-                for i in 0..<n { out[i] = source[i] }
-            }
-        } else {
-            out.update(from: source, count: n)
-        }
+        Self.copyShort(source, to: base + count, count: n)
         count &+= n
+    }
+
+    /// Copies `n` bytes; up to 16 (most keys, ids and names) without a call to memmove, as two overlapping moves
+    /// of 8, 4 or 2 bytes that read and write nothing outside the `n` bytes.
+    @inline(__always)
+    private static func copyShort(_ source: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>, count n: Int) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
+        if n > 16 {
+            out.update(from: source, count: n)
+        } else if n >= 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+        } else if n >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+        } else if n >= 2 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self), toByteOffset: n &- 2, as: UInt16.self)
+        } else if n == 1 {
+            out[0] = source[0]
+        }
     }
 
     @inline(__always)
@@ -147,7 +156,7 @@ public struct JSONWriter: ~Copyable {
         let length = name.utf8CodeUnitCount
         reserve(length &+ 3)
         base[count] = UInt8(ascii: "\"")
-        (base + (count &+ 1)).update(from: name.utf8Start, count: length)
+        Self.copyShort(name.utf8Start, to: base + (count &+ 1), count: length)
         base[count &+ 1 &+ length] = UInt8(ascii: "\"")
         base[count &+ 2 &+ length] = UInt8(ascii: ":")
         count &+= length &+ 3
