@@ -219,6 +219,15 @@ public struct JSONWriter: ~Copyable {
             out.storeBytes(of: w, toByteOffset: i, as: UInt64.self)
             i &+= 8
         }
+        // Fewer than 8 bytes left (no special byte met): they go as one word overlapping the ones already copied,
+        // when that word is plain too.
+        if i < n && n >= 8 && n &- i < 8 {
+            let w = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            if Self.specialBytes(w) == 0 {
+                out.storeBytes(of: w, toByteOffset: n &- 8, as: UInt64.self)
+                i = n
+            }
+        }
         while i < n {
             let c = source[i]
             if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
