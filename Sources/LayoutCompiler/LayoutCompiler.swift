@@ -123,7 +123,9 @@ public struct LayoutCompiler: Sendable {
             var adapted = adaptor.adapt(item, in: tree, options: adaptorOptions)
             // (Appending nothing to a shared or empty array still allocates a new buffer.)
             if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }
-            if let errorNode = doc.value(item.node, Self.errorKey) {
+            // The reader flags objects with an `@error` key (or an escaped key, which might spell it).
+            if doc.nodes[item.node].flags & (JSONNode.Flags.errorKey | JSONNode.Flags.escapedKey) != 0,
+               let errorNode = doc.value(item.node, Self.errorKey) {
                 let text = doc.string(errorNode) ?? String(decoding: doc.raw(errorNode), as: UTF8.self)
                 adapted.placeholder = .error
                 adapted.placeholderMessage = text

@@ -27,6 +27,8 @@ public struct JSONNode: Sendable, Equatable {
         public static let escapedKey: UInt8 = 16
         /// A container that has, or holds at any depth, an object with an `@type` (or escaped) key.
         public static let itemsBelow: UInt8 = 32
+        /// An object with an `@error` key.
+        public static let errorKey: UInt8 = 64
     }
 
     /// The raw byte range of the value in its document.

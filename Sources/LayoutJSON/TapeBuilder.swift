@@ -167,7 +167,7 @@ struct TapeBuilder {
         if frame.flags & JSONNode.Flags.itemsBelow != 0 && d > 0 { frames[d &- 1].flags |= JSONNode.Flags.itemsBelow }
     }
 
-    /// Flags the open object when the key in `start..<end` is `@type`, `@class`, or escaped.
+    /// Flags the open object when the key in `start..<end` is `@type`, `@class`, `@error`, or escaped.
     @inline(__always)
     private func markSpecialKey(start: Int, end: Int, flags: UInt8, depth d: Int) {
         if flags & JSONNode.Flags.escaped != 0 {
@@ -183,6 +183,9 @@ struct TapeBuilder {
         } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l") && base[s &+ 2] == UInt8(ascii: "a")
             && base[s &+ 3] == UInt8(ascii: "s") && base[s &+ 4] == UInt8(ascii: "s") {
             frames[d &- 1].flags |= JSONNode.Flags.classKey
+        } else if length == 8 && base[s] == UInt8(ascii: "e") && base[s &+ 1] == UInt8(ascii: "r") && base[s &+ 2] == UInt8(ascii: "r")
+            && base[s &+ 3] == UInt8(ascii: "o") && base[s &+ 4] == UInt8(ascii: "r") {
+            frames[d &- 1].flags |= JSONNode.Flags.errorKey
         }
     }
 

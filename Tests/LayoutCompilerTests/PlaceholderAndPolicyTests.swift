@@ -46,6 +46,19 @@ placeholders:
         #expect(r.text("diagnostics[0].path") == "a[0]")
     }
 
+    /// `@error` is found however its key is spelled (the reader flags objects with the plain key, or any escaped key).
+    @Test(arguments: [#""@error""#, #""\u0040error""#, #""@\u0065rror""#])
+    func cartridgeErrorKeyWithEscapes(key: String) throws {
+        let (r, _) = try compileChecked(try compiler(base), Array(#"""
+        {"@type":"Page","a":[{"@type":"X",\#(key):"boom"},{"@type":"Y","@errors":"no"},{"@type":"Z","@eRror":"no"}]}
+        """#.utf8))
+        #expect(r.text("sections[1].placeholder.kind") == "error")
+        #expect(r.text("sections[1].placeholder.message") == "boom")
+        #expect(r.at("sections[2].placeholder") == nil)
+        #expect(r.at("sections[3].placeholder") == nil)
+        #expect(r.count("diagnostics") == 1)
+    }
+
     @Test(arguments: [#""records":"soon""#, #""records":{"a":1}"#, #""records":7"#])
     func unreadableRowsGiveAnErrorPlaceholder(field: String) throws {
         let (r, _) = try compileChecked(try compiler(base), Array("{\"@type\":\"ResultsList\",\(field)}".utf8))
