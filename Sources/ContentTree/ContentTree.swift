@@ -86,14 +86,19 @@ public struct ContentTree: Sendable {
                       _ path: [UInt8], _ frames: inout [Frame]) {
         let node = nodes[i]
         var owner = owner
-        if node.kind == .object && node.flags & (JSONNode.Flags.typeKey | JSONNode.Flags.classKey | JSONNode.Flags.escapedKey) != 0 {
+        // Only objects the reader flagged for an @type or escaped key get here (one with only @class is a model object).
+        if node.kind == .object && node.flags & (JSONNode.Flags.typeKey | JSONNode.Flags.escapedKey) != 0 {
             var typeNode = -1
+            let mayHaveClass = node.flags & (JSONNode.Flags.classKey | JSONNode.Flags.escapedKey) != 0
             var hasClass = false
             var k = i &+ 1
-            // Only objects the reader flagged for an @type, @class or escaped key get here.
             for _ in 0..<node.count {
-                if typeNode < 0 && document.stringEquals(k, typeKey) { typeNode = k &+ 1 }
-                else if document.stringEquals(k, classKey) { hasClass = true }
+                if typeNode < 0 && document.stringEquals(k, typeKey) {
+                    typeNode = k &+ 1
+                } else if mayHaveClass && !hasClass && document.stringEquals(k, classKey) {
+                    hasClass = true
+                }
+                if typeNode >= 0 && (hasClass || !mayHaveClass) { break }
                 k = Int(nodes[k &+ 1].next)
             }
             if typeNode >= 0 {

@@ -42,6 +42,14 @@ private func tree(_ text: String) throws -> ContentTree {
         #expect(both.items.map(\.type) == ["A"])
         #expect(both.diagnostics.map(\.code) == ["type-and-class"])
         #expect(both.diagnostics.first?.path == "x")
+        // Either key order, escaped spellings, and items inside a model object (which is walked, not an item).
+        let later = try tree(#"{"@type":"A","x":{"@type":"B","k":1,"@class":"c"},"m":{"@class":"c","inner":[{"@type":"C"}]}}"#)
+        #expect(later.items.map(\.type) == ["A", "C"])
+        #expect(later.items.map(\.path) == ["$", "m.inner[0]"])
+        #expect(later.diagnostics.map(\.path) == ["x"])
+        let escaped = try tree(#"{"\u0040type":"E","x":{"@class":"c","\u0040type":"F"},"y":{"\u0040class":"c","@type":"G"}}"#)
+        #expect(escaped.items.map(\.type) == ["E"])
+        #expect(escaped.diagnostics.map(\.path) == ["x", "y"])
     }
 
     @Test func nonStringTypeIsADiagnosticNotACrash() throws {
