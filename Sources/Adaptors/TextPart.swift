@@ -5,7 +5,7 @@ public import LayoutJSON
 public enum TextPart: Sendable, Equatable {
     /// A string node of the response document.
     case node(Int)
-    /// `?` followed by string node's text, or nothing when that text is empty (a link's query string).
+    /// `?` followed by the string node's text, or nothing when that text is empty (a link's query string).
     case query(Int)
     /// No text.
     case empty

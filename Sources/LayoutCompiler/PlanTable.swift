@@ -16,7 +16,7 @@ struct PlanTable: Sendable {
         var values: [SectionPlan] = []
         for (type, plan) in plans {
             let utf8 = Array(type.utf8)
-            var slot = Self.hash(utf8) & (size - 1)
+            var slot = Self.slot(utf8, size - 1)
             while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
             slots[slot] = types.count
             types.append(utf8)
@@ -30,14 +30,12 @@ struct PlanTable: Sendable {
     /// The plan for `type`, if the table has one.
     func plan(for type: String) -> SectionPlan? {
         if let found = type.utf8.withContiguousStorageIfAvailable({ plan(for: $0) }) { return found }
-        return plan(for: Array(type.utf8))
+        return Array(type.utf8).withUnsafeBufferPointer { plan(for: $0) }
     }
-
-    private func plan(for utf8: [UInt8]) -> SectionPlan? { utf8.withUnsafeBufferPointer { plan(for: $0) } }
 
     private func plan(for utf8: UnsafeBufferPointer<UInt8>) -> SectionPlan? {
         let mask = slots.count - 1
-        var slot = Self.hash(utf8) & mask
+        var slot = Self.slot(utf8, mask)
         while true {
             let entry = slots[slot]
             if entry < 0 { return nil }
@@ -49,10 +47,11 @@ struct PlanTable: Sendable {
         }
     }
 
-    /// FNV-1a over the bytes.
-    private static func hash(_ bytes: some Sequence<UInt8>) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: h ^ (h >> 32))
+    /// The first slot to probe for `utf8` in a table of `mask + 1` slots.
+    private static func slot(_ utf8: UnsafeBufferPointer<UInt8>, _ mask: Int) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        return Int(truncatingIfNeeded: byteHash(base, utf8.count)) & mask
     }
+
+    private static func slot(_ utf8: [UInt8], _ mask: Int) -> Int { utf8.withUnsafeBufferPointer { slot($0, mask) } }
 }

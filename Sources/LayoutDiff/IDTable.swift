@@ -21,28 +21,10 @@ struct IDTable {
                         let n = nodes[id]
                         starts.append(Int32(n.start))
                         counts.append(Int32(n.end - n.start))
-                        hashes.append(Self.hash(b.baseAddress! + Int(n.start), Int(n.end - n.start)))
+                        hashes.append(byteHash(b.baseAddress! + Int(n.start), Int(n.end - n.start)))
                     }
                 }
             }
-        }
-
-        /// FNV-1a over 8-byte words, then mixed (ids are short).
-        static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            let raw = UnsafeRawPointer(p)
-            var i = 0
-            while i + 8 <= n {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                i += 8
-            }
-            while i < n {
-                h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3
-                i += 1
-            }
-            h ^= h >> 29
-            h = h &* 0xBF58_476D_1CE4_E5B9
-            return h ^ (h >> 32)
         }
 
         func bytes(_ k: Int, _ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
