@@ -106,7 +106,7 @@ public struct LayoutRecordWriter: Sendable {
         }
         w.key("rows")
         w.beginArray()
-        // Rows, attributes and views are read in place (iterating copies each element, counting its references).
+        // Rows (like attributes and lists below) are read in place: iterating an array copies each element, counting its references.
         rows.withUnsafeBufferPointer { rows in
             for i in rows.indices {
                 w.beginObject()
