@@ -29,10 +29,21 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         var (section, readable) = reader.section(from: Self.records, of: item, in: doc)
         guard readable else { return section }
         if section.rows.isEmpty { section.placeholder = .noResults }
-        let total = doc.value(item.node, Self.totalNumRecs).flatMap(doc.int)
-        let perPage = doc.value(item.node, Self.recsPerPage).flatMap(doc.int)
-        let first = doc.value(item.node, Self.firstRecNum).flatMap(doc.int)
-        let last = doc.value(item.node, Self.lastRecNum).flatMap(doc.int)
+        var unusable: [String] = []
+        func number(_ key: JSONKey) -> Int? {
+            guard let node = doc.value(item.node, key), doc.kind(node) == .number else { return nil }
+            if let n = doc.int(node) { return n }
+            unusable.append("\(key) \(String(decoding: doc.raw(node).prefix(40), as: UTF8.self))")
+            return nil
+        }
+        let total = number(Self.totalNumRecs), perPage = number(Self.recsPerPage)
+        let first = number(Self.firstRecNum), last = number(Self.lastRecNum)
+        let facts = PagingFacts(total: total, perPage: perPage, first: first, last: last)
+        unusable += facts.problems
+        if !unusable.isEmpty {
+            section.diagnostics.append(Diagnostic(.warning, "paging-out-of-range", path: item.path,
+                "\(item.type) paging numbers out of range (\(unusable.joined(separator: ", "))); paging facts may be incomplete"))
+        }
         section.attributes.reserveCapacity(7)
         if let total { section.attributes.append(Attribute("totalNumRecs", .int(total))) }
         if let perPage { section.attributes.append(Attribute("recsPerPage", .int(perPage))) }
@@ -42,7 +53,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
             section.attributes.append(Attribute("pagingWindow", .object([Attribute("first", .int(first)), Attribute("last", .int(last))])))
         }
         if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({ RowAction.read($0, in: doc, as: .navigate) }) {
-            section.attributes.append(Attribute("paging", paging(template: template, in: doc, total: total, perPage: perPage, first: first, last: last)))
+            section.attributes.append(Attribute("paging", paging(template: template, in: doc, facts: facts)))
         }
         if let sorts = doc.value(item.node, Self.sortOptions), doc.kind(sorts) == .array {
             var options: [AttributeValue] = []
@@ -68,7 +79,8 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
                   let pLast = previous.value(window, Self.last).flatMap(previous.int),
                   let first = current.value(attributes, Self.firstRecNum).flatMap(current.int),
                   let last = current.value(attributes, Self.lastRecNum).flatMap(current.int) else { return nil }
-            if first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
+            // `pLast` comes from a previous record, so it may be any integer: compared without adding to it.
+            if pLast < Int.max, first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
             if first >= pFirst && last <= pLast { return Array(previous.raw(window)) }
             return nil
         }]
@@ -78,13 +90,13 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
     static let last: JSONKey = "last"
 
     /// Paging facts and ready-made previous/next actions from the `{offset}` template.
-    func paging(template: RowAction, in doc: JSONDocument, total: Int?, perPage: Int?, first: Int?, last: Int?) -> AttributeValue {
+    func paging(template: RowAction, in doc: JSONDocument, facts: PagingFacts) -> AttributeValue {
         let templateText = template.targetText(in: doc)
         var fields: [Attribute] = [Attribute("template", .string(templateText))]
-        guard let total, let perPage, perPage > 0, let first, let last else { return .object(fields) }
-        fields.append(Attribute("page", .int((max(first, 1) - 1) / perPage + 1)))
-        fields.append(Attribute("pageCount", .int((total + perPage - 1) / perPage)))
-        let perPageText = String(perPage)
+        guard let numbers = facts.numbers else { return .object(fields) }
+        fields.append(Attribute("page", .int(numbers.page)))
+        fields.append(Attribute("pageCount", .int(numbers.pageCount)))
+        let perPageText = String(numbers.perPage)
         // A filled-in action is computed text, so it is written as an object with an action's fields.
         func action(offset: Int) -> AttributeValue {
             let offsetText = String(offset)
@@ -94,8 +106,8 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
             if case .node(let n) = template.label { action.append(Attribute("label", .json(node: n))) }
             return .object(action)
         }
-        fields.append(Attribute("previous", first > 1 ? action(offset: max(0, first - 1 - perPage)) : .null))
-        fields.append(Attribute("next", last < total ? action(offset: last) : .null))
+        fields.append(Attribute("previous", numbers.previousOffset.map(action(offset:)) ?? .null))
+        fields.append(Attribute("next", numbers.nextOffset.map(action(offset:)) ?? .null))
         return .object(fields)
     }
 }
