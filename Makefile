@@ -76,12 +76,12 @@ fuzz: build
 	  $(BIN) diff --responses samples/search-page.json $$s > $(RUN_DIR)/fuzz-seeds/changes/$$n.json; \
 	  $(BIN) diff --responses - $$s > $(RUN_DIR)/fuzz-seeds/changes/empty-$$n.json; done
 	@set -e; for t in $(FUZZERS); do \
-	  seeds="Fuzz/seeds/json samples"; [ $$t = Condition ] && seeds="Fuzz/seeds/conditions"; \
+	  seeds="Fuzz/seeds/json samples"; dict="-dict=Fuzz/numbers.dict"; [ $$t = Condition ] && dict=""; [ $$t = ChangeSet ] && dict=""; [ $$t = Condition ] && seeds="Fuzz/seeds/conditions"; \
 	  [ $$t = ChangeSet ] && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
 	  [ $$t != Condition ] && [ $$t != ChangeSet ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
 	  mkdir -p $(RUN_DIR)/fuzz/$$t; echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/release/Fuzz$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -detect_leaks=0 \
-	    -artifact_prefix=fuzz-artifacts/$$t- -print_final_stats=1 $(RUN_DIR)/fuzz/$$t $$seeds 2>&1 \
+	    -artifact_prefix=fuzz-artifacts/$$t- -print_final_stats=1 $$dict $(RUN_DIR)/fuzz/$$t $$seeds 2>&1 \
 	    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix)" ; \
 	  test $${PIPESTATUS[0]} -eq 0; \
 	done

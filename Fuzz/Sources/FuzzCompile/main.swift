@@ -1,10 +1,13 @@
 import Foundation
 import FuzzSupport
 import LayoutCompiler
+import LayoutDiff
 import LayoutJSON
 import Mapping
 
 /// The whole compile with the default config: any bytes give a record (that parses) or a failure, never a crash.
+/// Each record also has its carried attributes taken over from the previous input's record and from itself, so
+/// numbers the fuzzer puts into paging fields reach the carry's arithmetic from both sides.
 nonisolated(unsafe) let compiler: LayoutCompiler = {
     // The harness needs the config before libFuzzer starts calling the C entry point, which cannot capture it.
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -14,10 +17,18 @@ nonisolated(unsafe) let compiler: LayoutCompiler = {
     return LayoutCompiler(config: config, maxInputBytes: 1 << 20)
 }()
 
+/// The previous input's record (libFuzzer calls the entry point on one thread).
+nonisolated(unsafe) var previous: RecordOutline?
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if case .success(let compiled) = compiler.compile(fuzzBytes(data, size)) {
         precondition((try? JSONReader().read(compiled.bytes)) != nil, "compiled record is not JSON")
+        if let record = try? RecordOutline(bytes: compiled.bytes) {
+            _ = compiler.carryAttributes(into: record, from: previous ?? record)
+            if let previous { _ = compiler.carryAttributes(into: previous, from: record) }
+            previous = record
+        }
     }
     return 0
 }
