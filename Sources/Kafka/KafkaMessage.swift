@@ -14,6 +14,10 @@ public struct KafkaHeader: Sendable, Equatable {
     public init(_ name: String, text: String) {
         self.init(name, Array(text.utf8))
     }
+
+    /// Bytes this header takes in a record: its name and value plus their two length varints (at most 5 bytes each
+    /// for lengths below 2^31; 10 is counted to stay on the safe side).
+    public var wireSize: Int { name.utf8.count + (value?.count ?? 0) + 10 }
 }
 
 /// A consumed message, copied out of librdkafka.
@@ -38,6 +42,15 @@ public struct KafkaMessage: Sendable {
         self.timestamp = timestamp
     }
 
+    /// Bytes the message takes on the wire at most: key, value, headers and the per-record overhead.
+    public var wireSize: Int { KafkaMessage.wireSize(key: key, value: value, headers: headers) }
+
+    /// Bytes a record with this key, value and headers takes at most; librdkafka refuses a record above its
+    /// `message.max.bytes` by this measure (its own estimate adds at most 36 bytes to key, value and headers).
+    public static func wireSize(key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader]) -> Int {
+        headers.reduce(64 + (key?.count ?? 0) + (value?.count ?? 0)) { $0 + $1.wireSize }
+    }
+
     /// The value of the first header called `name`.
     public func header(_ name: String) -> [UInt8]? { headers.first { $0.name == name }?.value ?? nil }
 
@@ -59,7 +72,11 @@ public struct KafkaMessage: Sendable {
             var value: UnsafeRawPointer?
             var size = 0
             while rd_kafka_header_get_all(hdrs, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
-                list.append(KafkaHeader(name.map { String(cString: $0) } ?? "", value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
+                // Names are read by their stored length, so a NUL byte inside one survives.
+                let nameText = name.map { n in
+                    String(decoding: UnsafeRawBufferPointer(start: n, count: lw_header_name_size(n, value)), as: UTF8.self)
+                } ?? ""
+                list.append(KafkaHeader(nameText, value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
                 index += 1
             }
         }

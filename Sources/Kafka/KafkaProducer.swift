@@ -51,16 +51,16 @@ public final class KafkaProducer {
         rd_kafka_destroy(handle)
     }
 
+    /// Calls `body` with the bytes of `bytes`, or nil.
+    private func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBytes { body($0) }
+    }
+
     /// Queues a message; its report carries `token`. Throws at once for local failures (queue full, unknown topic...).
     public func produce(topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], token: Int) throws(KafkaError) {
         var owned: [UnsafeMutableRawPointer] = []
         defer { owned.forEach { free($0) } }
-        func copy(_ bytes: [UInt8]) -> UnsafeMutableRawPointer {
-            let p = malloc(max(bytes.count, 1))!
-            bytes.withUnsafeBytes { if let base = $0.baseAddress { p.copyMemory(from: base, byteCount: bytes.count) } }
-            owned.append(p)
-            return p
-        }
         let topicC = strdup(topic)!
         owned.append(UnsafeMutableRawPointer(topicC))
         var vus: [rd_kafka_vu_t] = []
@@ -78,30 +78,35 @@ public final class KafkaProducer {
             vu.u.i32 = partition
             vus.append(vu)
         }
-        for header in headers {
-            let name = strdup(header.name)!
-            owned.append(UnsafeMutableRawPointer(name))
-            vu = rd_kafka_vu_t()
-            vu.vtype = RD_KAFKA_VTYPE_HEADER
-            vu.u.header.name = UnsafePointer(name)
-            if let v = header.value {
-                vu.u.header.val = UnsafeRawPointer(copy(v))
-                vu.u.header.size = v.count
-            } else {
-                vu.u.header.val = nil
-                vu.u.header.size = 0
+        // Headers go as one list whose names are added by byte count, so a NUL byte inside a name survives. librdkafka
+        // owns the list once the message is queued; on failure it stays ours.
+        var headerList: OpaquePointer?
+        if !headers.isEmpty {
+            let list = rd_kafka_headers_new(headers.count)!
+            for header in headers {
+                var name = header.name
+                let added = name.withUTF8 { n in
+                    withBytes(header.value) { v in
+                        rd_kafka_header_add(list, UnsafeRawPointer(n.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                            .assumingMemoryBound(to: CChar.self), n.count, v.map { $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)! }, v?.count ?? 0)
+                    }
+                }
+                if added != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    rd_kafka_headers_destroy(list)
+                    throw KafkaError(added)
+                }
             }
+            vu = rd_kafka_vu_t()
+            vu.vtype = RD_KAFKA_VTYPE_HEADERS
+            vu.u.headers = list
             vus.append(vu)
+            headerList = list
         }
         vu = rd_kafka_vu_t()
         vu.vtype = RD_KAFKA_VTYPE_OPAQUE
         vu.u.ptr = UnsafeMutableRawPointer(bitPattern: token)
         vus.append(vu)
         // Key and value are passed in place: with RD_KAFKA_MSG_F_COPY librdkafka copies them during the call.
-        func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-            guard let bytes else { return body(nil) }
-            return bytes.withUnsafeBytes { body($0) }
-        }
         let error: OpaquePointer? = withBytes(key) { k in
             withBytes(value) { v in
                 var all = vus
@@ -123,7 +128,10 @@ public final class KafkaProducer {
                 return all.withUnsafeBufferPointer { rd_kafka_produceva(handle, $0.baseAddress, $0.count) }
             }
         }
-        if let error { throw KafkaError(consuming: error) }
+        if let error {
+            if let headerList { rd_kafka_headers_destroy(headerList) }
+            throw KafkaError(consuming: error)
+        }
     }
 
     /// Serves callbacks for up to `timeoutMs` and returns the delivery reports that arrived.

@@ -27,7 +27,7 @@ extension LayoutWorker {
     func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?) {
         let headers = Self.recordHeaders(for: message)
         guard let c = settings.changes, let page else {
-            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
             return
         }
         let step: ChangeStage.Step
@@ -35,18 +35,18 @@ extension LayoutWorker {
         case .changed(let s): step = s
         case .failed(let error):
             // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            deadLetter(message, code: "change-set-failed", reason: error.description)
+            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed, reason: error.description)
             return
         case .untracked, .cleared:
             metrics.changeSetSkipped()
-            send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
             return
         }
         metrics.changeSet(step.changeSet.summary)
         let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = message.headers.filter { $0.name != "content-type" }
+        var changeHeaders = DeadLetter.carried(message.headers).filter { $0.name != "content-type" }
         changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
-        send(message, purpose: .record, parts: [
+        delivery.send(message, purpose: .record, parts: [
             Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
             Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
             Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [

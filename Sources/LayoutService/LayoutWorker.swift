@@ -7,33 +7,7 @@ public import Logging
 
 /// The consume → compile → publish/dead-letter → commit loop. Runs on one thread, which owns the Kafka clients.
 public final class LayoutWorker {
-    /// Why a message's output was produced.
-    enum Purpose {
-        case record
-        case tombstone
-        /// Skipped, but a page's latest layout is being cleared.
-        case skip
-        case deadLetter(code: String)
-    }
-
-    /// One message produced to a topic on behalf of an input message.
-    struct Part {
-        var topic: String
-        var partition: Int32? = nil
-        var key: [UInt8]?
-        var value: [UInt8]?
-        var headers: [KafkaHeader]
-    }
-
-    /// An input message whose outputs are not all acknowledged yet.
-    struct InFlight {
-        let message: KafkaMessage
-        let purpose: Purpose
-        /// What was produced, kept so a replaced producer can send it again.
-        let parts: [Part]
-        var remaining: Int
-        var failure: (topic: String, error: KafkaError)?
-    }
+    typealias Part = DeliveryEngine.Part
 
     public static let contentType = "application/vnd.layout-record+json; version=1"
     public static let changeSetContentType = "application/vnd.layout-change-set+json; version=1"
@@ -44,15 +18,11 @@ public final class LayoutWorker {
     let metrics: WorkerMetrics
     var logger: Logger
     let consumer: KafkaConsumer
-    var producer: KafkaProducer
-    let producerConfig: KafkaConfiguration
-    /// When the worker last heard from the producer while waiting for acknowledgements.
-    var lastDelivery = DispatchTime.now()
-    /// Producer replacements since the last successful delivery.
-    var replacements = 0
+    /// Produces, acknowledges, retries and dead-letters every output (shared with `replay`).
+    let delivery: DeliveryEngine
+    /// Remembers what was being compiled, so a message that kills the worker twice is dead-lettered.
+    var breaker: CrashBreaker?
     var tracker = OffsetTracker()
-    var inFlight: [Int: InFlight] = [:]
-    var nextToken = 1
     var paused = false
     var assigned: Set<TopicPartition> = []
     var revokedDuringPoll: Set<TopicPartition> = []
@@ -70,16 +40,18 @@ public final class LayoutWorker {
         self.status = status
         self.metrics = metrics
         self.logger = logger
-        var consumerProps = ["auto.offset.reset": "earliest", "partition.assignment.strategy": "cooperative-sticky"]
+        var consumerProps = ServeSettings.defaultConsumerProperties
         for (k, v) in settings.consumerProperties { consumerProps[k] = v }
         consumer = try KafkaConsumer(configuration: settings.kafka, groupID: settings.groupID, properties: consumerProps)
         var producerConfig = settings.kafka
         for (k, v) in settings.producerProperties { producerConfig.properties[k] = v }
-        if producerConfig.properties["message.max.bytes"] == nil {
-            producerConfig.properties["message.max.bytes"] = String(max(1_000_000, settings.maxMessageBytes * 2 + 100_000))
+        delivery = try DeliveryEngine(
+            settings: .init(producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
+                            stallMs: settings.producerStallMs),
+            maxInputBytes: settings.maxMessageBytes, metrics: metrics, logger: logger)
+        if let dir = settings.crashStateDirectory {
+            breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
         }
-        producer = try KafkaProducer(configuration: producerConfig, idempotent: true)
-        self.producerConfig = producerConfig
         if let c = settings.changes {
             changes = ChangeStage(settings: c, compiler: compiler)
             stateLoader = StateLoader(settings: c, kafka: settings.kafka, logger: logger)
@@ -91,6 +63,12 @@ public final class LayoutWorker {
     /// Runs until a stop is requested (or `stopAfter` messages are accounted for), then drains, commits and leaves.
     public func run() throws(KafkaError) {
         consumer.onRebalance { [unowned self] event in self.rebalance(event) }
+        delivery.onSettled = { [unowned self] message, settlement in self.settled(message, settlement) }
+        delivery.onBlockedChange = { [unowned self] reason in
+            self.status.setOutputBlocked(reason)
+            self.metrics.outputBlocked(reason != nil)
+        }
+        breaker?.recover()
         try consumer.subscribe(settings.inputTopics)
         logger.info("worker started", metadata: [
             "input": .string(settings.inputTopics.joined(separator: ",")), "output": .string(settings.outputTopic),
@@ -100,11 +78,9 @@ public final class LayoutWorker {
             if let limit = settings.stopAfter, counts.consumed >= limit, counts.inFlight == 0 { break }
             let batch = fetch()
             process(batch)
-            handle(producer.poll(timeoutMs: 0))
+            delivery.service()
             applyBackpressure()
-            if !inFlight.isEmpty, DispatchTime.now().uptimeNanoseconds - lastDelivery.uptimeNanoseconds > UInt64(settings.producerStallMs) * 1_000_000 {
-                replaceProducer(reason: "no acknowledgement for \(settings.producerStallMs) ms")
-            }
+            metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
             if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs) * 1_000_000 {
                 commit(synchronous: false)
                 updateLag()
@@ -144,6 +120,20 @@ public final class LayoutWorker {
 
     func process(_ batch: [KafkaMessage]) {
         guard !batch.isEmpty else { return }
+        // A batch holding a message the worker died on is taken one message at a time, so a second death names it.
+        if let breaker, batch.count > 1, batch.contains(where: { breaker.crashes($0) > 0 }) {
+            for message in batch { process([message]) }
+            return
+        }
+        if let breaker, batch.count == 1, breaker.crashes(batch[0]) >= CrashBreaker.crashesToDeadLetter {
+            let m = batch[0]
+            begin(m)
+            delivery.deadLetter(m, code: DeadLetter.Code.workerCrash,
+                                reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again")
+            breaker.forget(batch)
+            return
+        }
+        breaker?.begin(batch)
         var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
         let compiler = self.compiler
         let settings = self.settings
@@ -156,40 +146,62 @@ public final class LayoutWorker {
             }
         }
         let pages = pageOutcomes(batch, outcomes)
+        // Compiled and diffed without dying: nothing in this batch is a suspect any more.
+        breaker?.end(batch)
         for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {
-            counts.consumed += 1
-            metrics.consumed.increment()
-            tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
+            begin(message)
             switch outcome {
             case .skip:
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)])
+                    delivery.send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)])
                 } else {
-                    finishSkipped(message)
+                    settled(message, .skipped)
                 }
             case .tombstone:
-                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: message.headers)]
+                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: DeadLetter.carried(message.headers))]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
                     parts.append(stateTombstone(message, page: page, in: c))
-                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: message.headers))
+                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: DeadLetter.carried(message.headers)))
                 }
-                send(message, purpose: .tombstone, parts: parts)
+                delivery.send(message, purpose: .tombstone, parts: parts)
             case .record(let bytes, let diagnostics):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
                 publish(message, record: bytes, page: pages?[i])
             case .deadLetter(let code, let reason):
-                deadLetter(message, code: code, reason: reason)
+                delivery.deadLetter(message, code: code, reason: reason)
             }
         }
-        metrics.inFlight.record(inFlight.count)
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
+    }
+
+    /// Counts a consumed message and marks its offset in progress.
+    func begin(_ message: KafkaMessage) {
+        counts.consumed += 1
+        metrics.consumed.increment()
+        tracker.begin(topic: message.topic, partition: message.partition, offset: message.offset)
+    }
+
+    /// Accounts for a message once all its outputs are acknowledged (or it was skipped).
+    func settled(_ message: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
+        switch settlement {
+        case .published, .tombstoned:
+            counts.published += 1
+            metrics.published.increment()
+        case .skipped:
+            counts.skipped += 1
+            metrics.skipped.increment()
+        case .deadLettered(let code):
+            counts.deadLettered += 1
+            metrics.deadLettered(code: code)
+        }
+        tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
     }
 
     /// The input's headers plus the record's content type and version.
     static func recordHeaders(for message: KafkaMessage) -> [KafkaHeader] {
-        var headers = message.headers.filter { $0.name != "content-type" && $0.name != "layout-record-version" }
+        var headers = DeadLetter.carried(message.headers).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
         headers.append(KafkaHeader("content-type", text: contentType))
         headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
         return headers
@@ -198,6 +210,12 @@ public final class LayoutWorker {
     /// The shared outcome, timed; a pass-through run (benchmark baseline) publishes the input unchanged.
     static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> MessageOutcome {
         if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes { return .record(value, diagnostics: []) }
+        #if DEBUG
+        // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.
+        if let key = settings.debugCrashKey, message.key == Array(key.utf8) {
+            fatalError("debug fault hook: crashing on key \(key)")
+        }
+        #endif
         let start = DispatchTime.now().uptimeNanoseconds
         defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
         return .of(message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
@@ -205,17 +223,22 @@ public final class LayoutWorker {
 
     // MARK: Backpressure, commits, rebalances
 
+    /// Pauses fetching while the in-flight messages or bytes are at their limits or the output is blocked; resumes
+    /// once both are below half their limits and the output takes records again.
     func applyBackpressure() {
-        if !paused && inFlight.count >= settings.maxInFlight {
+        let messages = delivery.inFlightMessages, bytes = delivery.inFlightBytes
+        let blocked = delivery.blocked != nil
+        if !paused && (messages >= settings.maxInFlight || bytes >= settings.maxInFlightBytes || blocked) {
             consumer.pause(Array(assigned))
             paused = true
-            logger.debug("paused fetching", metadata: ["in-flight": .stringConvertible(inFlight.count)])
-        } else if paused && inFlight.count <= settings.maxInFlight / 2 {
+            logger.debug("paused fetching", metadata: ["in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes),
+                                                       "blocked": .stringConvertible(blocked)])
+        } else if paused && !blocked && messages <= settings.maxInFlight / 2 && bytes <= settings.maxInFlightBytes / 2 {
             consumer.resume(Array(assigned))
             paused = false
-            logger.debug("resumed fetching", metadata: ["in-flight": .stringConvertible(inFlight.count)])
+            logger.debug("resumed fetching", metadata: ["in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes)])
         }
-        if paused { handle(producer.poll(timeoutMs: 20)) }
+        if paused { delivery.service(timeoutMs: 20) }
     }
 
     func commit(synchronous: Bool) {
@@ -240,10 +263,7 @@ public final class LayoutWorker {
 
     /// Waits (up to the shutdown bound) for every in-flight record, handling reports and any dead letters they cause.
     func drain(deadline: DispatchTime) {
-        while !inFlight.isEmpty && DispatchTime.now() < deadline && fatal == nil {
-            let left = Int32(max(1, min(500, (deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1_000_000)))
-            handle(producer.flush(timeoutMs: left).reports)
-        }
+        delivery.drain(until: deadline)
     }
 
     func rebalance(_ event: RebalanceEvent) {
@@ -273,6 +293,7 @@ public final class LayoutWorker {
         }
         status.setAssigned(assigned.count)
         status.setReady(!assigned.isEmpty)
+        breaker?.retain(partitions: assigned)
     }
 
     /// Reads the latest layouts of newly assigned partitions before any of their messages is processed.
@@ -294,7 +315,7 @@ public final class LayoutWorker {
     }
 
     func shutdown() {
-        logger.info("draining", metadata: ["in-flight": .stringConvertible(inFlight.count)])
+        logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)
         commit(synchronous: true)

@@ -90,7 +90,11 @@ public final class OpsServer: Sendable {
         case ("GET", "/metrics"): (code, body) = ("200 OK", registry.emitToBuffer())
         case ("GET", "/healthz"): (code, body) = ("200 OK", Array("ok\n".utf8))
         case ("GET", "/readyz"):
-            (code, body) = status.isReady ? ("200 OK", Array("ready\n".utf8)) : ("503 Service Unavailable", Array("not ready\n".utf8))
+            if let blocked = status.outputBlocked {
+                (code, body) = ("503 Service Unavailable", Array("not ready: output blocked: \(blocked)\n".utf8))
+            } else {
+                (code, body) = status.isReady ? ("200 OK", Array("ready\n".utf8)) : ("503 Service Unavailable", Array("not ready\n".utf8))
+            }
         default: (code, body) = ("404 Not Found", Array("not found\n".utf8))
         }
         let type = path == "/metrics" ? "text/plain; version=0.0.4" : "text/plain"

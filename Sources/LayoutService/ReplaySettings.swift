@@ -21,6 +21,11 @@ public struct ReplaySettings: Sendable {
     public var maxMessageBytes = 8 * 1024 * 1024
     public var progressIntervalSeconds = 2.0
     public var version = "0.1.0"
+    /// Messages and input + output bytes consumed but not yet acknowledged; above either, reading waits.
+    public var maxInFlight = 2_000
+    public var maxInFlightBytes = 32 * 1024 * 1024
+    /// With records unacknowledged and no report for this long, the producer is replaced.
+    public var producerStallMs = 10_000
 
     public init(kafka: KafkaConfiguration, fromTopic: String, range: ReplayRange) {
         self.kafka = kafka

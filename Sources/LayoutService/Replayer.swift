@@ -26,11 +26,6 @@ public final class Replayer {
         public let description: String
     }
 
-    struct Pending {
-        let message: KafkaMessage
-        let deadLetterCode: String?
-    }
-
     /// Runs the replay to the end of its range (or until stopped) and returns the summary.
     public func run() throws -> ReplaySummary {
         let started = DispatchTime.now()
@@ -77,15 +72,16 @@ public final class Replayer {
         let total = active.reduce(Int64(0)) { $0 + (settings.follow ? 0 : bounds[$1]!.stop - bounds[$1]!.start) }
         try consumer.assign(active.map { TopicPartition(topic, $0, offset: bounds[$0]!.start) })
 
-        var producer: KafkaProducer?
+        let deadLetterTopic = settings.deadLetterTopic ?? (settings.toTopic ?? "") + ".dead-letters"
+        var delivery: DeliveryEngine?
         if !settings.dryRun {
             guard settings.toTopic != nil else { throw Failure(description: "--to-topic is required unless --dry-run") }
-            producer = try KafkaProducer(configuration: settings.kafka, idempotent: true)
+            delivery = try DeliveryEngine(
+                settings: .init(producer: settings.kafka, deadLetterTopic: deadLetterTopic, version: settings.version,
+                                stallMs: settings.producerStallMs),
+                maxInputBytes: settings.maxMessageBytes, metrics: nil, logger: logger)
         }
-        let deadLetterTopic = settings.deadLetterTopic ?? (settings.toTopic ?? "") + ".dead-letters"
         var tracker = OffsetTracker()
-        var pending: [Int: Pending] = [:]
-        var nextToken = 1
         var finished = Set(chosen.filter { !active.contains($0) })
         var read = 0
         let rateStart = DispatchTime.now()
@@ -93,30 +89,20 @@ public final class Replayer {
         var lastCheckpoint = DispatchTime.now()
 
         func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
-        func acknowledge(_ reports: [DeliveryReport]) throws {
-            for r in reports {
-                guard let entry = pending.removeValue(forKey: r.token) else { continue }
-                if let error = r.error {
-                    if entry.deadLetterCode == nil {
-                        try send(entry.message, code: "produce-failed", reason: error.description)
-                        continue
-                    }
-                    throw Failure(description: "dead letter for \(topic)[\(entry.message.partition)]@\(entry.message.offset) not delivered: \(error)")
-                }
-                tracker.complete(topic: topic, partition: entry.message.partition, offset: entry.message.offset)
+        // A message is counted once its outputs are acknowledged, by how it ended.
+        delivery?.onSettled = { m, settlement in
+            let i = index(m.partition)
+            switch settlement {
+            case .published, .tombstoned: summary.partitions[i].compiled += 1
+            case .skipped: summary.partitions[i].skipped += 1
+            case .deadLettered(let code):
+                summary.partitions[i].deadLettered += 1
+                summary.failuresByCode[code, default: 0] += 1
             }
+            tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
         }
-        func send(_ m: KafkaMessage, code: String?, reason: String = "", value: [UInt8]? = nil) throws {
-            guard let producer else { return }
-            let token = nextToken
-            nextToken += 1
-            if let code {
-                try producer.produce(topic: deadLetterTopic, key: m.key, value: m.value,
-                                     headers: DeadLetter.headers(for: m, code: code, reason: reason, version: settings.version), token: token)
-            } else {
-                try producer.produce(topic: settings.toTopic!, key: m.key, value: value, headers: LayoutWorker.recordHeaders(for: m), token: token)
-            }
-            pending[token] = Pending(message: m, deadLetterCode: code)
+        delivery?.onBlockedChange = { [progress] reason in
+            progress(reason.map { "replay: output blocked, waiting: \($0)" } ?? "replay: output unblocked")
         }
         func saveCheckpoint() {
             guard let path = settings.checkpointPath else { return }
@@ -126,7 +112,16 @@ public final class Replayer {
         }
 
         while finished.count < chosen.count && !status.stopRequested {
-            if let r = producer?.poll(timeoutMs: 0) { try acknowledge(r) }
+            if let delivery {
+                delivery.service()
+                // Reading waits while the output is blocked or the in-flight limits are reached.
+                if delivery.blocked != nil || delivery.inFlightMessages >= settings.maxInFlight
+                    || delivery.inFlightBytes >= settings.maxInFlightBytes {
+                    delivery.service(timeoutMs: 50, flush: true)
+                    reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+                    continue
+                }
+            }
             guard let result = consumer.poll(timeoutMs: 100) else {
                 reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
                 continue
@@ -152,26 +147,38 @@ public final class Replayer {
                 if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
                 summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             }
-            switch MessageOutcome.of(m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes) {
-            case .record(let bytes, let diagnostics):
+            let outcome = MessageOutcome.of(m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+            if case .record(_, let diagnostics) = outcome {
                 for d in diagnostics {
                     summary.diagnosticsByCode[d.code, default: 0] += 1
                     summary.diagnosticsByType[d.contentType, default: 0] += 1
                 }
-                summary.partitions[i].compiled += 1
-                try send(m, code: nil, value: bytes)
-            case .tombstone:
-                summary.partitions[i].compiled += 1
-                try send(m, code: nil, value: nil)
-            case .skip:
-                summary.partitions[i].skipped += 1
-                tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
-            case .deadLetter(let code, let reason):
-                summary.partitions[i].deadLettered += 1
-                summary.failuresByCode[code, default: 0] += 1
-                try send(m, code: code, reason: reason)
             }
-            if settings.dryRun { tracker.complete(topic: topic, partition: m.partition, offset: m.offset) }
+            if let delivery {
+                switch outcome {
+                case .record(let bytes, _):
+                    delivery.send(m, purpose: .record, parts: [.init(topic: settings.toTopic!, key: m.key, value: bytes,
+                                                                     headers: LayoutWorker.recordHeaders(for: m))])
+                case .tombstone:
+                    delivery.send(m, purpose: .tombstone, parts: [.init(topic: settings.toTopic!, key: m.key, value: nil,
+                                                                        headers: DeadLetter.carried(m.headers))])
+                case .skip:
+                    summary.partitions[i].skipped += 1
+                    tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
+                case .deadLetter(let code, let reason):
+                    delivery.deadLetter(m, code: code, reason: reason)
+                }
+            } else {
+                // A dry run counts what each message would become.
+                switch outcome {
+                case .record, .tombstone: summary.partitions[i].compiled += 1
+                case .skip: summary.partitions[i].skipped += 1
+                case .deadLetter(let code, _):
+                    summary.partitions[i].deadLettered += 1
+                    summary.failuresByCode[code, default: 0] += 1
+                }
+                tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
+            }
             reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
             if DispatchTime.now().uptimeNanoseconds - lastCheckpoint.uptimeNanoseconds > 1_000_000_000 {
                 saveCheckpoint()
@@ -179,10 +186,16 @@ public final class Replayer {
             }
         }
         summary.interrupted = status.stopRequested && finished.count < chosen.count
-        if let producer {
-            let deadline = DispatchTime.now() + .seconds(30)
-            while !pending.isEmpty && DispatchTime.now() < deadline { try acknowledge(producer.flush(timeoutMs: 500).reports) }
-            if !pending.isEmpty { logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(pending.count)]) }
+        if let delivery {
+            // A blocked output is waited out (never dead-lettered) until it unblocks or the replay is interrupted;
+            // otherwise draining is bounded.
+            var deadline = DispatchTime.now() + .seconds(30)
+            while !delivery.drain(until: deadline, stop: { status.stopRequested }) && !status.stopRequested && delivery.blocked != nil {
+                deadline = DispatchTime.now() + .seconds(30)
+            }
+            if delivery.inFlightMessages > 0 {
+                logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
+            }
         }
         saveCheckpoint()
         summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

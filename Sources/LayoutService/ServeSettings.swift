@@ -21,11 +21,15 @@ public struct ServeSettings: Sendable {
     public var maxMessageBytes = 8 * 1024 * 1024
     /// Messages consumed but not yet acknowledged; above it, partitions are paused.
     public var maxInFlight = 2_000
+    /// Input plus output bytes of the messages consumed but not yet acknowledged; above it, partitions are paused.
+    /// Together with `queued.max.messages.kbytes` (librdkafka's fetch buffer, see `defaultConsumerProperties`) this
+    /// bounds memory by bytes whatever the message size.
+    public var maxInFlightBytes = 32 * 1024 * 1024
     /// Messages read per batch (compiled in parallel, published in order).
     public var batchSize = 256
     public var commitIntervalMs = 1_000
     /// With messages in flight and no acknowledgement for this long, the producer is replaced and they are sent again.
-    public var producerStallMs = 120_000
+    public var producerStallMs = 10_000
     /// Upper bound for draining, committing and leaving the group on SIGTERM/SIGINT.
     public var shutdownTimeoutMs = 20_000
     /// Consumer properties applied on top of `kafka.properties` (session timeouts, assignment strategy...).
@@ -38,8 +42,20 @@ public struct ServeSettings: Sendable {
     public var passThrough = false
     /// Change sets and latest layouts per page (`serve --changes-topic`); nil leaves them off.
     public var changes: ChangeSettings?
+    /// Where the crash-loop breaker keeps what is being compiled (it must survive a restart of the process: an
+    /// `emptyDir` in Kubernetes); nil turns the breaker off.
+    public var crashStateDirectory: String?
+    /// Debug builds only: the worker dies while compiling a message with this key (the breaker's fault hook).
+    public var debugCrashKey: String?
     /// The worker version written into dead letters.
     public var version = "0.1.0"
+
+    /// Consumer properties the worker sets unless given: librdkafka's fetch buffer is bounded to 16 MiB per
+    /// consumer (its default is 64 MiB), so a backlog of large messages does not fill memory ahead of the worker.
+    public static let defaultConsumerProperties = [
+        "auto.offset.reset": "earliest", "partition.assignment.strategy": "cooperative-sticky",
+        "queued.max.messages.kbytes": "16384",
+    ]
 
     public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {
         self.kafka = kafka

@@ -9,6 +9,7 @@ public final class WorkerMetrics: Sendable {
     let published: Counter
     let skipped: Counter
     let inFlight: Gauge
+    let inFlightBytes: Gauge
     let compileLatency: Timer
 
     public init(factory: any MetricsFactory) {
@@ -17,6 +18,7 @@ public final class WorkerMetrics: Sendable {
         published = Counter(label: "layout_worker_published_total", factory: factory)
         skipped = Counter(label: "layout_worker_skipped_total", factory: factory)
         inFlight = Gauge(label: "layout_worker_in_flight", factory: factory)
+        inFlightBytes = Gauge(label: "layout_worker_in_flight_bytes", factory: factory)
         compileLatency = Timer(label: "layout_worker_compile_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
     }
 
@@ -48,6 +50,23 @@ public final class WorkerMetrics: Sendable {
     func stateRebuilt(seconds: Double) {
         Timer(label: "layout_worker_state_rebuild_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
             .recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    func retried(parts: Int) {
+        Counter(label: "layout_worker_produce_retries_total", factory: factory).increment(by: parts)
+    }
+
+    func outputBlocked(seconds: Double) {
+        Counter(label: "layout_worker_output_blocked_seconds_total", factory: factory).increment(by: Int(seconds.rounded()))
+    }
+
+    func outputBlocked(_ blocked: Bool) {
+        Gauge(label: "layout_worker_output_blocked", factory: factory).record(blocked ? 1 : 0)
+    }
+
+    func inFlight(messages: Int, bytes: Int) {
+        inFlight.record(messages)
+        inFlightBytes.record(bytes)
     }
 
     func producerReplaced() {

@@ -14,7 +14,7 @@ struct CreateTopicsCommand: ParsableCommand {
     @Argument(help: "Topic names.") var topics: [String]
 
     func run() throws {
-        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokers))
+        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers)))
         let config = compacted ? ["cleanup.policy": "compact"] : [:]
         let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions, config: config) })
         var failed = false
@@ -43,7 +43,7 @@ struct ProduceCommand: ParsableCommand {
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: brokers, properties: ["linger.ms": "5", "message.max.bytes": "67108864"]))
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: ["linger.ms": "5", "message.max.bytes": "67108864"]))
         var messages: [(String, [UInt8]?)] = []
         if tombstone {
             guard let key else { throw ValidationError("--tombstone needs --key") }
@@ -88,7 +88,7 @@ struct TailCommand: ParsableCommand {
     @Flag(help: "Print each value in full.") var full = false
 
     func run() throws {
-        let consumer = try KafkaConsumer(configuration: KafkaConfiguration(bootstrapServers: brokers), groupID: nil,
+        let consumer = try KafkaConsumer(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers)), groupID: nil,
                                          properties: ["fetch.wait.max.ms": "20"])
         try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
         var seen = 0

@@ -18,7 +18,7 @@ struct OffsetsCommand: ParsableCommand {
     @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
 
     func run() throws {
-        let kafka = KafkaConfiguration(bootstrapServers: brokers)
+        let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers))
         let admin = try KafkaAdmin(configuration: kafka)
         guard let count = try admin.partitionCount(topic: topic) else { throw ValidationError("topic \(topic) does not exist") }
         // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.

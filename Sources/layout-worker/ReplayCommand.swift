@@ -48,7 +48,7 @@ struct ReplayCommand: ParsableCommand {
             guard let eq = pair.firstIndex(of: "=") else { throw ValidationError("--kafka-property takes key=value") }
             properties[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }
-        var settings = ReplaySettings(kafka: KafkaConfiguration(bootstrapServers: brokers, properties: properties), fromTopic: fromTopic, range: range)
+        var settings = ReplaySettings(kafka: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties), fromTopic: fromTopic, range: range)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {
                 guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else { throw ValidationError("--partitions takes numbers like 0,3,5") }

@@ -32,9 +32,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Tombstones: forward (default) or skip.") var tombstones: String?
     @Option(name: .customLong("max-message-bytes"), help: "Larger inputs are dead-lettered (default 8388608).") var maxMessageBytes: Int?
     @Option(name: .customLong("max-in-flight"), help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
+    @Option(name: .customLong("max-in-flight-bytes"), help: "Pause fetching above this many input + output bytes unacknowledged (default 33554432).") var maxInFlightBytes: Int?
+    @Option(name: .customLong("crash-state-dir"), help: "Directory for the crash-loop breaker's state; must outlive the process ('off' disables; default $TMPDIR/layout-worker).") var crashStateDir: String?
     @Option(name: .customLong("batch-size"), help: "Messages compiled per batch (default 256).") var batchSize: Int?
     @Option(name: .customLong("shutdown-timeout-ms"), help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
-    @Option(name: .customLong("producer-stall-ms"), help: "Replace a producer that acknowledges nothing for this long while messages wait (default 120000).") var producerStallMs: Int?
+    @Option(name: .customLong("producer-stall-ms"), help: "Replace a producer that acknowledges nothing for this long while messages wait (default 10000).") var producerStallMs: Int?
     @Option(help: "Ops listener host:port for /metrics, /healthz, /readyz (default 127.0.0.1:9464; 'off' disables).") var http: String?
     @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value for every client (repeatable).") var kafkaProperty: [String] = []
     @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
@@ -83,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         let inputs = list(input, "input")
         guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
         guard let outputTopic = value(output, "output") else { throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT") }
-        let kafka = KafkaConfiguration(bootstrapServers: value(brokers, "brokers") ?? "127.0.0.1:9092",
+        let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(value(brokers, "brokers") ?? "127.0.0.1:9092"),
                                        properties: try properties(kafkaProperty, "kafka-property"))
         var serve = ServeSettings(kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
                                   deadLetterTopic: value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
@@ -92,12 +94,25 @@ struct ServeCommand: AsyncParsableCommand {
             guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else { throw ValidationError("tombstones must be forward or skip") }
             serve.tombstones = policy
         }
-        if let n = try int(maxMessageBytes, "max-message-bytes") { serve.maxMessageBytes = n }
-        if let n = try int(maxInFlight, "max-in-flight") { serve.maxInFlight = max(1, n) }
-        if let n = try int(batchSize, "batch-size") { serve.batchSize = max(1, n) }
-        if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms") { serve.shutdownTimeoutMs = max(100, n) }
-        if let n = try int(producerStallMs, "producer-stall-ms") { serve.producerStallMs = max(1_000, n) }
-        serve.stopAfter = try int(stopAfter, "stop-after")
+        if let n = try SettingValidation.atLeast(1, try int(maxMessageBytes, "max-message-bytes"), "max-message-bytes") { serve.maxMessageBytes = n }
+        if let n = try SettingValidation.atLeast(1, try int(maxInFlight, "max-in-flight"), "max-in-flight") { serve.maxInFlight = n }
+        if let n = try SettingValidation.atLeast(1, try int(maxInFlightBytes, "max-in-flight-bytes"), "max-in-flight-bytes") {
+            serve.maxInFlightBytes = n
+        }
+        if let n = try SettingValidation.atLeast(1, try int(batchSize, "batch-size"), "batch-size") { serve.batchSize = n }
+        if let n = try SettingValidation.atLeast(100, try int(shutdownTimeoutMs, "shutdown-timeout-ms"), "shutdown-timeout-ms") {
+            serve.shutdownTimeoutMs = n
+        }
+        if let n = try SettingValidation.atLeast(1_000, try int(producerStallMs, "producer-stall-ms"), "producer-stall-ms") {
+            serve.producerStallMs = n
+        }
+        serve.stopAfter = try SettingValidation.atLeast(1, try int(stopAfter, "stop-after"), "stop-after")
+        let crashDir = value(crashStateDir, "crash-state-dir")
+            ?? (environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
+        serve.crashStateDirectory = crashDir == "off" ? nil : crashDir
+        #if DEBUG
+        serve.debugCrashKey = environment["LAYOUT_WORKER_DEBUG_CRASH_KEY"]
+        #endif
         serve.passThrough = passThrough
         serve.consumerProperties = try properties(consumerProperty, "consumer-property")
         serve.producerProperties = try properties(producerProperty, "producer-property")

@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// Checks of command-line and environment settings: a value out of range is refused with a message that names the
+/// setting, never clamped or accepted silently.
+enum SettingValidation {
+    /// `value` when it is at least `minimum`.
+    static func atLeast(_ minimum: Int, _ value: Int?, _ name: String) throws -> Int? {
+        guard let value else { return nil }
+        guard value >= minimum else { throw ValidationError("\(name) must be at least \(minimum), not \(value)") }
+        return value
+    }
+
+    /// A bootstrap broker list: comma-separated `host:port` entries (an optional `scheme://` prefix, IPv6 hosts in
+    /// brackets), each with a host and a port from 1 to 65535.
+    static func brokers(_ list: String, _ name: String = "brokers") throws -> String {
+        let entries = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard entries.contains(where: { !$0.isEmpty }) else { throw ValidationError("\(name) is empty: give host:port[,host:port]") }
+        for entry in entries {
+            guard !entry.isEmpty else { throw ValidationError("\(name) '\(list)' has an empty entry") }
+            var address = Substring(entry)
+            if let scheme = address.range(of: "://") { address = address[scheme.upperBound...] }
+            guard let colon = address.lastIndex(of: ":") else {
+                throw ValidationError("\(name) entry '\(entry)' has no port: write host:port")
+            }
+            let host = address[..<colon], port = address[address.index(after: colon)...]
+            guard !host.isEmpty, host != "[]" else { throw ValidationError("\(name) entry '\(entry)' has no host") }
+            if host.hasPrefix("[") != host.hasSuffix("]") || (host.contains(":") && !host.hasPrefix("[")) {
+                throw ValidationError("\(name) entry '\(entry)': write IPv6 hosts in brackets, e.g. [::1]:9092")
+            }
+            guard let n = Int(port), (1...65_535).contains(n) else {
+                throw ValidationError("\(name) entry '\(entry)' has port '\(port)': a port is a number from 1 to 65535")
+            }
+        }
+        return list
+    }
+}
