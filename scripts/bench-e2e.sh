@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `make bench-e2e`: records/s through the test broker for `serve` vs a pass-through (consume → produce
 # unchanged, same loop and librdkafka settings) on the 45 KB sample page, alternating over several rounds
-# in one run; then peak RSS of `serve` working through a 100k-message backlog. Release build.
+# in one run; then peak RSS of `serve` working through backlogs: 100k small messages, and 45 KB pages at the
+# default byte budget beside the count-only bound it replaced (same run, same backlog). Release build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bin="$root/.build/release/layout-worker"
 N="${BENCH_MESSAGES:-4000}"
 BACKLOG="${BENCH_BACKLOG:-100000}"
+PAGE_BACKLOG="${BENCH_PAGE_BACKLOG:-8000}"
 broker="$(scripts/broker.sh start)"
 trap 'scripts/broker.sh stop >/dev/null' EXIT
 run="$root/.run"; mkdir -p "$run"
@@ -76,3 +78,24 @@ PY
 /usr/bin/time -f "%M" -o "$run/backlog.rss" "$bin" serve --brokers "$broker" --input backlog-in --output backlog-out \
   --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off "${consumer[@]}" 2> "$run/backlog.log"
 echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") / 1024 )) MiB; $(grep -o 'consumed=[^[]*' "$run/backlog.log" | tail -n1)"
+
+# Peak RSS and throughput on a backlog of 45 KB pages: the default settings (in-flight bytes bounded, librdkafka's
+# fetch buffer 16 MiB) against the count-only bound (2,000 messages, 64 MiB fetch buffer), alternating, one run each.
+pages_file="$run/pages.ndjson"
+python3 - "$PAGE_BACKLOG" > "$pages_file" <<'PY'
+import sys
+line = open("samples/search-page.json").read().strip()
+for _ in range(int(sys.argv[1])): print(line)
+PY
+"$bin" create-topics --brokers "$broker" --partitions 6 pages-in pages-out pages-dlq >/dev/null
+"$bin" produce --brokers "$broker" --topic pages-in < "$pages_file" >/dev/null
+rm -f "$pages_file"
+page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"
+  local name="$1"; shift
+  /usr/bin/time -f "%M" -o "$run/pages-$name.rss" "$bin" serve --brokers "$broker" --input pages-in --output pages-out \
+    --dead-letter pages-dlq --group "pages-$name-$$" --stop-after "$PAGE_BACKLOG" --http off "${consumer[@]}" "$@" 2> "$run/pages-$name.log"
+  echo "$(( $(cat "$run/pages-$name.rss") / 1024 )) $(grep "] stopped" "$run/pages-$name.log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')"
+}
+read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
+read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 --consumer-property queued.max.messages.kbytes=65536)"
+echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RSS ${bytes_rss} MiB, ${bytes_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$bytes_s:,.0f}')") records/s); count-only bound peak RSS ${count_rss} MiB, ${count_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$count_s:,.0f}')") records/s); throughput ratio $(python3 -c "print(f'{$count_s/$bytes_s:.2f}')")x"

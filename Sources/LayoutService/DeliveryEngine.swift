@@ -234,6 +234,15 @@ public final class DeliveryEngine {
         waitingParts += 1
     }
 
+    /// The topics of the records produced and not yet acknowledged, sorted.
+    var unacknowledgedTopics: [String] {
+        var topics = Set<String>()
+        for e in entries.values where e.unacknowledged != 0 {
+            for i in e.parts.indices where e.unacknowledged & (1 << i) != 0 { topics.insert(e.parts[i].topic) }
+        }
+        return topics.sorted()
+    }
+
     // MARK: Reports
 
     /// Serves the producer for up to `timeoutMs` (flushing first when `flush`), handles what it reports, replaces
@@ -244,7 +253,7 @@ public final class DeliveryEngine {
         let now = DispatchTime.now()
         if replacementDue == nil, unacknowledgedParts > 0,
            now.uptimeNanoseconds &- lastReport.uptimeNanoseconds > UInt64(settings.stallMs) * 1_000_000 {
-            replacementDue = "no acknowledgement for \(settings.stallMs) ms"
+            replacementDue = "no acknowledgement for \(settings.stallMs) ms from \(unacknowledgedTopics.joined(separator: ", "))"
             block(reason: replacementDue!)
         }
         if let reason = replacementDue, now.uptimeNanoseconds &- lastReplacement.uptimeNanoseconds >= 1_000_000_000 {

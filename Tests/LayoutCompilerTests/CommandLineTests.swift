@@ -121,3 +121,31 @@ private func run(_ arguments: [String], stdin: String? = nil) throws -> (status:
         #expect(result.out.contains("error [rows-unreadable]"))
     }
 }
+
+/// Settings out of range are refused with a message naming them, never clamped or accepted.
+@Suite struct SettingValidationTests {
+    @Test(arguments: [
+        (["--max-in-flight", "0"], "max-in-flight must be at least 1, not 0"),
+        (["--batch-size=-5"], "batch-size must be at least 1, not -5"),
+        (["--max-message-bytes", "0"], "max-message-bytes must be at least 1, not 0"),
+        (["--max-in-flight-bytes", "0"], "max-in-flight-bytes must be at least 1, not 0"),
+        (["--brokers", "not-a-host:99999"], "has port '99999': a port is a number from 1 to 65535"),
+        (["--brokers", ",,,"], "brokers is empty"),
+        (["--brokers", "a:1,,b:2"], "has an empty entry"),
+        (["--brokers", "localhost"], "has no port"),
+        (["--brokers", "::1:9092"], "IPv6 hosts in brackets"),
+    ])
+    func refused(arguments: [String], message: String) throws {
+        let r = try run(["serve", "--input", "in", "--output", "out", "--http", "off"] + arguments)
+        #expect(r.status == 64, "\(arguments): \(r.err)")
+        #expect(r.err.contains(message), "\(arguments): \(r.err)")
+    }
+
+    /// The broker list is checked before the numeric settings, so a good list gets as far as the next mistake.
+    @Test func goodBrokerListsAreAccepted() throws {
+        for list in ["127.0.0.1:9092", "a:1,b:2", "SSL://[::1]:9093", " host:9092 , other:9093 "] {
+            let r = try run(["serve", "--input", "in", "--output", "out", "--http", "off", "--brokers", list, "--max-in-flight", "0"])
+            #expect(r.status == 64 && r.err.contains("max-in-flight must be at least 1"), "\(list): \(r.err)")
+        }
+    }
+}

@@ -102,12 +102,17 @@ final class TestBroker {
 
     /// Produces messages one batch per call and waits for every acknowledgement.
     func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil) throws {
+        try produce(topic, messages.map { (key: $0.key, value: $0.value, headers: []) }, partition: partition)
+    }
+
+    /// Produces messages with headers, one record per batch, and waits for every acknowledgement.
+    func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?, headers: [KafkaHeader])], partition: Int32? = nil) throws {
         // One record per batch: Tansu reports a wrong high watermark when the last batch holds several records.
         var props = clientProperties
-        for (k, v) in ["message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0"] { props[k] = v }
+        for (k, v) in ["message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0", "allow.auto.create.topics": "false"] { props[k] = v }
         let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: address, properties: props))
         for (n, m) in messages.enumerated() {
-            try producer.produce(topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value, token: n)
+            try producer.produce(topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value, headers: m.headers, token: n)
         }
         let (reports, pending) = producer.flush(timeoutMs: 30_000)
         if pending > 0 || reports.contains(where: { $0.error != nil }) { throw TestBrokerError("produce to \(topic) failed: \(reports.compactMap(\.error))") }
@@ -172,7 +177,8 @@ final class WorkerProcess {
     let process = Process()
     let log: URL
 
-    init(broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [], http: String = "off") throws {
+    init(broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [], http: String = "off",
+         environment: [String: String] = [:]) throws {
         let binary = Fixtures.path(".build/debug/layout-worker")
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
@@ -183,6 +189,7 @@ final class WorkerProcess {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         try process.run()
     }
 
