@@ -15,12 +15,15 @@ trap 'scripts/broker.sh stop >/dev/null' EXIT
 run="$root/.run"; mkdir -p "$run"
 consumer=(--consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 --consumer-property fetch.wait.max.ms=10)
 
-page="$run/page.ndjson"
-python3 - "$N" > "$page" <<'PY'
+repeat_sample() {  # sample file, count: the sample as one NDJSON line, count times
+  python3 - "$1" "$2" <<'PY'
 import sys
-line = open("samples/search-page.json").read().strip()
-for _ in range(int(sys.argv[1])): print(line)
+line = open(sys.argv[1]).read().strip()
+for _ in range(int(sys.argv[2])): print(line)
 PY
+}
+page="$run/page.ndjson"
+repeat_sample samples/search-page.json "$N" > "$page"
 "$bin" create-topics --brokers "$broker" --partitions 6 bench-in bench-out bench-pass bench-dlq bench-changes >/dev/null
 "$bin" create-topics --brokers "$broker" --partitions 6 --compacted bench-latest >/dev/null
 # 40 pages, each updated N/40 times (keys page-0 … page-39), so change sets are against a previous layout.
@@ -68,11 +71,7 @@ PY
 
 # Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.
 small="$run/small.ndjson"
-python3 - "$BACKLOG" > "$small" <<'PY'
-import sys
-line = open("samples/empty-results.json").read().strip()
-for _ in range(int(sys.argv[1])): print(line)
-PY
+repeat_sample samples/empty-results.json "$BACKLOG" > "$small"
 "$bin" create-topics --brokers "$broker" --partitions 6 backlog-in backlog-out backlog-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic backlog-in < "$small" >/dev/null
 /usr/bin/time -f "%M" -o "$run/backlog.rss" "$bin" serve --brokers "$broker" --input backlog-in --output backlog-out \
@@ -82,11 +81,7 @@ echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") 
 # Peak RSS and throughput on a backlog of 45 KB pages: the default settings (in-flight bytes bounded, librdkafka's
 # fetch buffer 16 MiB) against the count-only bound (2,000 messages, 64 MiB fetch buffer), alternating, one run each.
 pages_file="$run/pages.ndjson"
-python3 - "$PAGE_BACKLOG" > "$pages_file" <<'PY'
-import sys
-line = open("samples/search-page.json").read().strip()
-for _ in range(int(sys.argv[1])): print(line)
-PY
+repeat_sample samples/search-page.json "$PAGE_BACKLOG" > "$pages_file"
 "$bin" create-topics --brokers "$broker" --partitions 6 pages-in pages-out pages-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic pages-in < "$pages_file" >/dev/null
 rm -f "$pages_file"

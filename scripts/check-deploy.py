@@ -41,6 +41,13 @@ check(spec.get("terminationGracePeriodSeconds", 30) * 1000 > bound_ms, "grace pe
 check(spec.get("securityContext", {}).get("runAsNonRoot") is True, "runs as non-root")
 check(any(e.get("valueFrom", {}).get("secretKeyRef") for e in container.get("env", [])), "SASL settings come from a Secret")
 check(env.get("LAYOUT_WORKER_HTTP", "").startswith("0.0.0.0:"), "probes reach the ops listener (not loopback-only) in the pod")
+mounts = {m["name"]: m["mountPath"] for m in container.get("volumeMounts", [])}
+volumes = {v["name"]: v for v in spec.get("volumes", [])}
+crash_dir = env.get("LAYOUT_WORKER_CRASH_STATE_DIR")
+check(crash_dir is not None and any(path == crash_dir and "emptyDir" in volumes.get(name, {}) for name, path in mounts.items()),
+      "the crash-loop breaker's state is on an emptyDir (survives container restarts)")
+check(container.get("securityContext", {}).get("readOnlyRootFilesystem") is not True or crash_dir in mounts.values(),
+      "the crash-state directory is writable under a read-only root filesystem")
 check("PodDisruptionBudget" in docs and "Service" in docs and "ConfigMap" in docs, "PDB, Service and ConfigMap present")
 scaled = docs.get("ScaledObject", {}).get("spec", {})
 check(scaled.get("maxReplicaCount", 0) >= 1 and scaled.get("triggers", [{}])[0].get("type") == "kafka", "lag autoscaler present")
@@ -67,6 +74,8 @@ else:
     print("deploy check: systemd-analyze not installed; unit file checked for required keys only")
 text = open(unit).read()
 check("ExecStart=/usr/local/bin/layout-worker serve" in text and "TimeoutStopSec=45" in text, "systemd unit runs serve with a stop timeout")
+check("StateDirectory=layout-worker" in text and "LAYOUT_WORKER_CRASH_STATE_DIR=/var/lib/layout-worker" in text,
+      "systemd unit keeps the crash-loop breaker's state in its StateDirectory")
 
 for f in failures:
     print("deploy check failed:", f, file=sys.stderr)
