@@ -79,7 +79,7 @@ repeat_sample samples/empty-results.json "$BACKLOG" > "$small"
 echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") / 1024 )) MiB; $(grep -o 'consumed=[^[]*' "$run/backlog.log" | tail -n1)"
 
 # Peak RSS and throughput on a backlog of 45 KB pages: the default settings (in-flight bytes bounded, librdkafka's
-# fetch buffer 16 MiB) against the count-only bound (2,000 messages, 64 MiB fetch buffer), alternating, one run each.
+# fetch buffer 8 MiB) against the count-only bound (2,000 messages, librdkafka's 64 MiB fetch buffer), one run each.
 pages_file="$run/pages.ndjson"
 repeat_sample samples/search-page.json "$PAGE_BACKLOG" > "$pages_file"
 "$bin" create-topics --brokers "$broker" --partitions 6 pages-in pages-out pages-dlq >/dev/null
@@ -92,5 +92,6 @@ page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"
   echo "$(( $(cat "$run/pages-$name.rss") / 1024 )) $(grep "] stopped" "$run/pages-$name.log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')"
 }
 read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
-read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 --consumer-property queued.max.messages.kbytes=65536)"
+read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 \
+  --consumer-property queued.max.messages.kbytes=65536 --consumer-property fetch.queue.backoff.ms=1000)"
 echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RSS ${bytes_rss} MiB, ${bytes_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$bytes_s:,.0f}')") records/s); count-only bound peak RSS ${count_rss} MiB, ${count_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$count_s:,.0f}')") records/s); throughput ratio $(python3 -c "print(f'{$count_s/$bytes_s:.2f}')")x"

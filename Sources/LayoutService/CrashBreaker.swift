@@ -2,84 +2,107 @@ import Foundation
 import Kafka
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The crash-loop breaker. A trap in Swift cannot be caught, and a message that makes the worker trap would kill
 /// every worker that takes its partition, forever (its offset is never committed). So before compiling a batch the
-/// worker writes which messages it holds into a small file, and clears that list once they are compiled:
+/// worker writes which messages it holds into a small file, and empties that file once they are compiled:
 ///
-/// - a worker that starts and finds the list not cleared died while compiling those messages: each gets a crash;
+/// - a worker that starts and finds the file not empty died while compiling those messages: each gets a crash;
 /// - a batch holding a message with a crash is compiled one message at a time, so a second death names the message;
 /// - a message with `crashesToDeadLetter` crashes is dead-lettered as `worker-crash` without being compiled.
 ///
-/// The file lives in a directory that outlives the process (an `emptyDir` volume in Kubernetes survives container
-/// restarts), one file per consumer group. A partition taken over by another replica starts counting afresh there,
-/// so a poison message costs at most two deaths per replica that holds it.
+/// Two files per consumer group live in a directory that outlives the process (an `emptyDir` volume in Kubernetes
+/// survives container restarts): `<group>.compiling` (one `topic/partition/offset` line per message, rewritten in
+/// place for every batch: a write and a truncate, no fsync, since a process that dies leaves its writes in the
+/// kernel) and `<group>.crashes` (the counts, rewritten only when they change). A partition taken over by another
+/// replica starts counting afresh there, so a poison message costs at most two deaths per replica that holds it.
 final class CrashBreaker {
     static let crashesToDeadLetter = 2
-    /// Crash counts kept at most (oldest dropped): bounded whatever happens.
+    /// Crash counts kept at most (the smallest keys dropped first): bounded whatever happens.
     static let maxRemembered = 10_000
 
-    struct State: Codable, Equatable {
-        var version = 1
-        /// Messages (`topic/partition/offset`) being compiled right now.
-        var compiling: [String] = []
-        /// Deaths while compiling each message, for messages not compiled successfully since.
-        var crashes: [String: Int] = [:]
-    }
-
-    let url: URL
-    var state = State()
+    let directory: URL
+    let compilingURL: URL
+    let crashesURL: URL
+    /// Deaths while compiling each message (`topic/partition/offset`), for messages not compiled since.
+    private(set) var crashes: [String: Int] = [:]
+    private var compilingFD: Int32 = -1
+    private var compilingLength = 0
     var logger: Logger
 
     init(directory: String, group: String, logger: Logger) {
         let safe = String(group.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
-        url = URL(fileURLWithPath: directory).appendingPathComponent("\(safe).crash-state.json")
+        self.directory = URL(fileURLWithPath: directory)
+        compilingURL = self.directory.appendingPathComponent("\(safe).compiling")
+        crashesURL = self.directory.appendingPathComponent("\(safe).crashes")
         self.logger = logger
+    }
+
+    deinit {
+        if compilingFD >= 0 { close(compilingFD) }
     }
 
     static func key(_ m: KafkaMessage) -> String { "\(m.topic)/\(m.partition)/\(m.offset)" }
 
-    /// Reads the file left by the previous process and counts a crash for every message it was compiling.
+    /// Reads what the previous process left and counts a crash for every message it was compiling.
     func recover() {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             logger.error("cannot create the crash-state directory; the crash-loop breaker is off",
-                         metadata: ["path": .string(url.deletingLastPathComponent().path), "error": .string("\(error)")])
+                         metadata: ["path": .string(directory.path), "error": .string("\(error)")])
             return
         }
-        guard let data = try? Data(contentsOf: url) else { return }
-        guard let saved = try? JSONDecoder().decode(State.self, from: data) else {
-            logger.warning("unreadable crash-state file; starting afresh", metadata: ["path": .string(url.path)])
+        if let text = try? String(contentsOf: crashesURL, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                guard let tab = line.lastIndex(of: "\t"), let n = Int(line[line.index(after: tab)...]), n > 0 else { continue }
+                crashes[String(line[..<tab])] = n
+            }
+        }
+        let compiling = ((try? String(contentsOf: compilingURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        compilingFD = open(compilingURL.path, O_WRONLY | O_CREAT, 0o644)
+        if compilingFD < 0 {
+            logger.error("cannot open the crash-state file; the crash-loop breaker is off", metadata: ["path": .string(compilingURL.path)])
             return
         }
-        state = saved
-        guard !state.compiling.isEmpty else { return }
-        for key in state.compiling { state.crashes[key, default: 0] += 1 }
-        let worst = state.compiling.map { state.crashes[$0] ?? 0 }.max() ?? 0
+        guard !compiling.isEmpty else { return }
+        for key in compiling { crashes[key, default: 0] += 1 }
+        let worst = compiling.map { crashes[$0] ?? 0 }.max() ?? 0
         logger.error("the previous process died while compiling; those messages are compiled one at a time now, and one it died on \(Self.crashesToDeadLetter) times is dead-lettered as worker-crash", metadata: [
-            "messages": .stringConvertible(state.compiling.count), "first": .string(state.compiling.first ?? ""),
-            "crashes": .stringConvertible(worst),
+            "messages": .stringConvertible(compiling.count), "first": .string(compiling[0]), "crashes": .stringConvertible(worst),
         ])
-        state.compiling = []
-        save()
+        saveCrashes()
+        writeCompiling([])
     }
 
     /// Deaths so far while compiling `message`.
     func crashes(_ message: KafkaMessage) -> Int {
-        state.crashes.isEmpty ? 0 : state.crashes[Self.key(message)] ?? 0
+        crashes.isEmpty ? 0 : crashes[Self.key(message)] ?? 0
     }
 
     /// Notes that `batch` is about to be compiled.
     func begin(_ batch: [KafkaMessage]) {
-        state.compiling = batch.map(Self.key)
-        save()
+        var text = ""
+        text.reserveCapacity(batch.count * 32)
+        for m in batch {
+            text += Self.key(m)
+            text += "\n"
+        }
+        writeCompiling(Array(text.utf8))
     }
 
     /// Notes that `batch` was compiled: none of it is suspect any more.
     func end(_ batch: [KafkaMessage]) {
-        state.compiling = []
-        if !state.crashes.isEmpty { for m in batch { state.crashes[Self.key(m)] = nil } }
-        save()
+        writeCompiling([])
+        guard !crashes.isEmpty else { return }
+        let before = crashes.count
+        for m in batch { crashes[Self.key(m)] = nil }
+        if crashes.count != before { saveCrashes() }
     }
 
     /// Forgets the crash counts of `batch` (dead-lettered without compiling).
@@ -87,28 +110,40 @@ final class CrashBreaker {
 
     /// Drops crash counts of partitions this worker no longer holds (another worker counts them afresh).
     func retain(partitions: Set<TopicPartition>) {
-        guard !state.crashes.isEmpty else { return }
+        guard !crashes.isEmpty else { return }
         let held = Set(partitions.map { "\($0.topic)/\($0.partition)/" })
-        let before = state.crashes.count
-        state.crashes = state.crashes.filter { key, _ in
+        let before = crashes.count
+        crashes = crashes.filter { key, _ in
             guard let slash = key.lastIndex(of: "/") else { return false }
             return held.contains(String(key[...slash]))
         }
-        if state.crashes.count != before { save() }
+        if crashes.count != before { saveCrashes() }
     }
 
-    /// Writes the state (to a temporary file, then renamed, so a kill mid-write leaves the previous state).
-    private func save() {
-        if state.crashes.count > Self.maxRemembered {
-            for key in state.crashes.keys.sorted().prefix(state.crashes.count - Self.maxRemembered) { state.crashes[key] = nil }
+    /// Replaces the compiling file's content in place: one write and, when it shrinks, one truncate.
+    private func writeCompiling(_ bytes: [UInt8]) {
+        guard compilingFD >= 0, bytes.count > 0 || compilingLength > 0 else { return }
+        // Shortened first, so the file never holds the new lines followed by stale ones.
+        if bytes.count < compilingLength { _ = ftruncate(compilingFD, 0) }
+        let written = bytes.isEmpty ? 0 : bytes.withUnsafeBytes { pwrite(compilingFD, $0.baseAddress, $0.count, 0) }
+        if written != bytes.count {
+            logger.warning("cannot write the crash-state file", metadata: ["path": .string(compilingURL.path), "errno": .stringConvertible(errno)])
         }
+        compilingLength = bytes.count
+    }
+
+    /// Writes the crash counts (to a temporary file, then renamed, so a kill mid-write leaves the previous counts).
+    private func saveCrashes() {
+        if crashes.count > Self.maxRemembered {
+            for key in crashes.keys.sorted().prefix(crashes.count - Self.maxRemembered) { crashes[key] = nil }
+        }
+        let text = crashes.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
         do {
-            let data = try JSONEncoder().encode(state)
-            let temporary = url.appendingPathExtension("tmp")
-            try data.write(to: temporary)
-            if rename(temporary.path, url.path) != 0 { throw CocoaError(.fileWriteUnknown) }
+            let temporary = crashesURL.appendingPathExtension("tmp")
+            try Data(text.utf8).write(to: temporary)
+            if rename(temporary.path, crashesURL.path) != 0 { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            logger.warning("cannot write the crash-state file", metadata: ["path": .string(url.path), "error": .string("\(error)")])
+            logger.warning("cannot write the crash-state file", metadata: ["path": .string(crashesURL.path), "error": .string("\(error)")])
         }
     }
 }

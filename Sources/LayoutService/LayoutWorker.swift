@@ -23,7 +23,10 @@ public final class LayoutWorker {
     /// Remembers what was being compiled, so a message that kills the worker twice is dead-lettered.
     var breaker: CrashBreaker?
     var tracker = OffsetTracker()
+    /// Partitions paused because the output is blocked (a wait that may outlast `max.poll.interval.ms`).
     var paused = false
+    /// Fetching waits because the in-flight limits are reached (librdkafka keeps its bounded prefetch meanwhile).
+    var full = false
     var assigned: Set<TopicPartition> = []
     var revokedDuringPoll: Set<TopicPartition> = []
     var lastCommit = DispatchTime.now()
@@ -76,7 +79,7 @@ public final class LayoutWorker {
         ])
         while !status.stopRequested && fatal == nil {
             if let limit = settings.stopAfter, counts.consumed >= limit, counts.inFlight == 0 { break }
-            let batch = fetch()
+            let batch = full ? [] : fetch()
             process(batch)
             delivery.service()
             applyBackpressure()
@@ -92,14 +95,20 @@ public final class LayoutWorker {
 
     // MARK: Fetching
 
+    /// Reads up to a batch, and no more input bytes than the in-flight byte budget has room for (at least one
+    /// message, so a message larger than the budget still goes through).
     func fetch() -> [KafkaMessage] {
         var batch: [KafkaMessage] = []
+        let room = settings.maxInFlightBytes - delivery.inFlightBytes
+        var bytes = 0
         let limit = settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
         revokedDuringPoll.removeAll()
-        while batch.count < limit && !status.stopRequested {
+        while batch.count < limit && bytes < room && !status.stopRequested {
             guard let result = consumer.poll(timeoutMs: batch.isEmpty ? 100 : 0) else { break }
             switch result {
-            case .success(let m): batch.append(m)
+            case .success(let m):
+                bytes += m.wireSize
+                batch.append(m)
             case .failure(let e):
                 if e.isFatal {
                     fatal = e
@@ -223,22 +232,27 @@ public final class LayoutWorker {
 
     // MARK: Backpressure, commits, rebalances
 
-    /// Pauses fetching while the in-flight messages or bytes are at their limits or the output is blocked; resumes
-    /// once both are below half their limits and the output takes records again.
+    /// Stops fetching while the in-flight messages or bytes are at their limits, by not polling: librdkafka keeps
+    /// what it prefetched (bounded by `queued.max.messages.kbytes`, 8 MiB by default), so nothing is fetched twice. While the output
+    /// is blocked the partitions are paused instead, since that wait can outlast `max.poll.interval.ms` and the
+    /// consumer must keep polling to stay in the group.
     func applyBackpressure() {
         let messages = delivery.inFlightMessages, bytes = delivery.inFlightBytes
         let blocked = delivery.blocked != nil
-        if !paused && (messages >= settings.maxInFlight || bytes >= settings.maxInFlightBytes || blocked) {
-            consumer.pause(Array(assigned))
-            paused = true
-            logger.debug("paused fetching", metadata: ["in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes),
-                                                       "blocked": .stringConvertible(blocked)])
-        } else if paused && !blocked && messages <= settings.maxInFlight / 2 && bytes <= settings.maxInFlightBytes / 2 {
-            consumer.resume(Array(assigned))
-            paused = false
-            logger.debug("resumed fetching", metadata: ["in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes)])
+        if blocked != paused {
+            if blocked { consumer.pause(Array(assigned)) } else { consumer.resume(Array(assigned)) }
+            paused = blocked
         }
-        if paused { delivery.service(timeoutMs: 20) }
+        // Fetching stops at either limit and starts again below three quarters of both, so batches stay large.
+        let atLimit = messages >= settings.maxInFlight || bytes >= settings.maxInFlightBytes
+        let belowResume = messages <= settings.maxInFlight / 4 * 3 && bytes <= settings.maxInFlightBytes / 4 * 3
+        if full ? belowResume : atLimit {
+            full.toggle()
+            logger.debug(full ? "paused fetching" : "resumed fetching", metadata: [
+                "in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes),
+            ])
+        }
+        if full || paused { delivery.service(timeoutMs: paused ? 20 : 2) }
     }
 
     func commit(synchronous: Bool) {

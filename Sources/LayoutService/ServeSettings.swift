@@ -50,11 +50,12 @@ public struct ServeSettings: Sendable {
     /// The worker version written into dead letters.
     public var version = "0.1.0"
 
-    /// Consumer properties the worker sets unless given: librdkafka's fetch buffer is bounded to 16 MiB per
-    /// consumer (its default is 64 MiB), so a backlog of large messages does not fill memory ahead of the worker.
+    /// Consumer properties the worker sets unless given. librdkafka's prefetch buffer is 8 MiB (its default is
+    /// 64 MiB), so a backlog of large messages does not fill memory ahead of the worker; and it fetches again 20 ms
+    /// after that buffer was full (its default waits 1 s, which with a small buffer halved throughput on 45 KB pages).
     public static let defaultConsumerProperties = [
         "auto.offset.reset": "earliest", "partition.assignment.strategy": "cooperative-sticky",
-        "queued.max.messages.kbytes": "16384",
+        "queued.max.messages.kbytes": "8192", "fetch.queue.backoff.ms": "20",
     ]
 
     public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {

@@ -149,3 +149,39 @@ private func run(_ arguments: [String], stdin: String? = nil) throws -> (status:
         }
     }
 }
+
+/// The responses that trapped every command (integer overflow in the paging arithmetic and in the carried
+/// paging window) go through `compile`, `check`, `diff` and `apply` with an exit status, never a signal.
+@Suite(.serialized) struct OverflowCommandTests {
+    @Test func everyCommandSurvivesTheOverflowResponses() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-overflow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let overflow = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+        let end = overflow.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775800,"lastRecNum":9223372036854775807"#)
+        let next = overflow.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#)
+        var files: [String] = []
+        for (name, text) in [("overflow", overflow), ("end", end), ("next", next)] {
+            let url = dir.appendingPathComponent("\(name).json")
+            try Data(text.utf8).write(to: url)
+            files.append(url.path)
+        }
+        let compiled = try run(["compile"] + files)
+        #expect(compiled.status == 0, "\(compiled.err)")
+        #expect(compiled.out.contains(#""pageCount":922337203685477581"#))
+        let checked = try run(["check", "config/default.yaml"] + files)
+        #expect(checked.status == 0 || checked.status == 1, "check: \(checked.status) \(checked.err)")
+        let record = dir.appendingPathComponent("end.record.json").path
+        try Data(compiled.out.split(separator: "\n")[1].utf8).write(to: URL(fileURLWithPath: record))
+        for (a, b) in [(files[1], files[2]), (files[2], files[1]), (files[0], files[2])] {
+            let diff = try run(["diff", "--responses", a, b])
+            #expect(diff.status == 0, "diff \(a) \(b): \(diff.err)")
+            let changeSet = dir.appendingPathComponent("cs.json").path
+            try Data(diff.out.utf8).write(to: URL(fileURLWithPath: changeSet))
+            let base = dir.appendingPathComponent("base.json").path
+            try Data(try run(["compile", a]).out.utf8).write(to: URL(fileURLWithPath: base))
+            let applied = try run(["apply", base, changeSet])
+            #expect(applied.status == 0, "apply: \(applied.err)")
+        }
+    }
+}
