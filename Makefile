@@ -19,7 +19,7 @@ FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
 	@echo "make test   - build and run every test (unit, CLI, schema cross-check, broker integration)"
-	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark)"
+	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
@@ -50,9 +50,10 @@ test: build
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	$(DEPS)/venv/bin/python scripts/check-deploy.py
 
-bench: deps
+bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
 	@$(DEPS)/venv/bin/python scripts/bench-summary.py $(RUN_DIR)/bench.md
+	@$(ROOT)/scripts/bench-stdin.sh | tee -a $(RUN_DIR)/bench.md
 
 run: build
 	@$(ROOT)/scripts/run-demo.sh

@@ -20,7 +20,7 @@ public struct ReplaySettings: Sendable {
     public var tombstones = ServeSettings.TombstonePolicy.forward
     public var maxMessageBytes = 8 * 1024 * 1024
     public var progressIntervalSeconds = 2.0
-    public var version = "0.1.0"
+    public var version = WorkerVersion.current
     /// Messages and input + output bytes consumed but not yet acknowledged; above either, reading waits.
     public var maxInFlight = 2_000
     public var maxInFlightBytes = 32 * 1024 * 1024

@@ -48,7 +48,7 @@ public struct ServeSettings: Sendable {
     /// Debug builds only: the worker dies while compiling a message with this key (the breaker's fault hook).
     public var debugCrashKey: String?
     /// The worker version written into dead letters.
-    public var version = "0.1.0"
+    public var version = WorkerVersion.current
 
     /// Consumer properties the worker sets unless given. librdkafka's prefetch buffer is 8 MiB (its default is
     /// 64 MiB), so a backlog of large messages does not fill memory ahead of the worker; and it fetches again 20 ms

@@ -185,3 +185,48 @@ private func run(_ arguments: [String], stdin: String? = nil) throws -> (status:
         }
     }
 }
+
+/// NDJSON on standard input gives the same records as the same bytes in files, with lines that span the reader's
+/// 1 MiB buffer, blank lines between them and a last line without a line end; `--version` prints the version.
+@Suite(.serialized) struct StandardInputTests {
+    @Test func linesAcrossReadBoundariesCompileLikeFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-stdin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pages = Fixtures.samples.map { Fixtures.text($0).replacingOccurrences(of: "\n", with: "") }
+        // 70 lines of 4-45 KB: about 2.3 MB, so lines start and end at every offset relative to the 1 MiB reads.
+        let lines = (0..<70).map { pages[$0 % pages.count] }
+        let input = dir.appendingPathComponent("in.ndjson")
+        try Data((lines.joined(separator: "\n\n \r\n") ).utf8).write(to: input)  // no line end after the last
+        let output = dir.appendingPathComponent("out.ndjson")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
+        process.arguments = ["compile"]
+        process.currentDirectoryURL = Fixtures.root
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let records = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == 70)
+        // Each record's sections equal those compiled from the sample's file.
+        var expected: [String: NSArray] = [:]
+        for (sample, page) in zip(Fixtures.samples, pages) {
+            let r = try run(["compile", sample])
+            let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! NSDictionary
+            expected[page] = object["sections"] as? NSArray
+        }
+        for (n, record) in records.enumerated() {
+            let object = try JSONSerialization.jsonObject(with: Data(record.utf8)) as! NSDictionary
+            #expect(object["sections"] as? NSArray == expected[lines[n]], "line \(n + 1)")
+            #expect((object["source"] as? NSDictionary)?["file"] as? String == "stdin:\(n * 3 + 1)")
+        }
+    }
+
+    @Test func versionIsPrinted() throws {
+        let r = try run(["--version"])
+        #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(r.out) \(r.err)")
+    }
+}
