@@ -78,33 +78,64 @@ struct ProduceCommand: ParsableCommand {
 
 /// `layout-worker tail`: prints a topic's messages readably (layout records summarised, dead-letter headers shown).
 struct TailCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tail", abstract: "Print messages of a topic from the beginning.")
+    static let configuration = CommandConfiguration(
+        commandName: "tail", abstract: "Print messages of a topic from the beginning (every partition), or follow it.")
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
+    @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value (repeatable), e.g. for TLS or SASL.") var kafkaProperty: [String] = []
     @Option(help: "Topic.") var topic: String
-    @Option(help: "Partitions of the topic.") var partitions: Int32 = 3
-    @Option(help: "Stop after this many messages.") var count: Int = 100
-    @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long.") var timeoutMs: Int = 3_000
-    @Flag(help: "Print each value in full.") var full = false
+    @Option(help: "Only these partitions, e.g. 0,3 (default: all, as the topic's metadata says).") var partitions: String?
+    @Option(help: "Stop after this many messages (default 100; unlimited with --follow).") var count: Int?
+    @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long (not with --follow).") var timeoutMs: Int = 3_000
+    @Flag(help: "Keep printing new messages until interrupted.") var follow = false
+    @Flag(help: "Print every header and each value in full.") var full = false
 
     func run() throws {
-        let consumer = try KafkaConsumer(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers)), groupID: nil,
-                                         properties: ["fetch.wait.max.ms": "20"])
-        try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        var properties: [String: String] = [:]
+        for pair in kafkaProperty {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { throw ValidationError("--kafka-property takes key=value") }
+            properties[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties)
+        guard let partitionCount = try KafkaAdmin(configuration: kafka).partitionCount(topic: topic) else {
+            Output.error("topic \(topic) does not exist")
+            throw ExitCode(1)
+        }
+        var chosen = (0..<Int32(partitionCount)).map { $0 }
+        if let partitions {
+            chosen = try partitions.split(separator: ",").map {
+                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), (0..<Int32(partitionCount)).contains(p) else {
+                    throw ValidationError("--partitions: \(topic) has partitions 0 to \(partitionCount - 1), not '\($0)'")
+                }
+                return p
+            }
+        }
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, properties: ["fetch.wait.max.ms": "20"])
+        try consumer.assign(chosen.map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        let limit = count ?? (follow ? Int.max : 100)
         var seen = 0
         var idle = DispatchTime.now()
-        while seen < count && DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000 {
+        while seen < limit && (follow || DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000) {
             guard case .success(let m) = consumer.poll(timeoutMs: 100) else { continue }
             idle = DispatchTime.now()
             seen += 1
             Output.line(describe(m))
         }
-        Output.line("\(seen) message(s) on \(topic)")
+        Output.line("\(seen) message(s) on \(topic) (\(chosen.count) of \(partitionCount) partitions)")
+    }
+
+    /// Every header, one per line, values as text (bytes that are not UTF-8 shown escaped).
+    func headerLines(_ m: KafkaMessage) -> String {
+        m.headers.map { h in
+            let name = h.name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            return "\n  header \(name): " + (h.value.map { String(decoding: $0, as: UTF8.self) } ?? "null")
+        }.joined()
     }
 
     func describe(_ m: KafkaMessage) -> String {
         let key = m.key.map { String(decoding: $0, as: UTF8.self) } ?? "null"
         var line = "\(m.topic)[\(m.partition)]@\(m.offset) key=\(key)"
+        if full { line += headerLines(m) }
         if let code = m.header(DeadLetter.errorCodeHeader) {
             line += "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(DeadLetter.errorMessageHeader) ?? [], as: UTF8.self))"
             line += "\n  from \(String(decoding: m.header(DeadLetter.sourceTopicHeader) ?? [], as: UTF8.self))[\(String(decoding: m.header(DeadLetter.sourcePartitionHeader) ?? [], as: UTF8.self))]@\(String(decoding: m.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
