@@ -187,11 +187,11 @@ public final class Replayer {
         }
         summary.interrupted = status.stopRequested && finished.count < chosen.count
         if let delivery {
-            // A blocked output is waited out (never dead-lettered) until it unblocks or the replay is interrupted;
-            // otherwise draining is bounded.
-            var deadline = DispatchTime.now() + .seconds(30)
-            while !delivery.drain(until: deadline, stop: { status.stopRequested }) && !status.stopRequested && delivery.blocked != nil {
-                deadline = DispatchTime.now() + .seconds(30)
+            // What is in flight is acknowledged (up to 30 s) even after an interrupt, so the checkpoint covers it; a
+            // blocked output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
+            var settled = delivery.drain(until: DispatchTime.now() + .seconds(30))
+            while !settled && delivery.blocked != nil && !status.stopRequested {
+                settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { status.stopRequested })
             }
             if delivery.inFlightMessages > 0 {
                 logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
