@@ -85,8 +85,8 @@ public final class DeliveryEngine {
         /// For a dead letter: how much of the input it keeps, and why the input is dead-lettered.
         var cut = DeadLetter.Cut.none
         var reason = ""
-        /// Input and output bytes held for this message (the in-flight byte budget).
-        var bytes: Int
+        /// Input and output bytes held for this message (the in-flight byte budget), counted by `enqueue`.
+        var bytes = 0
     }
 
     /// Why the output is blocked and when the next attempt is due.
@@ -156,14 +156,7 @@ public final class DeliveryEngine {
                        reason: "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)")
             return
         }
-        let token = nextToken
-        nextToken += 1
-        let bytes = message.wireSize + parts.reduce(0) { $0 + $1.wireSize }
-        if entries.isEmpty { lastReport = .now() }
-        entries[token] = Entry(message: message, purpose: purpose, parts: parts, bytes: bytes)
-        inFlightBytes += bytes
-        for i in parts.indices { produce(token, i) }
-        settleIfDone(token)
+        enqueue(Entry(message: message, purpose: purpose, parts: parts))
     }
 
     /// Sends `message` to the dead-letter topic with `code` and `reason`, cut down to fit the size limit.
@@ -174,15 +167,20 @@ public final class DeliveryEngine {
         ])
         let letter = DeadLetter.letter(for: message, code: code, reason: reason, version: settings.version, limit: maxRecordBytes)
         if letter.cut != .none { logCut(message, letter.cut) }
+        let part = Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)
+        enqueue(Entry(message: message, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut, reason: reason))
+    }
+
+    /// Takes `entry` in flight under a new token, counts its bytes and produces its parts.
+    private func enqueue(_ entry: Entry) {
+        var entry = entry
+        entry.bytes = entry.message.wireSize + entry.parts.reduce(0) { $0 + $1.wireSize }
         let token = nextToken
         nextToken += 1
-        let part = Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)
-        let bytes = message.wireSize + part.wireSize
         if entries.isEmpty { lastReport = .now() }
-        entries[token] = Entry(message: message, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut, reason: reason,
-                               bytes: bytes)
-        inFlightBytes += bytes
-        produce(token, 0)
+        entries[token] = entry
+        inFlightBytes += entry.bytes
+        for i in entry.parts.indices { produce(token, i) }
         settleIfDone(token)
     }
 

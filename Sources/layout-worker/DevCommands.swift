@@ -91,11 +91,7 @@ struct TailCommand: ParsableCommand {
     @Flag(help: "Print every header and each value in full.") var full = false
 
     func run() throws {
-        var properties: [String: String] = [:]
-        for pair in kafkaProperty {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { throw ValidationError("--kafka-property takes key=value") }
-            properties[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        let properties = try SettingValidation.properties(kafkaProperty, "kafka-property")
         let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties)
         guard let partitionCount = try KafkaAdmin(configuration: kafka).partitionCount(topic: topic) else {
             Output.error("topic \(topic) does not exist")

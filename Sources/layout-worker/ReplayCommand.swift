@@ -43,11 +43,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        var properties: [String: String] = [:]
-        for pair in kafkaProperty {
-            guard let eq = pair.firstIndex(of: "=") else { throw ValidationError("--kafka-property takes key=value") }
-            properties[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        let properties = try SettingValidation.properties(kafkaProperty, "kafka-property")
         var settings = ReplaySettings(kafka: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties), fromTopic: fromTopic, range: range)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {

@@ -62,19 +62,15 @@ struct ServeCommand: AsyncParsableCommand {
             if !flags.isEmpty { return flags }
             return value(nil, name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         }
-        func int(_ flag: Int?, _ name: String) throws -> Int? {
-            if let flag { return flag }
+        /// An integer setting, refused below `minimum`.
+        func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? {
+            if let flag { return try SettingValidation.atLeast(minimum, flag, name) }
             guard let text = value(nil, name) else { return nil }
             guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
-            return n
+            return try SettingValidation.atLeast(minimum, n, name)
         }
         func properties(_ flags: [String], _ name: String) throws -> [String: String] {
-            var out: [String: String] = [:]
-            for pair in list(flags, name) {
-                guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { throw ValidationError("\(name) takes key=value, not '\(pair.prefix(40))'") }
-                out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-            }
-            return out
+            try SettingValidation.properties(list(flags, name), name)
         }
 
         var logger = Logger(label: "layout-worker") { StreamLogHandler.standardError(label: $0) }
@@ -94,19 +90,13 @@ struct ServeCommand: AsyncParsableCommand {
             guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else { throw ValidationError("tombstones must be forward or skip") }
             serve.tombstones = policy
         }
-        if let n = try SettingValidation.atLeast(1, try int(maxMessageBytes, "max-message-bytes"), "max-message-bytes") { serve.maxMessageBytes = n }
-        if let n = try SettingValidation.atLeast(1, try int(maxInFlight, "max-in-flight"), "max-in-flight") { serve.maxInFlight = n }
-        if let n = try SettingValidation.atLeast(1, try int(maxInFlightBytes, "max-in-flight-bytes"), "max-in-flight-bytes") {
-            serve.maxInFlightBytes = n
-        }
-        if let n = try SettingValidation.atLeast(1, try int(batchSize, "batch-size"), "batch-size") { serve.batchSize = n }
-        if let n = try SettingValidation.atLeast(100, try int(shutdownTimeoutMs, "shutdown-timeout-ms"), "shutdown-timeout-ms") {
-            serve.shutdownTimeoutMs = n
-        }
-        if let n = try SettingValidation.atLeast(1_000, try int(producerStallMs, "producer-stall-ms"), "producer-stall-ms") {
-            serve.producerStallMs = n
-        }
-        serve.stopAfter = try SettingValidation.atLeast(1, try int(stopAfter, "stop-after"), "stop-after")
+        if let n = try int(maxMessageBytes, "max-message-bytes", atLeast: 1) { serve.maxMessageBytes = n }
+        if let n = try int(maxInFlight, "max-in-flight", atLeast: 1) { serve.maxInFlight = n }
+        if let n = try int(maxInFlightBytes, "max-in-flight-bytes", atLeast: 1) { serve.maxInFlightBytes = n }
+        if let n = try int(batchSize, "batch-size", atLeast: 1) { serve.batchSize = n }
+        if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms", atLeast: 100) { serve.shutdownTimeoutMs = n }
+        if let n = try int(producerStallMs, "producer-stall-ms", atLeast: 1_000) { serve.producerStallMs = n }
+        serve.stopAfter = try int(stopAfter, "stop-after", atLeast: 1)
         let crashDir = value(crashStateDir, "crash-state-dir")
             ?? (environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
         serve.crashStateDirectory = crashDir == "off" ? nil : crashDir

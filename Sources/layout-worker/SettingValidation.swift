@@ -33,4 +33,16 @@ enum SettingValidation {
         }
         return list
     }
+
+    /// librdkafka properties from `key=value` pairs; `name` is the setting they came from, for the error.
+    static func properties(_ pairs: [String], _ name: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in pairs {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw ValidationError("\(name) takes key=value, not '\(pair.prefix(40))'")
+            }
+            out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        return out
+    }
 }
