@@ -24,13 +24,13 @@ help:
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 
-deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-1
+deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-2
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 	@$(ROOT)/scripts/ensure-librdkafka.sh >/dev/null
 	@mkdir -p $(DEPS) && touch $@
 
-$(DEPS)/venv/.layout-worker-1: scripts/ensure-python.sh
+$(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
 build: deps

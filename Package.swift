@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
@@ -62,18 +64,20 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff",
+                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
         // The command-line edge.
         .executableTarget(
             name: "layout-worker",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping",
+                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -19,9 +19,11 @@ public struct NewTopic: Sendable {
 /// Topic administration and metadata.
 public final class KafkaAdmin {
     private let handle: OpaquePointer
+    private let callbacks: ClientCallbacks
 
     public init(configuration: KafkaConfiguration) throws(KafkaError) {
-        let conf = try configuration.makeConf()
+        callbacks = ClientCallbacks(configuration: configuration)
+        let conf = try configuration.makeConf(callbacks: callbacks)
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)

@@ -1,4 +1,5 @@
 import CRdKafka
+public import Logging
 
 /// Client settings: typed fields for what the service uses, plus raw librdkafka properties passed through.
 /// Its description and reflection show secret values as `[redacted]`, so they never reach logs or error dumps.
@@ -8,11 +9,20 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     public var clientID: String
     /// Any librdkafka property (`security.protocol`, `sasl.*`, `ssl.*`, tuning); applied after the typed fields.
     public var properties: [String: String]
+    /// Where librdkafka's own log lines go (as swift-log messages, logger label `librdkafka`); nil leaves them to
+    /// librdkafka, which prints them raw on stderr.
+    public var logger: Logger?
+    /// Called with each statistics JSON document (every `statistics.interval.ms`, during `poll`).
+    public var statisticsHandler: (@Sendable ([UInt8]) -> Void)?
+    /// Called with client-level errors (all brokers down, authentication failures, …) during `poll`; without it
+    /// they are logged as warnings through `logger`.
+    public var errorHandler: (@Sendable (KafkaError) -> Void)?
 
-    public init(bootstrapServers: String, clientID: String = "layout-worker", properties: [String: String] = [:]) {
+    public init(bootstrapServers: String, clientID: String = "layout-worker", properties: [String: String] = [:], logger: Logger? = nil) {
         self.bootstrapServers = bootstrapServers
         self.clientID = clientID
         self.properties = properties
+        self.logger = logger
     }
 
     public var description: String {
@@ -24,10 +34,17 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     public var customMirror: Mirror { Mirror(self, children: ["properties": redactedProperties], displayStyle: .struct) }
 
     /// Whether a property holds a secret (its value never appears in logs or errors).
+    /// Besides the obvious names, any key that looks like one (`sasl.passwd`), `sasl.jaas.config` (which embeds
+    /// a password) and key material count as secrets.
     public static func isSecret(_ key: String) -> Bool {
         let k = key.lowercased()
-        return k.contains("password") || k.contains("secret") || k == "sasl.oauthbearer.config"
-            || k == "ssl.key.pem" || k == "ssl_key" || k.hasSuffix(".key.pem") || k.contains("token")
+        return ["passw", "pwd", "secret", "token", "jaas", "credential", "oauthbearer.config", "private"].contains { k.contains($0) }
+            || k == "ssl_key" || k.hasSuffix(".key.pem") || k.hasSuffix("key.pem") || k.hasSuffix(".key")
+    }
+
+    /// The values of every secret property: logs and errors replace them wherever they appear.
+    public var secretValues: [String] {
+        properties.compactMap { Self.isSecret($0.key) ? $0.value : nil }
     }
 
     /// The properties with secret values replaced by `[redacted]`.
@@ -38,7 +55,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// A new librdkafka configuration with every setting applied; the caller owns it.
-    func makeConf(extra: [String: String] = [:]) throws(KafkaError) -> OpaquePointer {
+    func makeConf(extra: [String: String] = [:], callbacks: ClientCallbacks) throws(KafkaError) -> OpaquePointer {
         guard let conf = rd_kafka_conf_new() else { throw .configuration("rd_kafka_conf_new failed") }
         var all: [(String, String)] = [("bootstrap.servers", bootstrapServers), ("client.id", clientID)]
         all.append(contentsOf: extra.sorted { $0.key < $1.key })
@@ -52,6 +69,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
                 throw .configuration("\(key): \(why)")
             }
         }
+        callbacks.install(on: conf)
         return conf
     }
 }

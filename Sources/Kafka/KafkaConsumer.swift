@@ -9,7 +9,7 @@ public enum RebalanceEvent: Sendable {
 }
 
 /// Carries the Swift rebalance handler into librdkafka's C callback (which runs inside `poll`, on the caller's thread).
-final class RebalanceBox {
+final class RebalanceBox: ClientCallbacks {
     var handler: ((RebalanceEvent) -> Void)?
     var lastError: KafkaError?
 }
@@ -22,16 +22,15 @@ public final class KafkaConsumer {
 
     /// A consumer. With `groupID`, offsets are committed only by `commit` (auto commit and auto store are off).
     public init(configuration: KafkaConfiguration, groupID: String?, properties: [String: String] = [:]) throws(KafkaError) {
-        let box = RebalanceBox()
+        let box = RebalanceBox(configuration: configuration)
         var extra = ["enable.auto.commit": "false", "enable.auto.offset.store": "false", "enable.partition.eof": "false"]
         extra["group.id"] = groupID ?? "layout-worker-standalone-unused"
         for (k, v) in properties { extra[k] = v }
-        let conf = try configuration.makeConf(extra: extra)
-        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
+        let conf = try configuration.makeConf(extra: extra, callbacks: box)
         if groupID != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in
                 guard let rk, let partitions, let opaque else { return }
-                let box = Unmanaged<RebalanceBox>.fromOpaque(opaque).takeUnretainedValue()
+                guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? RebalanceBox else { return }
                 let list = [TopicPartition](UnsafePointer(partitions))
                 let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
                 if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {

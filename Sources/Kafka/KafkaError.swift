@@ -43,6 +43,11 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
         KafkaError(code: RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue, name: "_INVALID_ARG", message: message)
     }
 
+    /// `_ALL_BROKERS_DOWN`: no broker of the cluster can be reached.
+    public static let allBrokersDown = RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue
+    /// `_TRANSPORT`: a broker connection failed.
+    public static let transport = RD_KAFKA_RESP_ERR__TRANSPORT.rawValue
+
     static let retriableCodes: Set<Int32> = [
         RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR__TIMED_OUT, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT,
         RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION, RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE,

@@ -96,7 +96,15 @@ public struct TopicPartition: Sendable, Hashable, CustomStringConvertible {
         self.offset = offset
     }
 
-    public var description: String { "\(topic)[\(partition)]@\(offset)" }
+    /// `topic[partition]`, then `@offset` when there is one (`@beginning`, `@end` for those special offsets).
+    public var description: String {
+        switch offset {
+        case 0...: "\(topic)[\(partition)]@\(offset)"
+        case Self.beginning: "\(topic)[\(partition)]@beginning"
+        case Self.end: "\(topic)[\(partition)]@end"
+        default: "\(topic)[\(partition)]"
+        }
+    }
 
     /// Special offsets.
     public static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)

@@ -13,7 +13,7 @@ public struct DeliveryReport: Sendable {
 }
 
 /// Collects delivery reports from librdkafka's callback, which runs inside `poll`/`flush` on the caller's thread.
-final class DeliveryBox {
+final class DeliveryBox: ClientCallbacks {
     var reports: [DeliveryReport] = []
 }
 
@@ -24,14 +24,13 @@ public final class KafkaProducer {
 
     /// A producer; `idempotent` turns on `enable.idempotence` (acks=all, ordered, no duplicates on retry).
     public init(configuration: KafkaConfiguration, idempotent: Bool = true) throws(KafkaError) {
-        let box = DeliveryBox()
+        let box = DeliveryBox(configuration: configuration)
         var extra: [String: String] = [:]
         if idempotent { extra["enable.idempotence"] = "true" }
-        let conf = try configuration.makeConf(extra: extra)
-        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
+        let conf = try configuration.makeConf(extra: extra, callbacks: box)
         rd_kafka_conf_set_dr_msg_cb(conf) { _, message, opaque in
             guard let message, let opaque else { return }
-            let box = Unmanaged<DeliveryBox>.fromOpaque(opaque).takeUnretainedValue()
+            guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? DeliveryBox else { return }
             let m = message.pointee
             let topic = m.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
             box.reports.append(DeliveryReport(

@@ -33,6 +33,10 @@ public final class LayoutWorker {
     var fatal: KafkaError?
     var firstAssigned: DispatchTime?
     var changes: ChangeStage?
+    /// When the worker last said it cannot reach the brokers.
+    var lastUnreachableWarning: DispatchTime?
+    /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
+    var lastSettledTimestamp: [TopicPartition: Int64] = [:]
     let stateLoader: StateLoader?
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
@@ -44,9 +48,34 @@ public final class LayoutWorker {
         self.metrics = metrics
         self.logger = logger
         var consumerProps = ServeSettings.defaultConsumerProperties
+        for (k, v) in settings.kafka.properties { consumerProps[k] = v }
         for (k, v) in settings.consumerProperties { consumerProps[k] = v }
-        consumer = try KafkaConsumer(configuration: settings.kafka, groupID: settings.groupID, properties: consumerProps)
+        // librdkafka's statistics become metrics; the consumer's also tell membership and broker reachability.
+        var consumerConfig = settings.kafka
+        consumerConfig.statisticsHandler = { [status, metrics] json in
+            guard let stats = KafkaStatistics(json: json) else { return }
+            metrics.statistics(stats)
+            if stats.isGroupMember { status.setJoined(true) }
+            if stats.brokersUp > 0 {
+                status.setUnreachable(nil)
+            } else if status.unreachable == nil {
+                status.setAllBrokersDown("no broker connection is up (\(stats.brokerStates))")
+            }
+        }
+        consumerConfig.errorHandler = { [status, logger] error in
+            if error.code == KafkaError.allBrokersDown {
+                status.setAllBrokersDown(error.message)
+            } else if error.code == KafkaError.transport {
+                status.noteConnectionError(error.message)  // the most precise reason: which broker, and why
+            }
+            logger.warning("kafka consumer error", metadata: ["error": .string(error.description)])
+        }
+        consumer = try KafkaConsumer(configuration: consumerConfig, groupID: settings.groupID, properties: consumerProps)
         var producerConfig = settings.kafka
+        producerConfig.statisticsHandler = { [metrics] json in
+            if let stats = KafkaStatistics(json: json) { metrics.statistics(stats) }
+        }
+        for (k, v) in ServeSettings.defaultProducerProperties where settings.kafka.properties[k] == nil { producerConfig.properties[k] = v }
         for (k, v) in settings.producerProperties { producerConfig.properties[k] = v }
         delivery = try DeliveryEngine(
             settings: .init(producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
@@ -78,6 +107,7 @@ public final class LayoutWorker {
             "dead-letter": .string(settings.deadLetterTopic), "group": .string(settings.groupID),
         ])
         while !status.stopRequested && fatal == nil {
+            status.beat()
             if let limit = settings.stopAfter, counts.consumed >= limit, counts.inFlight == 0 { break }
             let batch = full ? [] : fetch()
             process(batch)
@@ -87,6 +117,7 @@ public final class LayoutWorker {
             if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs) * 1_000_000 {
                 commit(synchronous: false)
                 updateLag()
+                reportReadiness()
             }
         }
         shutdown()
@@ -107,6 +138,7 @@ public final class LayoutWorker {
             guard let result = consumer.poll(timeoutMs: batch.isEmpty ? 100 : 0) else { break }
             switch result {
             case .success(let m):
+                if batch.isEmpty, status.unreachable != nil { status.setUnreachable(nil) }
                 bytes += m.wireSize
                 batch.append(m)
             case .failure(let e):
@@ -206,6 +238,7 @@ public final class LayoutWorker {
             metrics.deadLettered(code: code)
         }
         tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
+        if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
     }
 
     /// The input's headers plus the record's content type and version.
@@ -262,17 +295,41 @@ public final class LayoutWorker {
         do {
             try consumer.commit(offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }, synchronous: synchronous)
             tracker.markCommitted(offsets)
+            metrics.committed(failed: false)
         } catch {
+            metrics.committed(failed: true)
             logger.warning("commit failed", metadata: ["error": .string(error.description)])
         }
     }
 
+    /// Lag per assigned partition: messages behind the high watermark, and the age of the last settled message
+    /// while messages wait behind it.
     func updateLag() {
+        let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
         for tp in assigned {
             guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else { continue }
             let done = tracker.nextOffset(topic: tp.topic, partition: tp.partition) ?? high
-            metrics.lag(topic: tp.topic, partition: tp.partition, value: max(0, high - done))
+            let behind = max(0, high - done)
+            var seconds = 0.0
+            if behind > 0, let last = lastSettledTimestamp[tp], last > 0, nowMs > last {
+                seconds = Double(nowMs - last) / 1000
+            }
+            metrics.lag(topic: tp.topic, partition: tp.partition, messages: behind, seconds: seconds)
         }
+    }
+
+    /// Publishes readiness as a metric and, while no broker can be reached, says so every 30 s with the reason.
+    func reportReadiness() {
+        metrics.ready(status.readiness.passes)
+        guard let reason = status.unreachable else {
+            lastUnreachableWarning = nil
+            return
+        }
+        if let last = lastUnreachableWarning, DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds < 30_000_000_000 { return }
+        lastUnreachableWarning = .now()
+        logger.warning("cannot reach the brokers", metadata: [
+            "brokers": .string(settings.kafka.bootstrapServers), "reason": .string(reason),
+        ])
     }
 
     /// Waits (up to the shutdown bound) for every in-flight record, handling reports and any dead letters they cause.
@@ -284,6 +341,7 @@ public final class LayoutWorker {
         switch event {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now() }
+            status.setJoined(true)
             rebuildState(partitions)
             for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
             if paused { consumer.pause(partitions) }
@@ -297,6 +355,7 @@ public final class LayoutWorker {
                 assigned.remove(key)
                 revokedDuringPoll.insert(key)
                 changes?.store.removePartition(topic: p.topic, partition: p.partition)
+                lastSettledTimestamp[key] = nil
                 let abandoned = tracker.remove(topic: p.topic, partition: p.partition)
                 if abandoned > 0 {
                     logger.warning("abandoned in-flight messages of a revoked partition (they will be redelivered)",
@@ -306,13 +365,16 @@ public final class LayoutWorker {
             logger.info("partitions revoked", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
         }
         status.setAssigned(assigned.count)
-        status.setReady(!assigned.isEmpty)
+        metrics.rebalanced(assigned: { if case .assigned = event { true } else { false } }(), partitions: assigned.count)
+        metrics.ready(status.readiness.passes)
         breaker?.retain(partitions: assigned)
     }
 
     /// Reads the latest layouts of newly assigned partitions before any of their messages is processed.
     func rebuildState(_ partitions: [TopicPartition]) {
         guard let loader = stateLoader, changes != nil, !partitions.isEmpty else { return }
+        status.setRebuilding(true)
+        defer { status.setRebuilding(false) }
         do {
             let loaded = try loader.load(partitions, into: &changes!.store)
             metrics.stateRebuilt(seconds: loaded.seconds)
@@ -335,7 +397,8 @@ public final class LayoutWorker {
         commit(synchronous: true)
         consumer.close()
         stateLoader?.close()
-        status.setReady(false)
+        metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
+        metrics.ready(false)
         logger.info("stopped", metadata: [
             "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
             "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),

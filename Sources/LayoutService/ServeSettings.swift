@@ -55,8 +55,10 @@ public struct ServeSettings: Sendable {
     /// after that buffer was full (its default waits 1 s, which with a small buffer halved throughput on 45 KB pages).
     public static let defaultConsumerProperties = [
         "auto.offset.reset": "earliest", "partition.assignment.strategy": "cooperative-sticky",
-        "queued.max.messages.kbytes": "8192", "fetch.queue.backoff.ms": "20",
+        "queued.max.messages.kbytes": "8192", "fetch.queue.backoff.ms": "20", "statistics.interval.ms": "5000",
     ]
+    /// Producer properties the worker sets unless told otherwise.
+    public static let defaultProducerProperties = ["statistics.interval.ms": "5000"]
 
     public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {
         self.kafka = kafka

@@ -1,8 +1,9 @@
 public import CoreMetrics
-import Metrics
 import LayoutDiff
+import Metrics
+import Synchronization
 
-/// The service's counters and gauges, made from an injected metrics factory.
+/// The service's counters and gauges, made from an injected metrics factory; every name comes from `MetricCatalog`.
 public final class WorkerMetrics: Sendable {
     let factory: any MetricsFactory
     let consumed: Counter
@@ -11,69 +12,125 @@ public final class WorkerMetrics: Sendable {
     let inFlight: Gauge
     let inFlightBytes: Gauge
     let compileLatency: Timer
+    /// Last cumulative values seen, so cumulative figures (librdkafka's totals, store evictions) become counters.
+    private let lastTotals = Mutex<[String: Int]>([:])
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
-        consumed = Counter(label: "layout_worker_consumed_total", factory: factory)
-        published = Counter(label: "layout_worker_published_total", factory: factory)
-        skipped = Counter(label: "layout_worker_skipped_total", factory: factory)
-        inFlight = Gauge(label: "layout_worker_in_flight", factory: factory)
-        inFlightBytes = Gauge(label: "layout_worker_in_flight_bytes", factory: factory)
-        compileLatency = Timer(label: "layout_worker_compile_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+        consumed = Counter(label: MetricCatalog.consumed.name, factory: factory)
+        published = Counter(label: MetricCatalog.published.name, factory: factory)
+        skipped = Counter(label: MetricCatalog.skipped.name, factory: factory)
+        inFlight = Gauge(label: MetricCatalog.inFlight.name, factory: factory)
+        inFlightBytes = Gauge(label: MetricCatalog.inFlightBytes.name, factory: factory)
+        compileLatency = Timer(label: MetricCatalog.compileSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+        // Families that must show from the first scrape, before anything happened.
+        for family in [MetricCatalog.produceRetries, MetricCatalog.producerReplacements, MetricCatalog.commits, MetricCatalog.commitFailures] {
+            Counter(label: family.name, factory: factory).increment(by: 0)
+        }
+        FloatingPointCounter(label: MetricCatalog.outputBlockedSeconds.name, factory: factory).increment(by: 0)
+        Gauge(label: MetricCatalog.outputBlocked.name, factory: factory).record(0)
+        Gauge(label: MetricCatalog.ready.name, factory: factory).record(0)
+        Gauge(label: MetricCatalog.assignedPartitions.name, factory: factory).record(0)
+        inFlight.record(0)
+        inFlightBytes.record(0)
     }
 
-    func deadLettered(code: String) {
-        Counter(label: "layout_worker_dead_lettered_total", dimensions: [("code", code)], factory: factory).increment()
+    private func counter(_ family: MetricFamily, _ dimensions: [(String, String)] = []) -> Counter {
+        Counter(label: family.name, dimensions: dimensions, factory: factory)
     }
 
-    func diagnostic(code: String, count: Int) {
-        Counter(label: "layout_worker_diagnostics_total", dimensions: [("code", code)], factory: factory).increment(by: count)
+    private func gauge(_ family: MetricFamily, _ dimensions: [(String, String)] = []) -> Gauge {
+        Gauge(label: family.name, dimensions: dimensions, factory: factory)
     }
+
+    /// Adds the growth of a cumulative figure since it was last seen (all of it when it went down: a new client).
+    private func total(_ family: MetricFamily, _ dimensions: [(String, String)], _ value: Int) {
+        let key = family.name + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
+        let delta = lastTotals.withLock { last -> Int in
+            let previous = last[key] ?? 0
+            last[key] = value
+            return value >= previous ? value - previous : value
+        }
+        counter(family, dimensions).increment(by: delta)
+    }
+
+    func deadLettered(code: String) { counter(MetricCatalog.deadLettered, [("code", code)]).increment() }
+
+    func diagnostic(code: String, count: Int) { counter(MetricCatalog.diagnostics, [("code", code)]).increment(by: count) }
 
     func changeSet(_ summary: ChangeSummary) {
-        Counter(label: "layout_worker_change_sets_total", factory: factory).increment()
+        counter(MetricCatalog.changeSets).increment()
         if summary.replacedLists > 0 || summary.replacedRecord {
-            Counter(label: "layout_worker_change_set_full_replaces_total", factory: factory).increment(by: summary.replacedLists + (summary.replacedRecord ? 1 : 0))
+            counter(MetricCatalog.changeSetFullReplaces).increment(by: summary.replacedLists + (summary.replacedRecord ? 1 : 0))
         }
     }
 
-    func changeSetSkipped() {
-        Counter(label: "layout_worker_change_sets_skipped_total", dimensions: [("reason", "no-page-key")], factory: factory).increment()
-    }
+    func changeSetSkipped() { counter(MetricCatalog.changeSetsSkipped, [("reason", "no-page-key")]).increment() }
 
     func store(bytes: Int, layouts: Int, evictions: Int) {
-        Gauge(label: "layout_worker_state_store_bytes", factory: factory).record(bytes)
-        Gauge(label: "layout_worker_state_store_layouts", factory: factory).record(layouts)
-        Gauge(label: "layout_worker_state_store_evictions", factory: factory).record(evictions)
+        gauge(MetricCatalog.storeBytes).record(bytes)
+        gauge(MetricCatalog.storeLayouts).record(layouts)
+        total(MetricCatalog.storeEvictions, [], evictions)
     }
 
     func stateRebuilt(seconds: Double) {
-        Timer(label: "layout_worker_state_rebuild_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+        Timer(label: MetricCatalog.stateRebuildSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
             .recordNanoseconds(Int64(seconds * 1e9))
     }
 
-    func retried(parts: Int) {
-        Counter(label: "layout_worker_produce_retries_total", factory: factory).increment(by: parts)
-    }
+    func retried(parts: Int) { counter(MetricCatalog.produceRetries).increment(by: parts) }
 
     func outputBlocked(seconds: Double) {
-        Counter(label: "layout_worker_output_blocked_seconds_total", factory: factory).increment(by: Int(seconds.rounded()))
+        FloatingPointCounter(label: MetricCatalog.outputBlockedSeconds.name, factory: factory).increment(by: seconds)
     }
 
-    func outputBlocked(_ blocked: Bool) {
-        Gauge(label: "layout_worker_output_blocked", factory: factory).record(blocked ? 1 : 0)
-    }
+    func outputBlocked(_ blocked: Bool) { gauge(MetricCatalog.outputBlocked).record(blocked ? 1 : 0) }
 
     func inFlight(messages: Int, bytes: Int) {
         inFlight.record(messages)
         inFlightBytes.record(bytes)
     }
 
-    func producerReplaced() {
-        Counter(label: "layout_worker_producer_replacements_total", factory: factory).increment()
+    func producerReplaced() { counter(MetricCatalog.producerReplacements).increment() }
+
+    func rebalanced(assigned: Bool, partitions: Int) {
+        counter(MetricCatalog.rebalances, [("kind", assigned ? "assigned" : "revoked")]).increment()
+        gauge(MetricCatalog.assignedPartitions).record(partitions)
     }
 
-    func lag(topic: String, partition: Int32, value: Int64) {
-        Gauge(label: "layout_worker_partition_lag", dimensions: [("topic", topic), ("partition", String(partition))], factory: factory).record(value)
+    func committed(failed: Bool) {
+        counter(MetricCatalog.commits).increment()
+        if failed { counter(MetricCatalog.commitFailures).increment() }
+    }
+
+    func ready(_ ready: Bool) { gauge(MetricCatalog.ready).record(ready ? 1 : 0) }
+
+    func lag(topic: String, partition: Int32, messages: Int64, seconds: Double) {
+        let labels = [("topic", topic), ("partition", String(partition))]
+        gauge(MetricCatalog.lag, labels).record(messages)
+        gauge(MetricCatalog.lagSeconds, labels).record(seconds)
+    }
+
+    /// One librdkafka statistics document, as metrics labelled with the client (`consumer`, `producer`).
+    func statistics(_ s: KafkaStatistics) {
+        let client = [("client", s.type)]
+        gauge(MetricCatalog.kafkaReplyQueue, client).record(s.replyQueue)
+        gauge(MetricCatalog.kafkaMessagesQueued, client).record(s.messagesQueued)
+        total(MetricCatalog.kafkaRequestsSent, client, s.requestsSent)
+        total(MetricCatalog.kafkaBytesSent, client, s.bytesSent)
+        total(MetricCatalog.kafkaResponsesReceived, client, s.responsesReceived)
+        total(MetricCatalog.kafkaBytesReceived, client, s.bytesReceived)
+        for b in s.brokers where b.nodeID >= 0 {
+            let labels = [("client", s.type), ("broker", b.name)]
+            gauge(MetricCatalog.kafkaBrokerUp, labels).record(b.state == "UP" ? 1 : 0)
+            gauge(MetricCatalog.kafkaBrokerWaiting, labels).record(b.waiting)
+            gauge(MetricCatalog.kafkaBrokerRTT, labels + [("stat", "avg")]).record(Double(b.rttAverageMicros) / 1e6)
+            gauge(MetricCatalog.kafkaBrokerRTT, labels + [("stat", "p99")]).record(Double(b.rttP99Micros) / 1e6)
+        }
+        for p in s.partitions {
+            let labels = [("topic", p.topic), ("partition", String(p.partition))]
+            gauge(MetricCatalog.kafkaConsumerLag, labels).record(p.consumerLag)
+            gauge(MetricCatalog.kafkaFetchQueue, labels).record(p.fetchQueue)
+        }
     }
 }

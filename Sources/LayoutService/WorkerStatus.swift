@@ -1,27 +1,97 @@
+import Dispatch
 import Synchronization
 
-/// State shared between the worker thread, the ops listener and the lifecycle: all atomics.
+/// State shared between the worker thread, the ops endpoints and the lifecycle: atomics and small locks only.
 public final class WorkerStatus: Sendable {
     private let stopFlag = Atomic<Bool>(false)
-    private let readyFlag = Atomic<Bool>(false)
+    private let joinedFlag = Atomic<Bool>(false)
+    private let rebuildingFlag = Atomic<Bool>(false)
     private let assignedCount = Atomic<Int>(0)
+    /// `DispatchTime.now().uptimeNanoseconds` of the worker loop's last turn (0: not started).
+    private let lastTurn = Atomic<UInt64>(0)
     private let blockedReason = Mutex<String?>(nil)
+    private let unreachableReason = Mutex<String?>(nil)
+    private let lastConnectionError = Mutex<String?>(nil)
+    /// How long the worker loop may go without a turn before `/healthz` fails (nanoseconds).
+    public let stallLimitNanoseconds: UInt64
 
-    public init() {}
+    /// `stallLimitSeconds`: the longest the loop may stand still before liveness fails (outside state rebuilds).
+    public init(stallLimitSeconds: Int = 90) {
+        stallLimitNanoseconds = UInt64(max(1, stallLimitSeconds)) * 1_000_000_000
+    }
 
     /// Asks the worker to stop fetching, drain and leave.
     public func requestStop() { stopFlag.store(true, ordering: .sequentiallyConsistent) }
     public var stopRequested: Bool { stopFlag.load(ordering: .sequentiallyConsistent) }
 
-    /// Connected to the brokers and owning at least one partition.
-    public var isReady: Bool { readyFlag.load(ordering: .relaxed) }
-    func setReady(_ ready: Bool) { readyFlag.store(ready, ordering: .relaxed) }
+    // MARK: What the worker reports
 
+    /// The worker loop made a turn.
+    func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    /// The worker is a member of its group (set on its first assignment, even an empty one).
+    func setJoined(_ joined: Bool) { joinedFlag.store(joined, ordering: .relaxed) }
+    /// The worker is reading the latest layouts of newly assigned partitions (its loop stands still meanwhile).
+    func setRebuilding(_ rebuilding: Bool) { rebuildingFlag.store(rebuilding, ordering: .relaxed) }
     /// Why the output is blocked (the cluster does not take records and they are being retried), or nil.
-    public var outputBlocked: String? { blockedReason.withLock { $0 } }
     func setOutputBlocked(_ reason: String?) { blockedReason.withLock { $0 = reason } }
+    /// Why no broker can be reached (librdkafka's last reason), or nil once one is.
+    func setUnreachable(_ reason: String?) { unreachableReason.withLock { $0 = reason } }
+    /// A broker connection failed (librdkafka's words); kept as the reason to give when all brokers are down.
+    func noteConnectionError(_ reason: String) {
+        lastConnectionError.withLock { $0 = reason }
+        unreachableReason.withLock { if $0 != nil { $0 = reason } }
+    }
+    /// No broker can be reached: the reason is the last connection error, else librdkafka's summary.
+    func setAllBrokersDown(_ summary: String) {
+        let last = lastConnectionError.withLock { $0 }
+        setUnreachable(last.map { "\(summary); last error: \($0)" } ?? summary)
+    }
+    func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
 
+    // MARK: What the ops endpoints read
+
+    public var isJoined: Bool { joinedFlag.load(ordering: .relaxed) }
+    public var outputBlocked: String? { blockedReason.withLock { $0 } }
+    public var unreachable: String? { unreachableReason.withLock { $0 } }
     /// Partitions currently assigned.
     public var assignedPartitions: Int { assignedCount.load(ordering: .relaxed) }
-    func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
+
+    /// Ready to take traffic: a member of the group (with or without partitions), the brokers reachable, the output
+    /// taking records and no state rebuild under way. Otherwise the reason.
+    public var readiness: Probe {
+        if stopRequested { return .failing("stopping") }
+        if let reason = outputBlocked { return .failing("output blocked: \(reason)") }
+        if let reason = unreachable { return .failing("brokers unreachable: \(reason)") }
+        if rebuildingFlag.load(ordering: .relaxed) { return .failing("rebuilding latest layouts") }
+        if !isJoined { return .failing("not yet a member of the consumer group") }
+        return .passing("ready; \(assignedPartitions) partition(s) assigned")
+    }
+
+    /// Alive: the worker loop turned within the stall limit (or is rebuilding state, or has not started yet).
+    public func liveness() -> Probe { liveness(now: DispatchTime.now().uptimeNanoseconds) }
+
+    /// Liveness at `now` (uptime nanoseconds).
+    func liveness(now: UInt64) -> Probe {
+        let last = lastTurn.load(ordering: .relaxed)
+        guard last > 0, !rebuildingFlag.load(ordering: .relaxed) else { return .passing("ok") }
+        let idle = now > last ? now - last : 0
+        if idle > stallLimitNanoseconds {
+            return .failing("the worker loop has not turned for \(idle / 1_000_000_000) s (limit \(stallLimitNanoseconds / 1_000_000_000) s)")
+        }
+        return .passing("ok; last loop turn \(idle / 1_000_000) ms ago")
+    }
+
+    /// A probe's answer.
+    public enum Probe: Sendable, Equatable {
+        case passing(String)
+        case failing(String)
+
+        public var passes: Bool { if case .passing = self { true } else { false } }
+        /// What the probe says: the state when passing, the reason when failing.
+        public var detail: String {
+            switch self {
+            case .passing(let s), .failing(let s): s
+            }
+        }
+    }
 }

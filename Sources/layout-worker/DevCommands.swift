@@ -8,13 +8,13 @@ import LayoutService
 struct CreateTopicsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create-topics", abstract: "Create topics on the brokers.")
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @OptionGroup var connection: ConnectionOptions
     @Option(help: "Partitions per topic.") var partitions: Int32 = 3
     @Flag(help: "Compacted topics (cleanup.policy=compact), e.g. for latest layouts.") var compacted = false
     @Argument(help: "Topic names.") var topics: [String]
 
     func run() throws {
-        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers)))
+        let admin = try KafkaAdmin(configuration: try connection.resolve(defaultLevel: .warning).kafka)
         let config = compacted ? ["cleanup.policy": "compact"] : [:]
         let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions, config: config) })
         var failed = false
@@ -35,7 +35,7 @@ struct CreateTopicsCommand: ParsableCommand {
 struct ProduceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "produce", abstract: "Publish responses to a topic (files, or NDJSON on stdin).")
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = "127.0.0.1:9092"
+    @OptionGroup var connection: ConnectionOptions
     @Option(help: "Topic.") var topic: String
     @Option(help: "Message key (default: the file name, or stdin:LINE).") var key: String?
     @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone = false
@@ -43,7 +43,9 @@ struct ProduceCommand: ParsableCommand {
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: ["linger.ms": "5", "message.max.bytes": "67108864"]))
+        var kafka = try connection.resolve(defaultLevel: .warning).kafka
+        for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil { kafka.properties[k] = v }
+        let producer = try KafkaProducer(configuration: kafka)
         var messages: [(String, [UInt8]?)] = []
         if tombstone {
             guard let key else { throw ValidationError("--tombstone needs --key") }
@@ -81,8 +83,7 @@ struct TailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail", abstract: "Print messages of a topic from the beginning (every partition), or follow it.")
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
-    @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value (repeatable), e.g. for TLS or SASL.") var kafkaProperty: [String] = []
+    @OptionGroup var connection: ConnectionOptions
     @Option(help: "Topic.") var topic: String
     @Option(help: "Only these partitions, e.g. 0,3 (default: all, as the topic's metadata says).") var partitions: String?
     @Option(help: "Stop after this many messages (default 100; unlimited with --follow).") var count: Int?
@@ -91,8 +92,7 @@ struct TailCommand: ParsableCommand {
     @Flag(help: "Print every header and each value in full.") var full = false
 
     func run() throws {
-        let properties = try SettingValidation.properties(kafkaProperty, "kafka-property")
-        let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties)
+        let kafka = try connection.resolve(defaultLevel: .warning).kafka
         guard let partitionCount = try KafkaAdmin(configuration: kafka).partitionCount(topic: topic) else {
             Output.error("topic \(topic) does not exist")
             throw ExitCode(1)

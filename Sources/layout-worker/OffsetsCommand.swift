@@ -11,14 +11,16 @@ struct OffsetsCommand: ParsableCommand {
         discussion: "--reset: beginning | end | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION. A reset is refused while the group has members."
     )
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
-    @Option(help: "Consumer group.") var group: String
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "Consumer group (LAYOUT_WORKER_GROUP, or group: in the settings file).") var group: String?
     @Option(help: "Topic.") var topic: String
     @Option(help: "New position for every partition (see below).") var reset: String?
     @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
 
     func run() throws {
-        let kafka = KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers))
+        let resolved = try connection.resolve(defaultLevel: .warning)
+        let kafka = resolved.kafka
+        guard let group = resolved.sources.value(group, "group") else { throw ValidationError("no group: pass --group or set LAYOUT_WORKER_GROUP") }
         let admin = try KafkaAdmin(configuration: kafka)
         guard let count = try admin.partitionCount(topic: topic) else { throw ValidationError("topic \(topic) does not exist") }
         // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.
@@ -37,6 +39,17 @@ struct OffsetsCommand: ParsableCommand {
             Output.line("  partition \(p.partition): committed \(c >= 0 ? String(c) : "none"), end \(high), lag \(lag)")
         }
         guard let reset else { return }
+        // A reset that cannot be applied is refused before anything is listed as if it could.
+        if execute {
+            guard let description else {
+                Output.error("cannot describe group \(group); refusing to reset offsets without knowing it is empty")
+                throw ExitCode(1)
+            }
+            guard description.members == 0 else {
+                Output.error("group \(group) has \(description.members) member(s) (\(description.state)); stop its workers before resetting offsets")
+                throw ExitCode(1)
+            }
+        }
         var targets: [TopicPartition] = []
         for p in partitions {
             let (low, high) = marks[p.partition]!
@@ -60,14 +73,6 @@ struct OffsetsCommand: ParsableCommand {
         guard execute else {
             Output.line("dry run: nothing changed (add --execute to apply)")
             return
-        }
-        guard let description else {
-            Output.error("cannot describe group \(group); refusing to reset offsets without knowing it is empty")
-            throw ExitCode(1)
-        }
-        guard description.members == 0 else {
-            Output.error("group \(group) has \(description.members) member(s) (\(description.state)); stop its workers before resetting offsets")
-            throw ExitCode(1)
         }
         try consumer.commit(targets, synchronous: true)
         Output.line("offsets reset")

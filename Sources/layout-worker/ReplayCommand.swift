@@ -18,7 +18,7 @@ struct ReplayCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Bootstrap brokers.") var brokers: String = ProcessInfo.processInfo.environment["LAYOUT_WORKER_BROKERS"] ?? "127.0.0.1:9092"
+    @OptionGroup var connection: ConnectionOptions
     @Option(name: .customLong("from-topic"), help: "Topic to read.") var fromTopic: String
     @Option(help: "Partitions to read, e.g. 0,3,5 (default all).") var partitions: String?
     @Option(help: "Where to start.") var start: String = "beginning"
@@ -31,11 +31,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.") var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Flag(help: "Print the final summary as JSON on stdout.") var json = false
-    @Option(name: .customLong("kafka-property"), help: "librdkafka property key=value (repeatable).") var kafkaProperty: [String] = []
 
     func run() throws {
-        var logger = Logger(label: "layout-worker") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .warning
+        let resolved = try connection.resolve(defaultLevel: .warning)
+        let logger = resolved.logger
         let now = Date()
         let range: ReplayRange
         do {
@@ -43,8 +42,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let properties = try SettingValidation.properties(kafkaProperty, "kafka-property")
-        var settings = ReplaySettings(kafka: KafkaConfiguration(bootstrapServers: try SettingValidation.brokers(brokers), properties: properties), fromTopic: fromTopic, range: range)
+        var settings = ReplaySettings(kafka: resolved.kafka, fromTopic: fromTopic, range: range)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {
                 guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else { throw ValidationError("--partitions takes numbers like 0,3,5") }

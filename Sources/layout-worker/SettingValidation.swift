@@ -39,7 +39,8 @@ enum SettingValidation {
         var out: [String: String] = [:]
         for pair in pairs {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw ValidationError("\(name) takes key=value, not '\(pair.prefix(40))'")
+                // The text may be (part of) a secret: say where it is, never what it is.
+                throw ValidationError("\(name) takes key=value; an entry of \(pair.count) characters has no key before '='")
             }
             out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }

@@ -140,7 +140,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let reason = String(decoding: letters.last?.header("layout-worker-error-message") ?? [], as: UTF8.self)
         #expect(reason.contains(output) && reason.contains("INVALID_RECORD"), "\(reason)")
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == 61)
-        #expect(worker.logText.contains("consumed=61") && worker.logText.contains("published=54") && worker.logText.contains("dead-lettered=7"))
+        #expect(worker.stoppedCounts["consumed"] == 61 && worker.stoppedCounts["published"] == 54 && worker.stoppedCounts["dead-lettered"] == 7)
     }
 
     /// A backlog 15× --max-in-flight: fetching pauses and resumes, in-flight stays bounded, nothing is lost.
@@ -152,13 +152,14 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
                                        extra: ["--stop-after", "120", "--max-in-flight", "8", "--batch-size", "4", "--log-level", "debug"])
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(2000))")
-        let log = worker.logText.split(separator: "\n")
-        let paused = log.filter { $0.contains("paused fetching") }, resumed = log.filter { $0.contains("resumed fetching") }
+        let entries = worker.logEntries
+        let paused = entries.filter { $0["message"] as? String == "paused fetching" }
+        let resumed = entries.filter { $0["message"] as? String == "resumed fetching" }
         #expect(paused.count >= 5 && resumed.count >= 5, "paused \(paused.count)×, resumed \(resumed.count)×")
         // Pausing happens at the limit; a batch already fetched can add at most one batch on top.
-        let peaks = paused.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("in-flight=") }.flatMap { Int($0.dropFirst(10)) } }
+        let peaks = paused.compactMap { $0["in-flight"] as? Int }
         #expect(!peaks.isEmpty && peaks.allSatisfy { $0 <= 8 + 4 }, "\(peaks)")
-        #expect(worker.logText.contains("consumed=120") && worker.logText.contains("published=120"))
+        #expect(worker.stoppedCounts["consumed"] == 120 && worker.stoppedCounts["published"] == 120)
         #expect(Set(sources(try broker.consume(output, partitions: 3, count: 120))).count == 120)
     }
 }

@@ -10,17 +10,6 @@ private func response(_ name: String) -> [UInt8] {
     Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
 }
 
-/// The counts of the worker's last "stopped" line.
-private func stoppedCounts(_ log: String) -> [String: Int] {
-    guard let line = log.split(separator: "\n").last(where: { $0.contains("] stopped") }) else { return [:] }
-    var out: [String: Int] = [:]
-    for part in line.split(separator: " ") {
-        let kv = part.split(separator: "=")
-        if kv.count == 2, let n = Int(kv[1]) { out[String(kv[0])] = n }
-    }
-    return out
-}
-
 private func header(_ m: KafkaMessage, _ name: String) -> String? {
     m.header(name).map { String(decoding: $0, as: UTF8.self) }
 }
@@ -61,7 +50,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
                                                                "--state-topic", latest])
         // The change stage carries the paging window from one extreme page to the next (the second overflow).
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
-        let counts = stoppedCounts(worker.logText)
+        let counts = worker.stoppedCounts
         #expect(counts["consumed"] == messages.count)
         #expect(counts["consumed"] == (counts["published"] ?? 0) + (counts["dead-lettered"] ?? 0) + (counts["skipped"] ?? 0))
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == Int64(messages.count))
@@ -84,7 +73,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
                                            environment: ["LAYOUT_WORKER_DEBUG_CRASH_KEY": "boom"])
             statuses.append(worker.wait(seconds: 60))
             if statuses.last == 0 {
-                let counts = stoppedCounts(worker.logText)
+                let counts = worker.stoppedCounts
                 #expect(counts["consumed"] == 5 && counts["published"] == 4 && counts["dead-lettered"] == 1, "\(counts)")
             }
         }
@@ -143,7 +132,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(letter.flatMap { header($0, "layout-worker-dead-letter-cut") }?.contains("value cut from \(value.count) to") == true,
                 "\(letter.flatMap { header($0, "layout-worker-dead-letter-cut") } ?? "no cut header")")
         #expect(pageNames(try broker.consume(output2, partitions: 1, count: 1)) == ["small"])
-        let counts = stoppedCounts(worker2.logText)
+        let counts = worker2.stoppedCounts
         #expect(counts["published"] == 1 && counts["dead-lettered"] == 1)
     }
 
@@ -174,7 +163,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let created = Date()
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
         let recovery = Date().timeIntervalSince(created)
-        let counts = stoppedCounts(worker.logText)
+        let counts = worker.stoppedCounts
         #expect(counts["published"] == 9 && counts["dead-lettered"] == 3, "\(counts)")
         let letters = try broker.consume(dlq, partitions: 1, count: 3)
         #expect(letters.map { header($0, "layout-worker-error-code") ?? "" } == ["invalid-json", "invalid-json", "invalid-json"])
@@ -194,7 +183,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(worker.process.isRunning, "\(worker.logText.suffix(2000))")
         try broker.createTopics([dlq], partitions: 1)
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
-        let counts = stoppedCounts(worker.logText)
+        let counts = worker.stoppedCounts
         #expect(counts["published"] == 3 && counts["dead-lettered"] == 3, "\(counts)")
         #expect(try broker.consume(dlq, partitions: 1, count: 3).count == 3)
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == 6)

@@ -22,20 +22,6 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
             source.flatMap { doc.value($0, "partition") }.flatMap(doc.int), page)
 }
 
-/// The "stopped" line's counts from a worker log.
-private func stoppedCounts(_ log: String) -> [String: Int] {
-    guard let line = log.split(separator: "\n").last(where: { $0.contains("] stopped") }) else { return [:] }
-    var out: [String: Int] = [:]
-    for part in line.split(separator: " ") {
-        let kv = part.split(separator: "=")
-        // Only the accounting (the line also carries elapsed-ms).
-        if kv.count == 2, let n = Int(kv[1]), ["consumed", "published", "dead-lettered", "skipped", "in-flight"].contains(String(kv[0])) {
-            out[String(kv[0])] = n
-        }
-    }
-    return out
-}
-
 @Suite(.serialized) struct ServeIntegrationTests {
     @Test func compilesEveryMessageAcrossPartitionsInOrderPerKey() throws {
         let broker = try TestBroker()
@@ -63,7 +49,7 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         }
         #expect(byKey.count == 6)
         for (key, seqs) in byKey { #expect(seqs == Array(0..<10), "\(key): \(seqs)") }
-        #expect(stoppedCounts(worker.logText) == ["consumed": 60, "published": 60, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(worker.stoppedCounts == ["consumed": 60, "published": 60, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
         #expect(try broker.committed(group: worker.process.arguments![worker.process.arguments!.firstIndex(of: "--group")! + 1], topic: input, partitions: 3).values.reduce(0, +) == 60)
     }
 
@@ -90,7 +76,7 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         #expect(letters.allSatisfy { $0.header(DeadLetter.sourceTopicHeader) == Array(input.utf8) && $0.header(DeadLetter.sourceTimestampHeader) != nil })
         #expect(letters.allSatisfy { $0.header(DeadLetter.workerVersionHeader) != nil })
         #expect(try broker.consume(output, partitions: 1, count: 2).count == 2)
-        #expect(stoppedCounts(worker.logText) == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
+        #expect(worker.stoppedCounts == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
     }
 
     @Test(arguments: ["forward", "skip"])
@@ -106,10 +92,10 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         if policy == "forward" {
             #expect(out.count == 2)
             #expect(out.last?.value == nil && out.last?.key == Array("page".utf8))
-            #expect(stoppedCounts(worker.logText)["published"] == 2)
+            #expect(worker.stoppedCounts["published"] == 2)
         } else {
             #expect(out.count == 1)
-            #expect(stoppedCounts(worker.logText)["skipped"] == 1)
+            #expect(worker.stoppedCounts["skipped"] == 1)
         }
     }
 
@@ -132,7 +118,7 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         #expect(worker.logText.contains("partitions revoked"))
         let committed = try broker.committed(group: group, topic: input, partitions: 2)
         for (partition, count) in held { #expect(committed[partition] == count, "\(committed) vs \(held)") }
-        #expect(stoppedCounts(worker.logText) == ["consumed": 40, "published": 40, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(worker.stoppedCounts == ["consumed": 40, "published": 40, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
     }
 
     @Test func sigkillMidStreamLosesNothing() throws {
@@ -185,7 +171,7 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         #expect(a.wait(seconds: 15) == 0 && b.wait(seconds: 15) == 0)
         let covered = Set(records.compactMap { r in facts(r).offset.map { "\(facts(r).partition!):\($0)" } })
         #expect(covered.count == 120)
-        let ca = stoppedCounts(a.logText), cb = stoppedCounts(b.logText)
+        let ca = a.stoppedCounts, cb = b.stoppedCounts
         #expect((ca["published"] ?? 0) > 0 && (cb["published"] ?? 0) > 0, "a: \(ca) b: \(cb)")
         #expect((ca["published"] ?? 0) + (cb["published"] ?? 0) >= 120)
     }
@@ -246,7 +232,7 @@ private func stoppedCounts(_ log: String) -> [String: Int] {
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
                                        extra: ["--stop-after", String(samples.count)])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
-        #expect(stoppedCounts(worker.logText) == ["consumed": samples.count, "published": samples.count, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(worker.stoppedCounts == ["consumed": samples.count, "published": samples.count, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
         #expect(try broker.consume(output, partitions: 1, count: samples.count).count == samples.count)
     }
 }

@@ -184,7 +184,7 @@ final class WorkerProcess {
         process.arguments = ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
                              "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
                              "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
-                             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000"] + extra
+                             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json"] + extra
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -205,6 +205,29 @@ final class WorkerProcess {
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// The log's lines that are not JSON objects (with `--log-format json` there must be none).
+    var nonJSONLines: [String] {
+        logText.split(separator: "\n").map(String.init).filter { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] == nil
+        }
+    }
+
+    /// The log's JSON entries.
+    var logEntries: [[String: Any]] {
+        logText.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    /// The last entry with this message.
+    func lastEntry(_ message: String) -> [String: Any]? { logEntries.last { $0["message"] as? String == message } }
+
+    /// The accounting of the worker's "stopped" entry.
+    var stoppedCounts: [String: Int] {
+        guard let entry = lastEntry("stopped") else { return [:] }
+        var out: [String: Int] = [:]
+        for key in ["consumed", "published", "dead-lettered", "skipped", "in-flight"] { out[key] = entry[key] as? Int }
+        return out
+    }
 
     /// Waits until the log contains `text`.
     func waitForLog(_ text: String, seconds: Double) -> Bool {

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import Yams
+
+/// Where a command's settings come from, in order of precedence: flags, then the environment (`LAYOUT_WORKER_<NAME>`),
+/// then the YAML settings file (keys named like the options). Every Kafka command reads them the same way.
+///
+/// librdkafka properties merge key by key across the three (a flag's `key=value` wins over the same key from the
+/// environment, which wins over the file), and come in three shapes: the repeatable flag `--kafka-property k=v`; one
+/// variable per property, `LAYOUT_WORKER_KAFKA_<KEY>` with the key's dots written as underscores
+/// (`LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG`), whose value may hold commas; and a mapping in the file. The
+/// comma-separated `LAYOUT_WORKER_KAFKA_PROPERTY=k=v,k=v` is read too, for values without commas.
+///
+/// An unknown key in the file or an unknown `LAYOUT_WORKER_*` variable is an error that names the closest known one.
+struct SettingsSources {
+    /// A file value: a scalar, a list or a mapping (property maps).
+    enum FileValue {
+        case scalar(String)
+        case list([String])
+        case map([(String, String)])
+    }
+
+    static let environmentPrefix = "LAYOUT_WORKER_"
+
+    /// Every setting any command reads; a key or variable outside this set is a mistake.
+    static let knownNames: Set<String> = [
+        "settings", "brokers", "kafka-property", "consumer-property", "producer-property", "log-format", "log-level",
+        "input", "output", "dead-letter", "group", "config", "tombstones", "max-message-bytes", "max-in-flight",
+        "max-in-flight-bytes", "crash-state-dir", "batch-size", "shutdown-timeout-ms", "producer-stall-ms", "http",
+        "changes-topic", "state-topic", "page-key", "state-max-bytes", "stop-after", "liveness-stall-seconds",
+        "debug-crash-key",
+    ]
+    /// Settings holding librdkafka properties, each with its per-property variable prefix.
+    static let propertySettings = ["kafka-property": "KAFKA_", "consumer-property": "CONSUMER_", "producer-property": "PRODUCER_"]
+
+    let environment: [String: String]
+    let file: [String: FileValue]
+    let filePath: String?
+
+    /// Reads the environment and the settings file (`--settings`, else `LAYOUT_WORKER_SETTINGS`), and refuses
+    /// unknown names in either.
+    init(settingsFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.environment = environment
+        let path = settingsFlag ?? environment[Self.environmentPrefix + "SETTINGS"].flatMap { $0.isEmpty ? nil : $0 }
+        filePath = path
+        file = try path.map(Self.readFile) ?? [:]
+        try validate()
+    }
+
+    /// The environment variable of a setting: `LAYOUT_WORKER_MAX_IN_FLIGHT` for `max-in-flight`.
+    static func variable(_ name: String) -> String {
+        environmentPrefix + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    func value(_ flag: String?, _ name: String) -> String? {
+        if let flag { return flag }
+        if let v = environment[Self.variable(name)], !v.isEmpty { return v }
+        switch file[name] {
+        case .scalar(let s)?: return s
+        case .list(let l)?: return l.joined(separator: ",")
+        default: return nil
+        }
+    }
+
+    func list(_ flags: [String], _ name: String) -> [String] {
+        if !flags.isEmpty { return flags }
+        if case .list(let l)? = file[name], environment[Self.variable(name)] == nil { return l }
+        return value(nil, name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+    }
+
+    /// An integer setting, refused below `minimum`.
+    func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? {
+        if let flag { return try SettingValidation.atLeast(minimum, flag, name) }
+        guard let text = value(nil, name) else { return nil }
+        guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
+        return try SettingValidation.atLeast(minimum, n, name)
+    }
+
+    /// The librdkafka properties of `name` (`kafka-property`, `consumer-property`, `producer-property`), merged
+    /// key by key: file, then environment, then flags.
+    func properties(_ flags: [String], _ name: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        switch file[name] {
+        case .map(let pairs)?: for (k, v) in pairs { out[k] = v }
+        case .list(let items)?: for (k, v) in try SettingValidation.properties(items, name + " in \(filePath ?? "the settings file")") { out[k] = v }
+        case .scalar(let s)?: for (k, v) in try SettingValidation.properties([s], name + " in \(filePath ?? "the settings file")") { out[k] = v }
+        case nil: break
+        }
+        let listVariable = Self.variable(name)
+        if let list = environment[listVariable], !list.isEmpty {
+            let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for (k, v) in try SettingValidation.properties(items, listVariable) { out[k] = v }
+        }
+        if let prefix = Self.propertySettings[name].map({ Self.environmentPrefix + $0 }) {
+            for (variable, v) in environment where variable.hasPrefix(prefix) && variable != listVariable {
+                let key = variable.dropFirst(prefix.count).lowercased().replacingOccurrences(of: "_", with: ".")
+                if !key.isEmpty { out[key] = v }
+            }
+        }
+        for (k, v) in try SettingValidation.properties(flags, "--" + name) { out[k] = v }
+        return out
+    }
+
+    /// Refuses unknown file keys and unknown `LAYOUT_WORKER_*` variables, naming the closest known one.
+    func validate() throws {
+        for key in file.keys.sorted() where !Self.knownNames.contains(key) {
+            throw ValidationError("unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: Self.knownNames))")
+        }
+        let variables = Dictionary(uniqueKeysWithValues: Self.knownNames.map { (Self.variable($0), $0) })
+        let propertyPrefixes = Self.propertySettings.values.map { Self.environmentPrefix + $0 }
+        for name in environment.keys.sorted() where name.hasPrefix(Self.environmentPrefix) {
+            if variables[name] != nil || propertyPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count }) { continue }
+            let suggestion = Self.suggestion(for: name, among: Set(variables.keys))
+            throw ValidationError("unknown environment variable \(name)\(suggestion)")
+        }
+    }
+
+    /// `"; did you mean 'x'?"` for the closest candidate within a small edit distance, else "".
+    static func suggestion(for word: String, among candidates: Set<String>) -> String {
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return "" }
+        return "; did you mean '\(best.0)'?"
+    }
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    static func readFile(_ path: String) throws -> [String: FileValue] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read settings file \(path)") }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw ValidationError("settings file \(path) is not valid YAML: \(error)")
+        }
+        guard let node else { return [:] }
+        guard case .mapping(let mapping) = node else { throw ValidationError("settings file \(path) must be a mapping of setting: value") }
+        var out: [String: FileValue] = [:]
+        for (k, v) in mapping {
+            guard let key = k.string else { throw ValidationError("settings file \(path): a key that is not a string at line \(k.mark?.line ?? 0)") }
+            switch v {
+            case .scalar(let s): out[key] = .scalar(s.string)
+            case .sequence(let seq): out[key] = .list(seq.compactMap(\.string))
+            case .mapping(let m): out[key] = .map(m.compactMap { kv in kv.key.string.map { ($0, kv.value.string ?? "") } })
+            default: throw ValidationError("settings file \(path): '\(key)' has a value of an unsupported kind")
+            }
+        }
+        return out
+    }
+}

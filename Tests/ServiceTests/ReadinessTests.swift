@@ -1,0 +1,44 @@
+import Foundation
+import LayoutService
+import Testing
+import TestSupport
+
+/// Readiness as Kubernetes reads it: a member without partitions is ready; a worker that lost its brokers is not.
+@Suite(.serialized) struct ReadinessTests {
+    private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+
+    private func get(_ port: UInt16, _ path: String) -> (Int, String) {
+        guard let (text, _) = try? rawHTTP(port: Int(port), parts: ["GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]) else { return (0, "") }
+        return (statusCode(text) ?? 0, text.components(separatedBy: "\r\n\r\n").dropFirst().joined())
+    }
+
+    @Test func anIdleMemberIsReadyAndALostClusterIsNot() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        let ports = [try TestBroker.freePort(), try TestBroker.freePort()]
+        let workers = try ports.map { port in
+            try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, http: "127.0.0.1:\(port)")
+        }
+        // Both ready, though one partition can go to one member only.
+        let ready = waitUntil(seconds: 40, every: 0.5) { ports.allSatisfy { get($0, "/readyz").0 == 200 } }
+        #expect(ready, "\(ports.map { get($0, "/readyz") })\n\(workers[0].logText.suffix(1500))\n\(workers[1].logText.suffix(1500))")
+        let bodies = ports.map { get($0, "/readyz").1 }
+        #expect(bodies.contains { $0.contains("0 partition(s) assigned") } && bodies.contains { $0.contains("1 partition(s) assigned") }, "\(bodies)")
+        // The broker goes away: neither is ready, and each says why.
+        broker.stop()
+        let lost = waitUntil(seconds: 30, every: 0.5) { ports.allSatisfy { get($0, "/readyz").0 == 503 } }
+        #expect(lost, "\(ports.map { get($0, "/readyz") })")
+        for port in ports { #expect(get(port, "/readyz").1.contains("brokers unreachable"), "\(get(port, "/readyz"))") }
+        // Liveness is unaffected: the loops still turn.
+        for port in ports { #expect(get(port, "/healthz").0 == 200) }
+        // It comes back: ready again.
+        try broker.restart()
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        let back = waitUntil(seconds: 60, every: 0.5) { ports.allSatisfy { get($0, "/readyz").0 == 200 } }
+        #expect(back, "\(ports.map { get($0, "/readyz") })")
+        for w in workers { w.signal(SIGTERM) }
+        for w in workers { #expect(w.wait(seconds: 30) == 0) }
+        for w in workers { #expect(w.nonJSONLines.isEmpty, "\(w.nonJSONLines.prefix(3))") }
+    }
+}
