@@ -44,12 +44,15 @@ public enum DeadLetter {
 
     /// The headers a dead letter carries: the input's own (not this worker's) plus the error and provenance headers.
     public static func headers(for message: KafkaMessage, code: String, reason: String, version: String) -> [KafkaHeader] {
-        carried(message.headers) + provenance(for: message, code: code, reason: reason, version: version)
+        carried(message) + provenance(for: message, code: code, reason: reason, version: version)
     }
 
-    /// The input's headers that a dead letter or record carries: all but this worker's own.
-    public static func carried(_ headers: [KafkaHeader]) -> [KafkaHeader] {
-        headers.filter { !$0.name.hasPrefix(ownHeaderPrefix) }
+    /// The input's headers that an output (record, change set, tombstone, dead letter) carries: all but this
+    /// worker's own, with the trace context replaced by the message's child context (`MessageTrace`).
+    public static func carried(_ message: KafkaMessage) -> [KafkaHeader] {
+        message.headers.filter {
+            !$0.name.hasPrefix(ownHeaderPrefix) && $0.name != MessageTrace.traceParentHeader && $0.name != MessageTrace.traceStateHeader
+        } + MessageTrace(of: message).headers
     }
 
     /// The error and provenance headers.
@@ -76,7 +79,7 @@ public enum DeadLetter {
                 return (message.key, message.value, headers, .none)
             }
         }
-        let dropped = carried(message.headers)
+        let dropped = carried(message)
         let droppedBytes = dropped.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.count ?? 0) }
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {

@@ -44,7 +44,7 @@ extension LayoutWorker {
         }
         metrics.changeSet(step.changeSet.summary)
         let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = DeadLetter.carried(message.headers).filter { $0.name != "content-type" }
+        var changeHeaders = DeadLetter.carried(message).filter { $0.name != "content-type" }
         changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
         delivery.send(message, purpose: .record, parts: [
             Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),

@@ -199,10 +199,10 @@ public final class LayoutWorker {
                     settled(message, .skipped)
                 }
             case .tombstone:
-                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: DeadLetter.carried(message.headers))]
+                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: DeadLetter.carried(message))]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
                     parts.append(stateTombstone(message, page: page, in: c))
-                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: DeadLetter.carried(message.headers)))
+                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: DeadLetter.carried(message)))
                 }
                 delivery.send(message, purpose: .tombstone, parts: parts)
             case .record(let bytes, let diagnostics):
@@ -243,7 +243,7 @@ public final class LayoutWorker {
 
     /// The input's headers plus the record's content type and version.
     static func recordHeaders(for message: KafkaMessage) -> [KafkaHeader] {
-        var headers = DeadLetter.carried(message.headers).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
+        var headers = DeadLetter.carried(message).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
         headers.append(KafkaHeader("content-type", text: contentType))
         headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
         return headers

@@ -161,7 +161,7 @@ public final class Replayer {
                                                                      headers: LayoutWorker.recordHeaders(for: m))])
                 case .tombstone:
                     delivery.send(m, purpose: .tombstone, parts: [.init(topic: settings.toTopic!, key: m.key, value: nil,
-                                                                        headers: DeadLetter.carried(m.headers))])
+                                                                        headers: DeadLetter.carried(m))])
                 case .skip:
                     summary.partitions[i].skipped += 1
                     tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
