@@ -48,7 +48,7 @@ test: build
 	@rm -f $(RUN_DIR)/changes.ndjson; for a in - samples/*.json; do for b in samples/*.json; do \
 	  $(BIN) diff --responses $$a $$b >> $(RUN_DIR)/changes.ndjson || exit 1; done; done
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
-	$(DEPS)/venv/bin/python scripts/check-deploy.py
+	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
 
 bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md

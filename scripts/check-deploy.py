@@ -2,7 +2,10 @@
 """Validates deploy/ as far as this machine can (no Docker engine, no cluster):
 every Kubernetes manifest parses and has the fields the service relies on, the Dockerfile's build
 commands are the Makefile's, the grace period exceeds the shutdown bound, and the systemd unit passes
-`systemd-analyze verify` when that tool exists."""
+`systemd-analyze verify` when that tool exists; the image tag is the worker's version; probes have timeouts and a
+startup probe; the alert rules pass `promtool check rules` (PROMTOOL) and, like the Grafana dashboard, name only
+metrics the worker exports (MetricCatalog.swift is the one list)."""
+import json
 import os
 import re
 import shutil
@@ -48,6 +51,15 @@ check(crash_dir is not None and any(path == crash_dir and "emptyDir" in volumes.
       "the crash-loop breaker's state is on an emptyDir (survives container restarts)")
 check(container.get("securityContext", {}).get("readOnlyRootFilesystem") is not True or crash_dir in mounts.values(),
       "the crash-state directory is writable under a read-only root filesystem")
+check(spec.get("securityContext", {}).get("seccompProfile", {}).get("type") == "RuntimeDefault", "seccomp profile RuntimeDefault")
+for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+    check(container.get(probe, {}).get("timeoutSeconds", 0) >= 1, f"{probe} has a timeoutSeconds")
+check(container.get("startupProbe", {}).get("httpGet", {}).get("path") == "/healthz", "startup probe on /healthz")
+version = re.search(r'current = "([^"]+)"', open(os.path.join(root, "Sources/LayoutService/WorkerVersion.swift")).read()).group(1)
+check(container.get("image", "").endswith(":" + version), f"image tag is the worker's version {version}")
+check(env.get("LAYOUT_WORKER_LOG_FORMAT") == "json", "JSON logs in the Deployment")
+dockerignore = open(os.path.join(root, ".dockerignore")).read().split()
+check(all(d in dockerignore for d in (".build", ".deps", ".git")), ".dockerignore keeps .build, .deps and .git out of the context")
 check("PodDisruptionBudget" in docs and "Service" in docs and "ConfigMap" in docs, "PDB, Service and ConfigMap present")
 scaled = docs.get("ScaledObject", {}).get("spec", {})
 check(scaled.get("maxReplicaCount", 0) >= 1 and scaled.get("triggers", [{}])[0].get("type") == "kafka", "lag autoscaler present")
@@ -76,6 +88,46 @@ text = open(unit).read()
 check("ExecStart=/usr/local/bin/layout-worker serve" in text and "TimeoutStopSec=45" in text, "systemd unit runs serve with a stop timeout")
 check("StateDirectory=layout-worker" in text and "LAYOUT_WORKER_CRASH_STATE_DIR=/var/lib/layout-worker" in text,
       "systemd unit keeps the crash-loop breaker's state in its StateDirectory")
+
+check("LAYOUT_WORKER_LOG_FORMAT=json" in text, "systemd unit logs JSON")
+if shutil.which("systemd-analyze"):
+    r = subprocess.run(["systemd-analyze", "security", "--offline=yes", unit], capture_output=True, text=True)
+    level = re.search(r"Overall exposure level for \S+: ([0-9.]+) (\w+)", r.stdout)
+    check(level is not None and float(level.group(1)) <= 4.0, f"systemd-analyze security rates the unit OK or better: {level.group(0) if level else r.stderr[:200]}")
+
+# The metrics the alert rules and the dashboard name, against the catalog.
+catalog_text = open(os.path.join(root, "Sources/LayoutService/MetricCatalog.swift")).read()
+families = dict(re.findall(r'MetricFamily\("([a-z_]+)", \.(counter|gauge|histogram)', catalog_text))
+exported = set()
+for name, kind in families.items():
+    exported.add(name)
+    if kind == "histogram":
+        exported.update({name + "_bucket", name + "_sum", name + "_count"})
+check(len(families) >= 40, f"MetricCatalog lists the families ({len(families)})")
+metric_name = re.compile(r"\b((?:layout_worker|process)_[a-z_]+)\b")
+alerts = yaml.safe_load(open(os.path.join(root, "deploy/prometheus/alerts.yaml")))
+alert_names = set()
+for group in alerts.get("groups", []):
+    for rule in group.get("rules", []):
+        alert_names.add(rule.get("alert"))
+        for name in metric_name.findall(rule.get("expr", "")):
+            check(name in exported, f"alert {rule.get('alert')}: {name} is not a metric the worker exports")
+for wanted in ("LayoutWorkerLagGrowing", "LayoutWorkerDeadLetterRate", "LayoutWorkerOutputBlocked", "LayoutWorkerProducerReplacements", "LayoutWorkerNotReady"):
+    check(wanted in alert_names, f"alert {wanted} present")
+promtool = os.environ.get("PROMTOOL") or shutil.which("promtool")
+if promtool:
+    r = subprocess.run([promtool, "check", "rules", os.path.join(root, "deploy/prometheus/alerts.yaml")], capture_output=True, text=True)
+    check(r.returncode == 0, "promtool check rules: " + (r.stdout + r.stderr).strip()[-400:])
+else:
+    print("deploy check: promtool not found; alert rules checked for metric names only")
+dashboard = json.load(open(os.path.join(root, "deploy/grafana/layout-worker.json")))
+queries = [t["expr"] for p in dashboard.get("panels", []) for t in p.get("targets", [])]
+check(len(queries) >= 10, "the dashboard has its queries")
+for q in queries:
+    names = metric_name.findall(q)
+    check(names, f"dashboard query names no metric: {q}")
+    for name in names:
+        check(name in exported, f"dashboard: {name} is not a metric the worker exports")
 
 for f in failures:
     print("deploy check failed:", f, file=sys.stderr)
