@@ -36,7 +36,7 @@ measure() {  # name, extra flags...; prints the seconds from the first assignmen
   local name="$1"; shift
   local log="$run/bench-$name.log"
   "$bin" serve --brokers "$broker" --input bench-in --dead-letter bench-dlq --group "bench-$name-$$" --stop-after "$N" \
-    --http off --batch-size 256 "${consumer[@]}" "$@" 2> "$log"
+    --http off --log-format text --batch-size 256 "${consumer[@]}" "$@" 2> "$log"
   # The worker logs elapsed-ms from its first partition assignment to the end of draining.
   grep "] stopped" "$log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}'
 
@@ -75,7 +75,7 @@ repeat_sample samples/empty-results.json "$BACKLOG" > "$small"
 "$bin" create-topics --brokers "$broker" --partitions 6 backlog-in backlog-out backlog-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic backlog-in < "$small" >/dev/null
 /usr/bin/time -f "%M" -o "$run/backlog.rss" "$bin" serve --brokers "$broker" --input backlog-in --output backlog-out \
-  --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off "${consumer[@]}" 2> "$run/backlog.log"
+  --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off --log-format text "${consumer[@]}" 2> "$run/backlog.log"
 echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") / 1024 )) MiB; $(grep -o 'consumed=[^[]*' "$run/backlog.log" | tail -n1)"
 
 # Peak RSS and throughput on a backlog of 45 KB pages: the default settings (in-flight bytes bounded, librdkafka's
@@ -88,7 +88,7 @@ rm -f "$pages_file"
 page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"
   local name="$1"; shift
   /usr/bin/time -f "%M" -o "$run/pages-$name.rss" "$bin" serve --brokers "$broker" --input pages-in --output pages-out \
-    --dead-letter pages-dlq --group "pages-$name-$$" --stop-after "$PAGE_BACKLOG" --http off "${consumer[@]}" "$@" 2> "$run/pages-$name.log"
+    --dead-letter pages-dlq --group "pages-$name-$$" --stop-after "$PAGE_BACKLOG" --http off --log-format text "${consumer[@]}" "$@" 2> "$run/pages-$name.log"
   echo "$(( $(cat "$run/pages-$name.rss") / 1024 )) $(grep "] stopped" "$run/pages-$name.log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')"
 }
 read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
