@@ -26,6 +26,10 @@ public struct ConfigChecker: Sendable {
                                  types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
         }
         var findings: [Diagnostic] = []
+        if entries.isEmpty && config.defaultRenderer == nil && config.adaptors.isEmpty {
+            findings.append(Diagnostic(.warning, "empty-config", path: config.origin,
+                                       "the config maps nothing: no renderers, supplementary views, placeholders, adaptors or defaultRenderer; every row will be unmapped"))
+        }
         func at(_ e: Entry) -> String { e.location.map { "\(config.origin):\($0)" } ?? config.origin }
         func where_(_ e: Entry) -> String { e.location.map { " (line \($0.line))" } ?? "" }
 

@@ -69,8 +69,10 @@ private struct Reader {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return Diagnostic(.error, "yaml-syntax", path: "\(origin):\(mark.line):\(mark.column)", problem)
-        case let .duplicatedKeysInMapping(duplicates, _):
-            return Diagnostic(.error, "duplicate-key", path: origin, "duplicate keys in a mapping: \(duplicates.joined(separator: ", "))")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            // Yams marks the first occurrence of the duplicated key.
+            return Diagnostic(.error, "duplicate-key", path: "\(origin):\(context.mark.line):\(context.mark.column)",
+                              "key given more than once in one mapping (first here): \(duplicates.sorted().joined(separator: ", "))")
         default:
             return Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")
         }

@@ -11,8 +11,8 @@ struct CompileCommand: ParsableCommand {
         abstract: "Compile responses (files, or NDJSON on stdin) into layout records on stdout."
     )
 
-    @Option(name: .long, help: "Mapping config (YAML).")
-    var config: String = "config/default.yaml"
+    @Option(name: .long, help: "Mapping config (YAML; default: config/default.yaml here, beside the binary, or in /etc/layout-worker).")
+    var config: String?
 
     @Flag(name: .long, help: "Indent the records (models are re-indented too).")
     var pretty = false
@@ -24,7 +24,7 @@ struct CompileCommand: ParsableCommand {
     var files: [String] = []
 
     func run() throws {
-        let mapping = try loadMappingConfigOrExit(config)
+        let mapping = try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path())
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: maxInputBytes)
         var failed = 0, total = 0
         func compile(_ input: Result<NamedInput, InputError>) {

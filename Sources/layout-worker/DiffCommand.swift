@@ -13,7 +13,7 @@ struct DiffCommand: ParsableCommand {
     )
 
     @Flag(name: .long, help: "The files are assembler responses: compile them first (with --config).") var responses = false
-    @Option(name: .long, help: "Mapping config (YAML), with --responses.") var config: String = "config/default.yaml"
+    @Option(name: .long, help: "Mapping config (YAML), with --responses (default as for compile).") var config: String?
     @Option(name: .long, help: "Page key written into the change set.") var key: String?
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
@@ -23,7 +23,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new record.") var new: String
 
     func run() throws {
-        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config), maxInputBytes: maxInputBytes) : nil
+        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()), maxInputBytes: maxInputBytes) : nil
         func record(_ path: String) throws -> RecordOutline {
             let input: NamedInput
             switch InputSource.file(path, maxBytes: maxInputBytes) {

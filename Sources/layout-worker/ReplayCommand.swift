@@ -25,7 +25,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Where to stop (exclusive).") var stop: String = "end"
     @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).") var toTopic: String?
     @Option(name: .customLong("dead-letter"), help: "Dead-letter topic (default <to-topic>.dead-letters).") var deadLetter: String?
-    @Option(help: "Mapping config.") var config: String = "config/default.yaml"
+    @Option(help: "Mapping config (LAYOUT_WORKER_CONFIG; default as for compile).") var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
     @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
     @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.") var checkpoint: String?
@@ -59,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
             settings.rate = r
         }
         if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
-        let mapping = try loadMappingConfigOrExit(config)
+        let mapping = try loadMappingConfigOrExit(resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
         let status = WorkerStatus()
         // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
         signal(SIGINT, SIG_IGN)

@@ -98,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
             serve.changes = changes
         }
 
-        let mapping = try loadMappingConfigOrExit(value(config, "config") ?? "config/default.yaml")
+        let mapping = try loadMappingConfigOrExit(value(config, "config") ?? DefaultMappingConfig.path())
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: serve.maxMessageBytes)
 
         let registry = PrometheusCollectorRegistry()

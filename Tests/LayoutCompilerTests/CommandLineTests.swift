@@ -3,13 +3,13 @@ import Foundation
 import LayoutJSON
 import TestSupport
 
-/// Runs the built `layout-worker` binary.
-private func run(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let binary = Fixtures.path(".build/debug/layout-worker")
+/// Runs the built `layout-worker` binary (or `binary`) in `directory` (default: the repository).
+private func run(_ arguments: [String], stdin: String? = nil, binary: String? = nil, directory: URL = Fixtures.root) throws -> (status: Int32, out: String, err: String) {
+    let built = Fixtures.path(".build/debug/layout-worker")
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: binary) ? binary : Fixtures.path(".build/release/layout-worker"))
+    process.executableURL = URL(fileURLWithPath: binary ?? (FileManager.default.fileExists(atPath: built) ? built : Fixtures.path(".build/release/layout-worker")))
     process.arguments = arguments
-    process.currentDirectoryURL = Fixtures.root
+    process.currentDirectoryURL = directory
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -228,5 +228,22 @@ private func run(_ arguments: [String], stdin: String? = nil) throws -> (status:
     @Test func versionIsPrinted() throws {
         let r = try run(["--version"])
         #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(r.out) \(r.err)")
+    }
+
+    /// Without --config, compile finds config/default.yaml beside the binary from any directory, and says where it
+    /// looked when there is none.
+    @Test func theDefaultConfigIsFoundBesideTheBinary() throws {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let found = try run(["compile", Fixtures.path("samples/search-page.json")], directory: elsewhere)
+        #expect(found.status == 0 && found.out.hasPrefix("{\"version\":1"), "\(found.err)")
+        let lonely = elsewhere.appendingPathComponent("bin/layout-worker")
+        try FileManager.default.createDirectory(at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.path(".build/debug/layout-worker"), toPath: lonely.path)
+        let missing = try run(["compile", Fixtures.path("samples/search-page.json")], binary: lonely.path, directory: elsewhere)
+        if !FileManager.default.fileExists(atPath: "/etc/layout-worker/default.yaml") {
+            #expect(missing.status == 64 && missing.err.contains("looked in: ") && missing.err.contains("share/layout-worker/default.yaml"), "\(missing.err)")
+        }
     }
 }

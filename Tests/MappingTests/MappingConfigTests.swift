@@ -93,6 +93,20 @@ func errors(_ yaml: String) -> [Diagnostic] {
         #expect(found.first?.code == "yaml-syntax")
         #expect(found.first?.path.hasPrefix("test.yaml:") == true)
         #expect(errors("a: 1\na: 2\n").first?.code == "duplicate-key")
+        // Duplicates in a nested mapping: located at the key's first occurrence (line 3, column 5).
+        let nested = errors("renderers:\n  - renderer: A\n    types: X\n    types: Y\n")
+        #expect(nested.first?.code == "duplicate-key" && nested.first?.path == "test.yaml:3:5", "\(nested)")
+        #expect(nested.first?.message.contains("types") == true)
+    }
+
+    @Test func anEmptyConfigIsWarnedAbout() throws {
+        for text in ["", "version: 1\n"] {
+            let config = try MappingConfigLoader().load(yaml: text, origin: "empty.yaml").get()
+            let findings = ConfigChecker().check(config)
+            #expect(findings.contains { $0.code == "empty-config" && $0.severity == .warning }, "\(findings)")
+        }
+        let mapped = try MappingConfigLoader().load(yaml: "defaultRenderer: Cell\n", origin: "x.yaml").get()
+        #expect(!ConfigChecker().check(mapped).contains { $0.code == "empty-config" })
     }
 
     @Test func missingRequiredFields() {

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+
+/// Where a command finds its mapping config when `--config` (or `LAYOUT_WORKER_CONFIG`) is not given: the first of
+/// `config/default.yaml` under the working directory, beside the installed binary (`../share/layout-worker/` or,
+/// for a build in the repository, `../../config/`), and `/etc/layout-worker/default.yaml` (the container image).
+enum DefaultMappingConfig {
+    static func candidates(executable: String? = Bundle.main.executablePath) -> [String] {
+        var out = [FileManager.default.currentDirectoryPath + "/config/default.yaml"]
+        if let executable {
+            // The binary as invoked and as resolved (`.build/debug` is a link into `.build/<triple>/debug`).
+            let url = URL(fileURLWithPath: executable)
+            for (bin, up) in [(url.deletingLastPathComponent(), "../../"), (url.resolvingSymlinksInPath().deletingLastPathComponent(), "../../../")] {
+                out.append(bin.appendingPathComponent("../share/layout-worker/default.yaml").standardized.path)
+                out.append(bin.appendingPathComponent(up + "config/default.yaml").standardized.path)
+            }
+        }
+        out.append("/etc/layout-worker/default.yaml")
+        var seen = Set<String>()
+        return out.filter { seen.insert($0).inserted }
+    }
+
+    /// The path to use, or an error that says where it looked.
+    static func path() throws -> String {
+        let places = candidates()
+        if let found = places.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
+        throw ValidationError("no mapping config given and no default found; looked in: \(places.joined(separator: ", ")) "
+                              + "(none exists or is readable). Pass --config FILE.")
+    }
+}
