@@ -50,9 +50,14 @@ public enum DeadLetter {
     /// The input's headers that an output (record, change set, tombstone, dead letter) carries: all but this
     /// worker's own, with the trace context replaced by the message's child context (`MessageTrace`).
     public static func carried(_ message: KafkaMessage) -> [KafkaHeader] {
+        inputHeaders(message) + MessageTrace(of: message).headers
+    }
+
+    /// The input's own headers an output may carry: not this worker's, not the trace context (which is replaced).
+    static func inputHeaders(_ message: KafkaMessage) -> [KafkaHeader] {
         message.headers.filter {
             !$0.name.hasPrefix(ownHeaderPrefix) && $0.name != MessageTrace.traceParentHeader && $0.name != MessageTrace.traceStateHeader
-        } + MessageTrace(of: message).headers
+        }
     }
 
     /// The error and provenance headers.
@@ -79,11 +84,13 @@ public enum DeadLetter {
                 return (message.key, message.value, headers, .none)
             }
         }
-        let dropped = carried(message)
+        // A cut letter drops the input's headers but keeps its trace context (one short header or two).
+        let dropped = inputHeaders(message)
+        let trace = MessageTrace(of: message).headers
         let droppedBytes = dropped.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.count ?? 0) }
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {
-            var h = Self.provenance(for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what, version: version)
+            var h = trace + Self.provenance(for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what, version: version)
             h.append(KafkaHeader(cutHeader, text: what))
             return h
         }
