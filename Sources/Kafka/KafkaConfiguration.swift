@@ -39,7 +39,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     public static func isSecret(_ key: String) -> Bool {
         let k = key.lowercased()
         return ["passw", "pwd", "secret", "token", "jaas", "credential", "oauthbearer.config", "private"].contains { k.contains($0) }
-            || k == "ssl_key" || k.hasSuffix(".key.pem") || k.hasSuffix("key.pem") || k.hasSuffix(".key")
+            || k == "ssl_key" || k.hasSuffix("key.pem") || k.hasSuffix(".key")
     }
 
     /// The values of every secret property: logs and errors replace them wherever they appear.

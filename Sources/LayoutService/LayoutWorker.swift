@@ -48,7 +48,6 @@ public final class LayoutWorker {
         self.metrics = metrics
         self.logger = logger
         var consumerProps = ServeSettings.defaultConsumerProperties
-        for (k, v) in settings.kafka.properties { consumerProps[k] = v }
         for (k, v) in settings.consumerProperties { consumerProps[k] = v }
         // librdkafka's statistics become metrics; the consumer's also tell membership and broker reachability.
         var consumerConfig = settings.kafka
