@@ -79,10 +79,8 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let log = dir.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["serve", "--brokers", "127.0.0.1:1", "--input", "in", "--output", "out", "--http", http,
-                             "--config", Fixtures.path("config/default.yaml"), "--log-format", "json", "--crash-state-dir", "off"] + extra
+        let process = layoutWorkerProcess(["serve", "--brokers", "127.0.0.1:1", "--input", "in", "--output", "out", "--http", http,
+                                           "--config", Fixtures.path("config/default.yaml"), "--log-format", "json", "--crash-state-dir", "off"] + extra)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

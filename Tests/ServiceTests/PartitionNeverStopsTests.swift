@@ -231,11 +231,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         try broker.createTopics([input, dlq], partitions: 1)
         let overflow = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
         try broker.produce(input, [("a", response("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)), ("b", response("b"))])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--dead-letter", dlq,
-                             "--config", Fixtures.path("config/default.yaml"), "--json",
-                             "--kafka-property", "allow.auto.create.topics=false"]
+        let process = layoutWorkerProcess(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--dead-letter", dlq,
+                                           "--config", Fixtures.path("config/default.yaml"), "--json",
+                                           "--kafka-property", "allow.auto.create.topics=false"])
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

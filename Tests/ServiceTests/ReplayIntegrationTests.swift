@@ -11,25 +11,6 @@ private func response(_ name: String) -> [UInt8] {
 
 private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
-/// Runs `layout-worker` with arguments; returns status, stdout, stderr. With `interrupt`, SIGINT is sent once that returns.
-private func runCLI(_ arguments: [String], interrupt: (() throws -> Void)? = nil) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-    process.arguments = arguments
-    process.currentDirectoryURL = Fixtures.root
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    if let interrupt {
-        do { try interrupt() } catch { kill(process.processIdentifier, SIGKILL); throw error }
-        kill(process.processIdentifier, SIGINT)
-    }
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
 /// (partition, offset) of each record's source.
 private func sources(_ records: [KafkaMessage]) -> [String] {
     records.compactMap { r in
@@ -193,10 +174,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let (input, output) = (unique("in"), unique("out"))
         try broker.createTopics([input, output], partitions: 1)
         try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow"]
-        process.currentDirectoryURL = Fixtures.root
+        let process = layoutWorkerProcess(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow"])
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         try process.run()

@@ -237,27 +237,10 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
     }
 }
 
-/// A blocking HTTP GET on loopback (status, body).
+/// A blocking HTTP GET on loopback (body, status).
 func syncGet(_ url: URL) throws -> (Data, Int) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = UInt16(url.port!).bigEndian
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
-    guard ok else { throw TestBrokerError("cannot connect to \(url)") }
-    let request = Array("GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    var response: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(fd, &buffer, buffer.count)
-        if n <= 0 { break }
-        response.append(contentsOf: buffer[0..<n])
-    }
-    let text = String(decoding: response, as: UTF8.self)
-    let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+    let text = try rawHTTP(port: url.port!, parts: ["GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"], timeout: 10).text
+    guard let status = statusCode(text) else { throw TestBrokerError("no HTTP response from \(url)") }
     guard let split = text.range(of: "\r\n\r\n") else { return (Data(), status) }
     return (Data(text[split.upperBound...].utf8), status)
 }
@@ -275,18 +258,12 @@ func syncGet(_ url: URL) throws -> (Data, Int) {
         consumer-property: [session.timeout.ms=2000, heartbeat.interval.ms=300, fetch.wait.max.ms=10]
         output: \(wrongOutput)
         """.write(to: settings, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
         // The output topic comes from the environment (over the file), the input from the environment, and the
         // stop count from a flag; everything else from the file.
-        process.arguments = ["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"]
-        var env = ProcessInfo.processInfo.environment
-        env["LAYOUT_WORKER_BROKERS"] = broker.address
-        env["LAYOUT_WORKER_INPUT"] = input
-        env["LAYOUT_WORKER_OUTPUT"] = output
-        env["LAYOUT_WORKER_GROUP"] = unique("g")
-        env["LAYOUT_WORKER_CONFIG"] = Fixtures.path("config/default.yaml")
-        process.environment = env
+        let process = layoutWorkerProcess(["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"], environment: [
+            "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_INPUT": input, "LAYOUT_WORKER_OUTPUT": output,
+            "LAYOUT_WORKER_GROUP": unique("g"), "LAYOUT_WORKER_CONFIG": Fixtures.path("config/default.yaml"),
+        ])
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let err = Pipe()
         process.standardError = err

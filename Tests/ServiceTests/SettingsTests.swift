@@ -5,19 +5,9 @@ import TestSupport
 /// One connection and settings model for every Kafka command: the same flags, environment and settings file;
 /// unknown names refused with a did-you-mean; secrets never echoed.
 @Suite(.serialized) struct SettingsTests {
+    /// `layout-worker` with only this test's LAYOUT_WORKER_* variables.
     func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = arguments
-        // Only this test's LAYOUT_WORKER_* variables.
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LAYOUT_WORKER_") }.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try runCLI(arguments, environment: environment)
     }
 
     private func settingsFile(_ text: String) throws -> String {

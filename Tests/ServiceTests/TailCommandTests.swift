@@ -7,16 +7,7 @@ import TestSupport
 /// with `--full` and keeps printing with `--follow`.
 @Suite(.serialized) struct TailCommandTests {
     func tail(_ broker: TestBroker, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["tail", "--brokers", broker.address, "--timeout-ms", "1500"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try runCLI(["tail", "--brokers", broker.address, "--timeout-ms", "1500"] + arguments)
     }
 
     @Test func everyPartitionMissingTopicsHeadersAndFollow() throws {
@@ -43,9 +34,7 @@ import TestSupport
         #expect(missing.status == 1 && missing.err.contains("does not exist"), "\(missing.status) \(missing.out) \(missing.err)")
 
         // --follow: a message produced after the start is printed, with no idle timeout.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["tail", "--brokers", broker.address, "--topic", topic, "--follow", "--timeout-ms", "100"]
+        let process = layoutWorkerProcess(["tail", "--brokers", broker.address, "--topic", topic, "--follow", "--timeout-ms", "100"])
         let log = broker.workDirectory.appendingPathComponent("tail-follow.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)

@@ -174,22 +174,21 @@ struct TestBrokerError: Error, CustomStringConvertible {
 
 /// A `layout-worker serve` subprocess.
 final class WorkerProcess {
-    let process = Process()
+    let process: Process
     let log: URL
 
     init(broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [], http: String = "off",
          environment: [String: String] = [:]) throws {
-        let binary = Fixtures.path(".build/debug/layout-worker")
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
-                             "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
-                             "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
-                             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json"] + extra
+        process = layoutWorkerProcess(
+            ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
+             "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
+             "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
+             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json"] + extra,
+            environment: environment)
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         try process.run()
     }
 
