@@ -19,7 +19,10 @@ let package = Package(
     products: [
         .executable(name: "layout-worker", targets: ["layout-worker"]),
         .library(name: "LayoutCompiler", targets: ["LayoutCompiler"]),
-        .library(name: "LayoutDiff", targets: ["LayoutDiff"]),
+        .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
+        // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
+        .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
+        .library(name: "LayoutService", targets: ["LayoutService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
@@ -51,8 +55,10 @@ let package = Package(
         // The pure compiler: bytes in, layout record bytes out.
         .target(
             name: "LayoutCompiler",
-            dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord", "LayoutDiff"],
+            dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
             swiftSettings: strict),
+        // previous layout + new record → record with the adaptors' carried attributes (needs state, so not the compiler).
+        .target(name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutJSON", "LayoutDiff"], swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
         .target(
@@ -64,38 +70,51 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
+                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
-        // The command-line edge.
-        .executableTarget(
-            name: "layout-worker",
+        // The command-line edge: every subcommand; a library, so a program can embed it with a tracer bootstrapped.
+        .target(
+            name: "LayoutWorkerCLI",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON",
+                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord", "ContentTree",
+                "AttributeCarrying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: strict,
-            linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
+        // The `layout-worker` executable.
+        .executableTarget(name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
 
         .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "LayoutDiffTests", dependencies: ["LayoutDiff", "LayoutJSON", "LayoutCompiler", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "LayoutDiffTests", dependencies: ["LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "TestSupport"],
+            dependencies: [
+                "LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler", "Mapping", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
         .testTarget(

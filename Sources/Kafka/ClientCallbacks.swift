@@ -1,5 +1,5 @@
 import CRdKafka
-public import Logging
+import Logging
 
 /// What a client's C callbacks reach through librdkafka's opaque pointer: its logger and statistics handler.
 /// Consumers and producers extend it with their own state. It outlives the client handle it serves.

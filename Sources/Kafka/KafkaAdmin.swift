@@ -1,5 +1,9 @@
 import CRdKafka
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A topic to create.
 public struct NewTopic: Sendable {

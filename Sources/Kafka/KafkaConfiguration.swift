@@ -54,13 +54,21 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
         return out
     }
 
-    /// A new librdkafka configuration with every setting applied; the caller owns it.
-    func makeConf(extra: [String: String] = [:], callbacks: ClientCallbacks) throws(KafkaError) -> OpaquePointer {
+    /// Every property a client is made with: `defaults`, then the configuration's properties, then `required`.
+    public func effectiveProperties(defaults: [String: String] = [:], required: [String: String] = [:]) -> [String: String] {
+        var all = defaults
+        all["bootstrap.servers"] = bootstrapServers
+        all["client.id"] = clientID
+        for (k, v) in properties { all[k] = v }
+        for (k, v) in required { all[k] = v }
+        return all
+    }
+
+    /// A new librdkafka configuration with every setting applied; the caller owns it. `defaults` give way to
+    /// `properties`; `required` (what the client's correctness depends on, e.g. manual commits) override them.
+    func makeConf(defaults: [String: String] = [:], required: [String: String] = [:], callbacks: ClientCallbacks) throws(KafkaError) -> OpaquePointer {
         guard let conf = rd_kafka_conf_new() else { throw .configuration("rd_kafka_conf_new failed") }
-        var all: [(String, String)] = [("bootstrap.servers", bootstrapServers), ("client.id", clientID)]
-        all.append(contentsOf: extra.sorted { $0.key < $1.key })
-        all.append(contentsOf: properties.sorted { $0.key < $1.key })
-        for (key, value) in all {
+        for (key, value) in effectiveProperties(defaults: defaults, required: required).sorted(by: { $0.key < $1.key }) {
             var errstr = [CChar](repeating: 0, count: 512)
             let result = rd_kafka_conf_set(conf, key, value, &errstr, errstr.count)
             if result != RD_KAFKA_CONF_OK {

@@ -20,13 +20,22 @@ public final class KafkaConsumer {
     private let box: RebalanceBox
     private var closed = false
 
-    /// A consumer. With `groupID`, offsets are committed only by `commit` (auto commit and auto store are off).
-    public init(configuration: KafkaConfiguration, groupID: String?, properties: [String: String] = [:]) throws(KafkaError) {
+    /// What a consumer is always made with, whatever its configuration says.
+    public static func requiredProperties(groupID: String?, reportsPartitionEnd: Bool = false) -> [String: String] {
+        [
+            "enable.auto.commit": "false", "enable.auto.offset.store": "false", "enable.partition.eof": String(reportsPartitionEnd),
+            "group.id": groupID ?? "layout-worker-standalone-unused",
+        ]
+    }
+
+    /// A consumer. With `groupID`, offsets are committed only by `commit` (auto commit and auto store are off, and
+    /// stay off whatever the configuration says). `defaults` apply where the configuration's properties are silent.
+    /// With `reportsPartitionEnd`, reaching the end of a partition is reported (`enable.partition.eof`).
+    public init(configuration: KafkaConfiguration, groupID: String?, defaults: [String: String] = [:],
+                reportsPartitionEnd: Bool = false) throws(KafkaError) {
         let box = RebalanceBox(configuration: configuration)
-        var extra = ["enable.auto.commit": "false", "enable.auto.offset.store": "false", "enable.partition.eof": "false"]
-        extra["group.id"] = groupID ?? "layout-worker-standalone-unused"
-        for (k, v) in properties { extra[k] = v }
-        let conf = try configuration.makeConf(extra: extra, callbacks: box)
+        let required = Self.requiredProperties(groupID: groupID, reportsPartitionEnd: reportsPartitionEnd)
+        let conf = try configuration.makeConf(defaults: defaults, required: required, callbacks: box)
         if groupID != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in
                 guard let rk, let partitions, let opaque else { return }

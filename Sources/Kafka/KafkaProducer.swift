@@ -1,5 +1,9 @@
 import CRdKafka
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What became of one produced message.
 public struct DeliveryReport: Sendable {
@@ -25,9 +29,7 @@ public final class KafkaProducer {
     /// A producer; `idempotent` turns on `enable.idempotence` (acks=all, ordered, no duplicates on retry).
     public init(configuration: KafkaConfiguration, idempotent: Bool = true) throws(KafkaError) {
         let box = DeliveryBox(configuration: configuration)
-        var extra: [String: String] = [:]
-        if idempotent { extra["enable.idempotence"] = "true" }
-        let conf = try configuration.makeConf(extra: extra, callbacks: box)
+        let conf = try configuration.makeConf(required: idempotent ? ["enable.idempotence": "true"] : [:], callbacks: box)
         rd_kafka_conf_set_dr_msg_cb(conf) { _, message, opaque in
             guard let message, let opaque else { return }
             guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? DeliveryBox else { return }

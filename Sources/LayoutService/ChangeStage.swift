@@ -1,6 +1,7 @@
 import Dispatch
 public import Kafka
 public import LayoutCompiler
+import AttributeCarrying
 public import LayoutDiff
 import LayoutJSON
 
@@ -27,14 +28,14 @@ public struct ChangeStage: Sendable {
     }
 
     public let settings: ChangeSettings
-    let compiler: LayoutCompiler
+    let carrier: AttributeCarrier
     let differ = LayoutDiffer()
     /// The previous layout per page.
     public var store: LayoutStore
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
-        self.compiler = compiler
+        self.carrier = AttributeCarrier(registry: compiler.registry)
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
 
@@ -70,7 +71,7 @@ public struct ChangeStage: Sendable {
         }
         // 3. Each page's messages in order, pages in parallel, each starting from the stored layout.
         var previous = order.map { store.layout(for: $0) }
-        let compiler = self.compiler, differ = self.differ
+        let carrier = self.carrier, differ = self.differ
         let (pages, members, read) = (order, groups, outlines)
         outcomes.withUnsafeMutableBufferPointer { out in
             previous.withUnsafeMutableBufferPointer { prev in
@@ -84,7 +85,7 @@ public struct ChangeStage: Sendable {
                             results.buffer[i] = .cleared(page: key.page)
                             continue
                         }
-                        if let layout, let carried = compiler.carryAttributes(into: outline, from: layout) {
+                        if let layout, let carried = carrier.carry(into: outline, from: layout) {
                             do throws(LayoutDiffError) {
                                 outline = try RecordOutline(bytes: carried)
                                 bytes = carried

@@ -42,21 +42,23 @@ public enum DeadLetter {
         public static func < (a: Cut, b: Cut) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The headers a dead letter carries: the input's own (not this worker's) plus the error and provenance headers.
-    public static func headers(for message: KafkaMessage, code: String, reason: String, version: String) -> [KafkaHeader] {
-        carried(message) + provenance(for: message, code: code, reason: reason, version: version)
+    /// The headers a dead letter carries: the input's own (not this worker's) with the message's trace headers
+    /// (`MessageSpan.headers`), plus the error and provenance headers.
+    public static func headers(for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader]) -> [KafkaHeader] {
+        carried(message, trace: trace) + provenance(for: message, code: code, reason: reason, version: version)
     }
 
     /// The input's headers that an output (record, change set, tombstone, dead letter) carries: all but this
-    /// worker's own, with the trace context replaced by the message's child context (`MessageTrace`).
-    public static func carried(_ message: KafkaMessage) -> [KafkaHeader] {
-        inputHeaders(message) + MessageTrace(of: message).headers
+    /// worker's own, with the trace context replaced by the message's (`trace`, from `MessageSpan.headers`).
+    public static func carried(_ message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
+        inputHeaders(message, trace: trace) + trace
     }
 
     /// The input's own headers an output may carry: not this worker's, not the trace context (which is replaced).
-    static func inputHeaders(_ message: KafkaMessage) -> [KafkaHeader] {
-        message.headers.filter {
-            !$0.name.hasPrefix(ownHeaderPrefix) && $0.name != MessageTrace.traceParentHeader && $0.name != MessageTrace.traceStateHeader
+    static func inputHeaders(_ message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
+        message.headers.filter { header in
+            !header.name.hasPrefix(ownHeaderPrefix) && header.name != MessageTrace.traceParentHeader
+                && header.name != MessageTrace.traceStateHeader && !trace.contains { $0.name == header.name }
         }
     }
 
@@ -76,17 +78,16 @@ public enum DeadLetter {
 
     /// The dead letter for `message` at cut `cut` or beyond, the first that fits `limit` bytes on the wire, with the
     /// cut it was made at.
-    public static func letter(for message: KafkaMessage, code: String, reason: String, version: String, limit: Int,
-                              from cut: Cut = .none) -> (key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader], cut: Cut) {
+    public static func letter(for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader],
+                              limit: Int, from cut: Cut = .none) -> (key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader], cut: Cut) {
         if cut == .none {
-            let headers = Self.headers(for: message, code: code, reason: reason, version: version)
+            let headers = Self.headers(for: message, code: code, reason: reason, version: version, trace: trace)
             if KafkaMessage.wireSize(key: message.key, value: message.value, headers: headers) <= limit {
                 return (message.key, message.value, headers, .none)
             }
         }
         // A cut letter drops the input's headers but keeps its trace context (one short header or two).
-        let dropped = inputHeaders(message)
-        let trace = MessageTrace(of: message).headers
+        let dropped = inputHeaders(message, trace: trace)
         let droppedBytes = dropped.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.count ?? 0) }
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {

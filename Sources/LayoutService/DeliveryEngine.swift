@@ -51,6 +51,16 @@ public final class DeliveryEngine {
         case tombstoned
         case skipped
         case deadLettered(code: String)
+
+        /// The word for it in logs and spans.
+        public var name: String {
+            switch self {
+            case .published: "published"
+            case .tombstoned: "tombstoned"
+            case .skipped: "skipped"
+            case .deadLettered: "dead-lettered"
+            }
+        }
     }
 
     /// Settings shared by `serve` and `replay`.
@@ -75,6 +85,8 @@ public final class DeliveryEngine {
     /// An input message whose outputs are not all acknowledged yet.
     struct Entry {
         let message: KafkaMessage
+        /// The message's span (ended when it is settled) and the trace headers of its outputs.
+        let span: MessageSpan
         var purpose: Purpose
         var parts: [Part]
         /// Bit `i` set: part `i` is produced and not yet acknowledged.
@@ -149,26 +161,28 @@ public final class DeliveryEngine {
 
     /// Produces every part for one input message; the message is settled when all are acknowledged. A record over
     /// the size limit is not produced: the input is dead-lettered as `record-too-large` instead.
-    public func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part]) {
+    public func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part], span: MessageSpan) {
         precondition(parts.count <= Self.maxParts, "at most \(Self.maxParts) outputs per input message")
         if case .deadLetter = purpose {} else if let big = parts.first(where: { $0.wireSize > maxRecordBytes }) {
             deadLetter(message, code: DeadLetter.Code.recordTooLarge,
-                       reason: "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)")
+                       reason: "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)",
+                       span: span)
             return
         }
-        enqueue(Entry(message: message, purpose: purpose, parts: parts))
+        enqueue(Entry(message: message, span: span, purpose: purpose, parts: parts))
     }
 
     /// Sends `message` to the dead-letter topic with `code` and `reason`, cut down to fit the size limit.
-    public func deadLetter(_ message: KafkaMessage, code: String, reason: String) {
+    public func deadLetter(_ message: KafkaMessage, code: String, reason: String, span: MessageSpan) {
         logger.warning("dead-lettering message", metadata: [
             "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
             "offset": .stringConvertible(message.offset), "code": .string(code), "reason": .string(String(reason.prefix(500))),
         ])
-        let letter = DeadLetter.letter(for: message, code: code, reason: reason, version: settings.version, limit: maxRecordBytes)
+        let letter = DeadLetter.letter(for: message, code: code, reason: reason, version: settings.version, trace: span.headers,
+                                       limit: maxRecordBytes)
         if letter.cut != .none { logCut(message, letter.cut) }
         let part = Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)
-        enqueue(Entry(message: message, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut, reason: reason))
+        enqueue(Entry(message: message, span: span, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut, reason: reason))
     }
 
     /// Takes `entry` in flight under a new token, counts its bytes and produces its parts.
@@ -293,7 +307,7 @@ public final class DeliveryEngine {
             }
             remove(token)
             deadLetter(e.message, code: error.isRecordTooLarge ? DeadLetter.Code.recordTooLarge : DeadLetter.Code.produceFailed,
-                       reason: "\(topic): \(error.description)")
+                       reason: "\(topic): \(error.description)", span: e.span)
             return
         }
         remove(token)
@@ -304,6 +318,7 @@ public final class DeliveryEngine {
         case .skip: settlement = .skipped
         case .deadLetter(let code): settlement = .deadLettered(code: code)
         }
+        e.span.end(settlement)
         onSettled(e.message, settlement)
     }
 
@@ -315,8 +330,8 @@ public final class DeliveryEngine {
             // Refused by the cluster at this size (or for its content): keep less of the input.
             let next: DeadLetter.Cut = error.isRecordTooLarge && e.cut == .none ? .fitted : .provenanceOnly
             let limit = error.isRecordTooLarge ? min(maxRecordBytes, e.parts[0].wireSize / 2) : maxRecordBytes
-            let letter = DeadLetter.letter(for: e.message, code: code, reason: e.reason, version: settings.version, limit: limit,
-                                           from: next)
+            let letter = DeadLetter.letter(for: e.message, code: code, reason: e.reason, version: settings.version, trace: e.span.headers,
+                                           limit: limit, from: next)
             logCut(e.message, letter.cut)
             e.cut = letter.cut
             e.parts = [Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)]
@@ -328,6 +343,11 @@ public final class DeliveryEngine {
         entries[token] = e
         markWaiting(token, 0)
         block(reason: "\(topic) refuses even a minimal dead letter: \(error)")
+    }
+
+    /// Ends the spans of the messages still in flight (they stay in flight and will be processed again).
+    public func abandonUnsettled(_ why: String) {
+        for entry in entries.values { entry.span.abandon(why) }
     }
 
     private func remove(_ token: Int) {

@@ -4,6 +4,10 @@ public import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
 #endif
 
 /// A swift-log handler writing one JSON object per line to a file descriptor (stderr by default):
@@ -37,7 +41,7 @@ public struct JSONLogHandler: LogHandler {
         line.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n <= 0 { return }
                 offset += n
             }

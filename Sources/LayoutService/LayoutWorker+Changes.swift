@@ -24,10 +24,10 @@ extension LayoutWorker {
     }
 
     /// Publishes a record; with changes on, also its change set and the page's latest layout.
-    func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?) {
-        let headers = Self.recordHeaders(for: message)
+    func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?, span: MessageSpan) {
+        let headers = Self.recordHeaders(for: message, trace: span.headers)
         guard let c = settings.changes, let page else {
-            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)], span: span)
             return
         }
         let step: ChangeStage.Step
@@ -35,16 +35,16 @@ extension LayoutWorker {
         case .changed(let s): step = s
         case .failed(let error):
             // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed, reason: error.description)
+            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed, reason: error.description, span: span)
             return
         case .untracked, .cleared:
             metrics.changeSetSkipped()
-            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)])
+            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)], span: span)
             return
         }
         metrics.changeSet(step.changeSet.summary)
         let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = DeadLetter.carried(message).filter { $0.name != "content-type" }
+        var changeHeaders = DeadLetter.carried(message, trace: span.headers).filter { $0.name != "content-type" }
         changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
         delivery.send(message, purpose: .record, parts: [
             Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
@@ -52,7 +52,7 @@ extension LayoutWorker {
             Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
                 KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic), KafkaHeader("content-type", text: Self.contentType),
             ]),
-        ])
+        ], span: span)
     }
 
     /// The tombstone that clears a page's latest layout.

@@ -4,6 +4,7 @@ public import Kafka
 public import LayoutCompiler
 import LayoutRecord
 public import Logging
+import Tracing
 
 /// The consume → compile → publish/dead-letter → commit loop. Runs on one thread, which owns the Kafka clients.
 public final class LayoutWorker {
@@ -16,6 +17,8 @@ public final class LayoutWorker {
     let compiler: LayoutCompiler
     let status: WorkerStatus
     let metrics: WorkerMetrics
+    /// One span per message, and the trace headers of its outputs.
+    let tracer: MessageTracer
     var logger: Logger
     let consumer: KafkaConsumer
     /// Produces, acknowledges, retries and dead-letters every output (shared with `replay`).
@@ -41,16 +44,17 @@ public final class LayoutWorker {
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
 
-    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger) throws(KafkaError) {
+    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, tracer: MessageTracer,
+                logger: Logger) throws(KafkaError) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
         self.metrics = metrics
+        self.tracer = tracer
         self.logger = logger
-        var consumerProps = ServeSettings.defaultConsumerProperties
-        for (k, v) in settings.consumerProperties { consumerProps[k] = v }
+        // Precedence, for each client: the worker's defaults < --kafka-property < --consumer/--producer-property.
+        var consumerConfig = settings.consumerKafka
         // librdkafka's statistics become metrics; the consumer's also tell membership and broker reachability.
-        var consumerConfig = settings.kafka
         consumerConfig.statisticsHandler = { [status, metrics] json in
             guard let stats = KafkaStatistics(json: json) else { return }
             metrics.statistics(stats)
@@ -69,13 +73,12 @@ public final class LayoutWorker {
             }
             logger.warning("kafka consumer error", metadata: ["error": .string(error.description)])
         }
-        consumer = try KafkaConsumer(configuration: consumerConfig, groupID: settings.groupID, properties: consumerProps)
-        var producerConfig = settings.kafka
+        consumer = try KafkaConsumer(configuration: consumerConfig, groupID: settings.groupID,
+                                     defaults: ServeSettings.defaultConsumerProperties)
+        var producerConfig = settings.producerKafka
         producerConfig.statisticsHandler = { [metrics] json in
             if let stats = KafkaStatistics(json: json) { metrics.statistics(stats) }
         }
-        for (k, v) in ServeSettings.defaultProducerProperties where settings.kafka.properties[k] == nil { producerConfig.properties[k] = v }
-        for (k, v) in settings.producerProperties { producerConfig.properties[k] = v }
         delivery = try DeliveryEngine(
             settings: .init(producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
                             stallMs: settings.producerStallMs),
@@ -169,11 +172,14 @@ public final class LayoutWorker {
             let m = batch[0]
             begin(m)
             delivery.deadLetter(m, code: DeadLetter.Code.workerCrash,
-                                reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again")
+                                reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again",
+                                span: tracer.start(m))
             breaker.forget(batch)
             return
         }
         breaker?.begin(batch)
+        // Each message's span starts when its batch starts compiling.
+        let started = DefaultTracerClock.now
         var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
         let compiler = self.compiler
         let settings = self.settings
@@ -190,27 +196,30 @@ public final class LayoutWorker {
         breaker?.end(batch)
         for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {
             begin(message)
+            let span = tracer.start(message, at: started)
             switch outcome {
             case .skip:
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    delivery.send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)])
+                    delivery.send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)], span: span)
                 } else {
+                    span.end(.skipped)
                     settled(message, .skipped)
                 }
             case .tombstone:
-                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: DeadLetter.carried(message))]
+                let headers = DeadLetter.carried(message, trace: span.headers)
+                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: headers)]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
                     parts.append(stateTombstone(message, page: page, in: c))
-                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: DeadLetter.carried(message)))
+                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers))
                 }
-                delivery.send(message, purpose: .tombstone, parts: parts)
+                delivery.send(message, purpose: .tombstone, parts: parts, span: span)
             case .record(let bytes, let diagnostics):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
-                publish(message, record: bytes, page: pages?[i])
+                publish(message, record: bytes, page: pages?[i], span: span)
             case .deadLetter(let code, let reason):
-                delivery.deadLetter(message, code: code, reason: reason)
+                delivery.deadLetter(message, code: code, reason: reason, span: span)
             }
         }
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
@@ -240,9 +249,9 @@ public final class LayoutWorker {
         if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
     }
 
-    /// The input's headers plus the record's content type and version.
-    static func recordHeaders(for message: KafkaMessage) -> [KafkaHeader] {
-        var headers = DeadLetter.carried(message).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
+    /// The input's headers (with the message's trace headers) plus the record's content type and version.
+    static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
+        var headers = DeadLetter.carried(message, trace: trace).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
         headers.append(KafkaHeader("content-type", text: contentType))
         headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
         return headers
@@ -394,6 +403,7 @@ public final class LayoutWorker {
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)
         commit(synchronous: true)
+        delivery.abandonUnsettled("the worker stopped before the outputs were acknowledged")
         consumer.close()
         stateLoader?.close()
         metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)

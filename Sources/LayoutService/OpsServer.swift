@@ -1,7 +1,7 @@
 import Dispatch
 public import Hummingbird
 public import Logging
-public import Prometheus
+import Prometheus
 
 /// The ops endpoints on Hummingbird (SwiftNIO underneath: every connection is served concurrently on an event loop,
 /// so idle or slow clients cannot delay a probe):

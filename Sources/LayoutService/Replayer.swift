@@ -3,20 +3,25 @@ import Foundation
 import Kafka
 public import LayoutCompiler
 public import Logging
+import Tracing
 
 /// Recompiles a bounded range of a topic into a chosen topic by assignment (never joining a group).
 public final class Replayer {
     let settings: ReplaySettings
     let compiler: LayoutCompiler
     let status: WorkerStatus
+    /// One span per recompiled message, and the trace headers of its outputs.
+    let tracer: MessageTracer
     var logger: Logger
     let progress: (String) -> Void
 
     /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C).
-    public init(settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, logger: Logger, progress: @escaping (String) -> Void) {
+    public init(settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, tracer: MessageTracer, logger: Logger,
+                progress: @escaping (String) -> Void) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
+        self.tracer = tracer
         self.logger = logger
         self.progress = progress
     }
@@ -36,7 +41,7 @@ public final class Replayer {
         let chosen = settings.partitions ?? all
         for p in chosen where !all.contains(p) { throw Failure(description: "\(topic) has no partition \(p) (it has \(count))") }
 
-        let consumer = try KafkaConsumer(configuration: settings.kafka, groupID: nil, properties: ["fetch.wait.max.ms": "50"])
+        let consumer = try KafkaConsumer(configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
         let times = TimeLookup(kafka: settings.kafka, topic: topic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
         for p in chosen {
@@ -147,6 +152,7 @@ public final class Replayer {
                 if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
                 summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             }
+            let compileStarted = DefaultTracerClock.now
             let outcome = MessageOutcome.of(m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
             if case .record(_, let diagnostics) = outcome {
                 for d in diagnostics {
@@ -155,18 +161,22 @@ public final class Replayer {
                 }
             }
             if let delivery {
+                let span = tracer.start(m, at: compileStarted)
                 switch outcome {
                 case .record(let bytes, _):
                     delivery.send(m, purpose: .record, parts: [.init(topic: settings.toTopic!, key: m.key, value: bytes,
-                                                                     headers: LayoutWorker.recordHeaders(for: m))])
+                                                                     headers: LayoutWorker.recordHeaders(for: m, trace: span.headers))],
+                                  span: span)
                 case .tombstone:
                     delivery.send(m, purpose: .tombstone, parts: [.init(topic: settings.toTopic!, key: m.key, value: nil,
-                                                                        headers: DeadLetter.carried(m))])
+                                                                        headers: DeadLetter.carried(m, trace: span.headers))],
+                                  span: span)
                 case .skip:
+                    span.end(.skipped)
                     summary.partitions[i].skipped += 1
                     tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
                 case .deadLetter(let code, let reason):
-                    delivery.deadLetter(m, code: code, reason: reason)
+                    delivery.deadLetter(m, code: code, reason: reason, span: span)
                 }
             } else {
                 // A dry run counts what each message would become.
@@ -195,6 +205,7 @@ public final class Replayer {
             }
             if delivery.inFlightMessages > 0 {
                 logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
+                delivery.abandonUnsettled("the replay ended before the outputs were acknowledged")
             }
         }
         saveCheckpoint()

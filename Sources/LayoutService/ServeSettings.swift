@@ -60,6 +60,22 @@ public struct ServeSettings: Sendable {
     /// Producer properties the worker sets unless told otherwise.
     public static let defaultProducerProperties = ["statistics.interval.ms": "5000"]
 
+    /// The consumer's client settings: `consumerProperties` over `kafka.properties` (the worker's defaults,
+    /// `defaultConsumerProperties`, apply where both are silent).
+    public var consumerKafka: KafkaConfiguration {
+        var config = kafka
+        for (k, v) in consumerProperties { config.properties[k] = v }
+        return config
+    }
+
+    /// The producer's client settings: `producerProperties` over `kafka.properties` over `defaultProducerProperties`.
+    public var producerKafka: KafkaConfiguration {
+        var config = kafka
+        for (k, v) in Self.defaultProducerProperties where config.properties[k] == nil { config.properties[k] = v }
+        for (k, v) in producerProperties { config.properties[k] = v }
+        return config
+    }
+
     public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {
         self.kafka = kafka
         self.inputTopics = inputTopics

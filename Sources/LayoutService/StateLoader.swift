@@ -36,7 +36,7 @@ public final class StateLoader {
         if let existing = self.consumer {
             consumer = existing
         } else {
-            consumer = try KafkaConsumer(configuration: kafka, groupID: nil, properties: ["enable.partition.eof": "true", "fetch.wait.max.ms": "50"])
+            consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"], reportsPartitionEnd: true)
             self.consumer = consumer
         }
         for input in partitions {

@@ -21,7 +21,7 @@ public struct TimeLookup: Sendable {
         let answer = try consumer.offsetsForTimes([TopicPartition(topic, partition, offset: time)]).first?.offset ?? -1
         if answer < 0 || answer >= high { return high }   // no record at or after `time`
         // The answer must be the first record at or after `time`: that record is not earlier, its predecessor is.
-        let probe = try KafkaConsumer(configuration: kafka, groupID: nil, properties: ["fetch.wait.max.ms": "20"])
+        let probe = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "20"])
         func timestamp(at offset: Int64) throws -> Int64? {
             try probe.assign([TopicPartition(topic, partition, offset: offset)])
             let deadline = Date().addingTimeInterval(5)

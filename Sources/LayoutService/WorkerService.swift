@@ -10,13 +10,16 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     let compiler: LayoutCompiler
     let status: WorkerStatus
     let metrics: WorkerMetrics
+    let tracer: MessageTracer
     let logger: Logger
 
-    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger) {
+    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, tracer: MessageTracer,
+                logger: Logger) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
         self.metrics = metrics
+        self.tracer = tracer
         self.logger = logger
     }
 
@@ -28,8 +31,9 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
         let status = self.status
         let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
-                let thread = Thread { [settings, compiler, metrics, logger] in
-                    continuation.resume(returning: Self.runWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, logger: logger))
+                let thread = Thread { [settings, compiler, metrics, tracer, logger] in
+                    continuation.resume(returning: Self.runWorker(settings: settings, compiler: compiler, status: status, metrics: metrics,
+                                                                  tracer: tracer, logger: logger))
                 }
                 thread.name = "layout-worker"
                 thread.start()
@@ -49,9 +53,10 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     /// returns, so the process never exits while librdkafka's threads are still tearing down (exiting under them
     /// can crash in its TLS cleanup).
     private static func runWorker(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
-                                  logger: Logger) -> Result<WorkerCounts, KafkaError> {
+                                  tracer: MessageTracer, logger: Logger) -> Result<WorkerCounts, KafkaError> {
         do throws(KafkaError) {
-            let worker = try LayoutWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, logger: logger)
+            let worker = try LayoutWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, tracer: tracer,
+                                          logger: logger)
             try worker.run()
             return .success(worker.counts)
         } catch {

@@ -1,3 +1,4 @@
+import AttributeCarrying
 import Foundation
 import Testing
 import LayoutCompiler
@@ -46,9 +47,9 @@ let extremeNumbers = [
         #expect(try applier.apply(forward.bytes, to: original.document.bytes) == record.document.bytes)
         let backward = differ.diff(from: record, to: original, key: "k")
         #expect(try applier.apply(backward.bytes, to: record.document.bytes) == original.document.bytes)
-        _ = compiler.carryAttributes(into: record, from: original)
-        _ = compiler.carryAttributes(into: original, from: record)
-        _ = compiler.carryAttributes(into: record, from: record)
+        _ = AttributeCarrier(registry: compiler.registry).carry(into: record, from: original)
+        _ = AttributeCarrier(registry: compiler.registry).carry(into: original, from: record)
+        _ = AttributeCarrier(registry: compiler.registry).carry(into: record, from: record)
         return true
     }
 
@@ -116,7 +117,7 @@ let extremeNumbers = [
         // Each record against a sample of the others: paging windows carried from every kind of extreme.
         for (n, record) in records.enumerated() {
             for m in stride(from: n % 7, to: records.count, by: 7) {
-                _ = compiler.carryAttributes(into: record, from: records[m])
+                _ = AttributeCarrier(registry: compiler.registry).carry(into: record, from: records[m])
             }
         }
         #expect(records.count == 6 * edges.count * edges.count)
@@ -138,7 +139,7 @@ let extremeNumbers = [
         let next = Array(text.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#).utf8)
         let a = try RecordOutline(bytes: try compiler.compile(end).get().bytes)
         let b = try RecordOutline(bytes: try compiler.compile(next).get().bytes)
-        _ = compiler.carryAttributes(into: b, from: a)
-        _ = compiler.carryAttributes(into: a, from: b)
+        _ = AttributeCarrier(registry: compiler.registry).carry(into: b, from: a)
+        _ = AttributeCarrier(registry: compiler.registry).carry(into: a, from: b)
     }
 }

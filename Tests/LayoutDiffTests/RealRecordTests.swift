@@ -1,3 +1,4 @@
+import AttributeCarrying
 import Foundation
 import Testing
 import LayoutCompiler
@@ -97,14 +98,14 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         #expect(try window(page1.document.bytes) == #"{"first":1,"last":12}"#)
         // The next page continues the window (infinite scrolling).
         let page2 = try outline(resultsPage(first: 13, last: 24))
-        let carried2 = try #require(defaultCompiler.carryAttributes(into: page2, from: page1))
+        let carried2 = try #require(AttributeCarrier(registry: defaultCompiler.registry).carry(into: page2, from: page1))
         #expect(try window(carried2) == #"{"first":1,"last":24}"#)
         // Reloading a page inside the window keeps it.
         let again = try outline(resultsPage(first: 1, last: 12))
-        let carried3 = try #require(defaultCompiler.carryAttributes(into: again, from: try RecordOutline(bytes: carried2)))
+        let carried3 = try #require(AttributeCarrier(registry: defaultCompiler.registry).carry(into: again, from: try RecordOutline(bytes: carried2)))
         #expect(try window(carried3) == #"{"first":1,"last":24}"#)
         // A jump starts a new window: nothing to carry.
-        #expect(defaultCompiler.carryAttributes(into: try outline(resultsPage(first: 49, last: 60)), from: try RecordOutline(bytes: carried2)) == nil)
+        #expect(AttributeCarrier(registry: defaultCompiler.registry).carry(into: try outline(resultsPage(first: 49, last: 60)), from: try RecordOutline(bytes: carried2)) == nil)
         // Everything but the carried attribute is untouched.
         let plain = try JSONReader().read(page2.document.bytes), carried = try JSONReader().read(carried2)
         #expect(plain.nodes.count == carried.nodes.count)

@@ -12,7 +12,7 @@ import Testing
 
     @Test func aLetterThatFitsIsTheInputAsItCame() {
         let m = message(key: 4, value: 100, headers: [KafkaHeader("trace", text: "t"), KafkaHeader("layout-worker-error-code", text: "old")])
-        let letter = DeadLetter.letter(for: m, code: "invalid-json", reason: "why", version: "1", limit: 10_000)
+        let letter = DeadLetter.letter(for: m, code: "invalid-json", reason: "why", version: "1", trace: MessageTrace(of: m).headers, limit: 10_000)
         #expect(letter.cut == .none && letter.value == m.value && letter.key == m.key)
         // The input's headers, its trace context as a child span, then the provenance.
         #expect(letter.headers.map(\.name) == ["trace", "traceparent", "layout-worker-error-code", "layout-worker-error-message", "layout-worker-source-topic",
@@ -30,7 +30,7 @@ import Testing
                 for headerBytes in [0, 500, 100_000] {
                     let headers = headerBytes == 0 ? [] : [KafkaHeader("blob", [UInt8](repeating: 3, count: headerBytes))]
                     let m = message(key: key, value: value, headers: headers)
-                    let letter = DeadLetter.letter(for: m, code: "too-large", reason: String(repeating: "r", count: 3_000), version: "1", limit: limit)
+                    let letter = DeadLetter.letter(for: m, code: "too-large", reason: String(repeating: "r", count: 3_000), version: "1", trace: MessageTrace(of: m).headers, limit: limit)
                     let size = KafkaMessage.wireSize(key: letter.key, value: letter.value, headers: letter.headers)
                     #expect(size <= limit || letter.cut == .provenanceOnly, "key \(key) value \(value) headers \(headerBytes): \(size) > \(limit)")
                     #expect(letter.headers.contains { $0.name == DeadLetter.sourceOffsetHeader && $0.value == Array("42".utf8) })
@@ -48,7 +48,7 @@ import Testing
 
     @Test func provenanceOnlyAlwaysFitsAKilobyteKeyAndTheHeaders() {
         let m = message(key: 50_000, value: 10, headers: [])
-        let letter = DeadLetter.letter(for: m, code: "x", reason: "y", version: "1", limit: 100)
+        let letter = DeadLetter.letter(for: m, code: "x", reason: "y", version: "1", trace: MessageTrace(of: m).headers, limit: 100)
         #expect(letter.cut == .provenanceOnly && letter.value == nil && letter.key?.count == 1024)
         let note = String(decoding: letter.headers.first { $0.name == DeadLetter.cutHeader }?.value ?? [], as: UTF8.self)
         #expect(note.contains("key cut from 50000 to 1024 bytes"))

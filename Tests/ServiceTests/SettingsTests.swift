@@ -1,4 +1,6 @@
 import Foundation
+import Kafka
+import LayoutService
 import Testing
 import TestSupport
 
@@ -14,6 +16,25 @@ import TestSupport
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString).yaml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// Per client: the worker's defaults < --kafka-property < --consumer-property / --producer-property < what
+    /// correctness needs (manual commits, the group, idempotence).
+    @Test func clientPropertiesFollowOnePrecedence() {
+        var serve = ServeSettings(kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1", properties: [
+            "fetch.wait.max.ms": "200", "linger.ms": "7", "enable.auto.commit": "true", "group.id": "other", "statistics.interval.ms": "0",
+        ]), inputTopics: ["in"], outputTopic: "out", deadLetterTopic: "dlq", groupID: "g")
+        serve.consumerProperties = ["fetch.wait.max.ms": "30"]
+        serve.producerProperties = ["linger.ms": "9"]
+        let consumer = serve.consumerKafka.effectiveProperties(defaults: ServeSettings.defaultConsumerProperties,
+                                                               required: KafkaConsumer.requiredProperties(groupID: "g"))
+        #expect(consumer["fetch.wait.max.ms"] == "30")
+        #expect(consumer["linger.ms"] == "7")
+        #expect(consumer["statistics.interval.ms"] == "0")
+        #expect(consumer["queued.max.messages.kbytes"] == ServeSettings.defaultConsumerProperties["queued.max.messages.kbytes"])
+        #expect(consumer["enable.auto.commit"] == "false" && consumer["group.id"] == "g")
+        let producer = serve.producerKafka.effectiveProperties()
+        #expect(producer["linger.ms"] == "9" && producer["fetch.wait.max.ms"] == "200" && producer["statistics.interval.ms"] == "0")
     }
 
     @Test func unknownNamesAreRefusedWithADidYouMean() throws {

@@ -120,7 +120,7 @@ final class TestBroker {
 
     /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds.
     func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
-        let consumer = try KafkaConsumer(configuration: configuration, groupID: nil, properties: ["fetch.wait.max.ms": "10"])
+        let consumer = try KafkaConsumer(configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
         try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
         var out: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)

@@ -1,3 +1,4 @@
+import AttributeCarrying
 import Foundation
 import FuzzSupport
 import LayoutCompiler
@@ -25,8 +26,8 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     if case .success(let compiled) = compiler.compile(fuzzBytes(data, size)) {
         precondition((try? JSONReader().read(compiled.bytes)) != nil, "compiled record is not JSON")
         if let record = try? RecordOutline(bytes: compiled.bytes) {
-            _ = compiler.carryAttributes(into: record, from: previous ?? record)
-            if let previous { _ = compiler.carryAttributes(into: previous, from: record) }
+            _ = AttributeCarrier(registry: compiler.registry).carry(into: record, from: previous ?? record)
+            if let previous { _ = AttributeCarrier(registry: compiler.registry).carry(into: previous, from: record) }
             previous = record
         }
     }

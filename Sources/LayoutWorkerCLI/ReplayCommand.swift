@@ -6,6 +6,7 @@ import LayoutCompiler
 import LayoutService
 import Logging
 import Mapping
+import Tracing
 
 /// `layout-worker replay`: recompile a bounded range of a topic into a chosen topic, without touching any group.
 struct ReplayCommand: ParsableCommand {
@@ -73,7 +74,8 @@ struct ReplayCommand: ParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         let interactive = isatty(2) != 0
         let replayer = Replayer(settings: settings, compiler: LayoutCompiler(config: mapping, maxInputBytes: settings.maxMessageBytes),
-                                status: status, logger: logger) { line in
+                                status: status, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
+                                logger: logger) { line in
             Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
         }
         let summary: ReplaySummary

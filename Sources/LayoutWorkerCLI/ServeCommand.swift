@@ -7,6 +7,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import Tracing
 import Yams
 import Mapping
 
@@ -106,7 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
         let status = WorkerStatus(stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
         logger.info("kafka settings", metadata: ["properties": .string(serve.kafka.redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))])
 
-        let worker = WorkerService(settings: serve, compiler: compiler, status: status, metrics: metrics, logger: logger)
+        // Spans go to the tracer a program embedding this command bootstrapped (none in `layout-worker` itself).
+        let tracer = MessageTracer(tracer: InstrumentationSystem.tracer, group: serve.groupID)
+        let worker = WorkerService(settings: serve, compiler: compiler, status: status, metrics: metrics, tracer: tracer, logger: logger)
         var services = [ServiceGroupConfiguration.ServiceConfiguration(
             service: worker, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker")]
         let httpAddress = value(http, "http") ?? "127.0.0.1:9464"

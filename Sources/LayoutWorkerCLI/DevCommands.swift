@@ -106,7 +106,7 @@ struct TailCommand: ParsableCommand {
                 return p
             }
         }
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, properties: ["fetch.wait.max.ms": "20"])
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "20"])
         try consumer.assign(chosen.map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
         let limit = count ?? (follow ? Int.max : 100)
         var seen = 0

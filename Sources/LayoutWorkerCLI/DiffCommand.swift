@@ -1,5 +1,6 @@
 import ArgumentParser
 import LayoutCompiler
+import AttributeCarrying
 import LayoutDiff
 import LayoutJSON
 import LayoutRecord
@@ -51,7 +52,9 @@ struct DiffCommand: ParsableCommand {
         let base = old == "-" ? nil : try record(old)
         let target = try record(new)
         var next = target
-        if let compiler, let base, let carried = compiler.carryAttributes(into: target, from: base) { next = try RecordOutline(bytes: carried) }
+        if let compiler, let base, let carried = AttributeCarrier(registry: compiler.registry).carry(into: target, from: base) {
+            next = try RecordOutline(bytes: carried)
+        }
         let cs = LayoutDiffer().diff(from: base, to: next, key: key)
         if summary {
             let s = cs.summary

@@ -1,10 +1,21 @@
-import Adaptors
+public import Adaptors
 import LayoutJSON
 public import LayoutDiff
 
-extension LayoutCompiler {
+/// Carries section attributes from a page's previous layout into its new record (EMAdaptorManager's
+/// `adaptorAttributes`): each adaptor names the attributes it carries (`ContentItemAdaptor.carriedAttributes`) and
+/// how to merge them. It needs the previous layout, so it belongs to the stages that keep one (change sets, `diff
+/// --responses`), not to the pure compiler.
+public struct AttributeCarrier: Sendable {
+    let registry: AdaptorRegistry
+
+    /// A carrier for the adaptors of `registry` (the compiler's, so types map to the same adaptors).
+    public init(registry: AdaptorRegistry) {
+        self.registry = registry
+    }
+
     /// `record` with the attributes its adaptors carry taken over from `previous` (same section ids); nil when none change.
-    public func carryAttributes(into record: RecordOutline, from previous: RecordOutline) -> [UInt8]? {
+    public func carry(into record: RecordOutline, from previous: RecordOutline) -> [UInt8]? {
         let doc = record.document, prev = previous.document
         var previousByID: [ArraySlice<UInt8>: RecordOutline.Section]?
         // Per changed section: the attributes member's position and the new value of each carried attribute.

@@ -1,0 +1,19 @@
+public import ArgumentParser
+import LayoutService
+
+/// The `layout-worker` command line: compile assembler responses into layout records, check mapping configs, run
+/// the Kafka worker. A program that embeds it (to bootstrap a tracer, say) runs `await LayoutWorkerCommand.main(nil)`
+/// (with the explicit `nil`, which picks the asynchronous entry point).
+public struct LayoutWorkerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "layout-worker",
+        abstract: "Compiles Endeca Experience Manager assembler responses into layout records.",
+        version: WorkerVersion.current,
+        subcommands: [
+            CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self, ReplayCommand.self,
+            OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self,
+        ]
+    )
+
+    public init() {}
+}
