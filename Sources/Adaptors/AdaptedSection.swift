@@ -12,8 +12,6 @@ public struct AdaptedSection: Sendable {
     public var placeholder: PlaceholderKind?
     /// Why the placeholder is an error, for `error` placeholders.
     public var placeholderMessage: String?
-    /// Row groups when the adaptor splits its rows by a key (each becomes its own section).
-    public var groups: [RowGroup]?
     /// Findings about this item.
     public var diagnostics: [Diagnostic] = []
 

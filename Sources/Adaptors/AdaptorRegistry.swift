@@ -15,9 +15,7 @@ public struct AdaptorRegistry: Sendable {
         for type in ["ResultsList"] { registry.register(ResultsListAdaptor(), for: type) }
         for type in ["RefinementMenu"] { registry.register(RefinementMenuAdaptor(), for: type) }
         for type in ["Breadcrumbs", "BreadcrumbsMain"] { registry.register(BreadcrumbsAdaptor(), for: type) }
-        registry.register(SingleRowAdaptor(name: "RangeFilter"), for: "RangeFilter")
-        registry.register(SingleRowAdaptor(name: "PriceSlider"), for: "PriceSlider")
-        registry.register(SingleRowAdaptor(name: "SearchBox"), for: "SearchBox")
+        for name in [AdaptorName.rangeFilter, .priceSlider, .searchBox] { registry.register(SingleRowAdaptor(name: name.rawValue), for: name.rawValue) }
         registry.register(SearchAdjustmentsAdaptor(), for: "SearchAdjustments")
         for type in ["PageSlot", "OneColumnPage", "TwoColumnPage", "ThreeColumnPage", "SearchResultsPage",
                      "ContentSlot", "ContentSlot-Main", "ContentSlot-Secondary", "ContentSlot-Header", "ContentSlot-Footer",
@@ -29,21 +27,20 @@ public struct AdaptorRegistry: Sendable {
 
     /// The built-in adaptor called `name` (as written in a mapping config), or nil.
     public static func builtIn(named name: String) -> (any ContentItemAdaptor)? {
-        switch name {
-        case "ResultsList": return ResultsListAdaptor()
-        case "RefinementMenu": return RefinementMenuAdaptor()
-        case "Breadcrumbs": return BreadcrumbsAdaptor()
-        case "RangeFilter", "PriceSlider", "SearchBox": return SingleRowAdaptor(name: name)
-        case "SearchAdjustments": return SearchAdjustmentsAdaptor()
-        case "Container": return ContainerAdaptor()
-        case "Generic": return GenericAdaptor(rows: .auto)
-        default: return nil
+        guard let builtIn = AdaptorName(rawValue: name) else { return nil }
+        switch builtIn {
+        case .resultsList: return ResultsListAdaptor()
+        case .refinementMenu: return RefinementMenuAdaptor()
+        case .breadcrumbs: return BreadcrumbsAdaptor()
+        case .rangeFilter, .priceSlider, .searchBox: return SingleRowAdaptor(name: name)
+        case .searchAdjustments: return SearchAdjustmentsAdaptor()
+        case .container: return ContainerAdaptor()
+        case .generic: return GenericAdaptor(rows: .auto)
         }
     }
 
     /// Names accepted by `builtIn(named:)`.
-    public static let builtInNames = ["ResultsList", "RefinementMenu", "Breadcrumbs", "RangeFilter", "PriceSlider",
-                                      "SearchBox", "SearchAdjustments", "Container", "Generic"]
+    public static var builtInNames: [String] { AdaptorName.allCases.map(\.rawValue) }
 
     /// Uses `adaptor` for items of `type`, replacing any earlier choice.
     public mutating func register(_ adaptor: any ContentItemAdaptor, for type: String) { byType[type] = adaptor }

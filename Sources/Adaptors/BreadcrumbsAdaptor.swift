@@ -3,7 +3,7 @@ public import ContentTree
 
 /// Breadcrumbs: a row per refinement, search and range crumb (in that order); remove-all as an attribute.
 public struct BreadcrumbsAdaptor: ContentItemAdaptor {
-    public let name = "Breadcrumbs"
+    public let name = AdaptorName.breadcrumbs.rawValue
 
     static let fields: [(key: JSONKey, reader: RowReader)] = [
         ("refinementCrumbs",

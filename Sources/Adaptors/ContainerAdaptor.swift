@@ -2,7 +2,7 @@ public import ContentTree
 
 /// Slots and pages that only hold other content items: no rows, not visible.
 public struct ContainerAdaptor: ContentItemAdaptor {
-    public let name = "Container"
+    public let name = AdaptorName.container.rawValue
 
     public init() {}
 

@@ -15,7 +15,7 @@ public struct GenericAdaptor: ContentItemAdaptor {
         case auto
     }
 
-    public let name = "Generic"
+    public let name = AdaptorName.generic.rawValue
     public var rows: Rows
     public var reader: RowReader
 

@@ -3,7 +3,7 @@ public import ContentTree
 
 /// Refinement menus: a row per refinement; dimension facts and more/less links as attributes.
 public struct RefinementMenuAdaptor: ContentItemAdaptor {
-    public let name = "RefinementMenu"
+    public let name = AdaptorName.refinementMenu.rawValue
     /// How refinement ids are found (the dimension value spec is stable across navigation states).
     public var reader = RowReader(idPaths: [.known(#"properties["DGraph.Spec"]"#), .known("label"), .known("navigationState")])
 

@@ -3,7 +3,7 @@ public import ContentTree
 
 /// Results lists: a row per record; paging, sort options and totals as section attributes.
 public struct ResultsListAdaptor: ContentItemAdaptor {
-    public let name = "ResultsList"
+    public let name = AdaptorName.resultsList.rawValue
     /// How record ids are found.
     public var reader = RowReader(idPaths: [
         .known(#"attributes["product.repositoryId"][0]"#),

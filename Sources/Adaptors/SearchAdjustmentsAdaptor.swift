@@ -3,7 +3,7 @@ public import ContentTree
 
 /// Search adjustments: one row (the item) when it carries spelling corrections or suggestions, else none.
 public struct SearchAdjustmentsAdaptor: ContentItemAdaptor {
-    public let name = "SearchAdjustments"
+    public let name = AdaptorName.searchAdjustments.rawValue
     static let adjustmentKeys: [JSONKey] = ["originalTerms", "adjustedSearches", "suggestedSearches"]
 
     public init() {}

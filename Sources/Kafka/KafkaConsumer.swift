@@ -175,13 +175,6 @@ public final class KafkaConsumer {
         return [TopicPartition](UnsafePointer(list))
     }
 
-    /// The consumer's member id in its group (empty when not a member).
-    public var memberID: String {
-        guard let p = rd_kafka_memberid(handle) else { return "" }
-        defer { rd_kafka_mem_free(handle, p) }
-        return String(cString: p)
-    }
-
     /// Leaves the group (revoking partitions through the handler first); the consumer cannot be used afterwards.
     public func close() {
         guard !closed else { return }

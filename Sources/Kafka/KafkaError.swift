@@ -47,6 +47,10 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let allBrokersDown = RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue
     /// `_TRANSPORT`: a broker connection failed.
     public static let transport = RD_KAFKA_RESP_ERR__TRANSPORT.rawValue
+    /// `_PARTITION_EOF`: the consumer reached the end of a partition (with `reportsPartitionEnd`).
+    public static let partitionEOF = RD_KAFKA_RESP_ERR__PARTITION_EOF.rawValue
+    /// `TOPIC_ALREADY_EXISTS`: a topic to create exists.
+    public static let topicAlreadyExists = RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS.rawValue
 
     static let retriableCodes: Set<Int32> = [
         RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR__TIMED_OUT, RD_KAFKA_RESP_ERR__MSG_TIMED_OUT,

@@ -3,7 +3,7 @@ public import ContentTree
 /// Why a response produced no layout record.
 public struct CompileFailure: Error, Sendable, CustomStringConvertible {
     /// The failure kinds; each has a stable code used in dead-letter headers.
-    public enum Code: String, Sendable {
+    public enum Code: String, CaseIterable, Sendable {
         /// The bytes are not strict JSON.
         case invalidJSON = "invalid-json"
         /// The JSON is not an assembler response (not an object, or no content items at all).

@@ -189,10 +189,10 @@ public struct LayoutCompiler: Sendable {
                 }
                 var views = supplementary
                 if let header {
-                    views.removeAll { $0.kind == "header" }
+                    views.removeAll { $0.kind == SupplementaryKind.header }
                     views.insert(header, at: 0)
                 }
-                let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == "header" || $0.kind == "footer" })
+                let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == SupplementaryKind.header || $0.kind == SupplementaryKind.footer })
                 section(SectionHead(
                     id: id, index: index, type: item.type, adaptor: mappings.adaptor, visible: visible, parent: parentID,
                     group: group, attributes: adapted.attributes, supplementary: views,
@@ -201,9 +201,9 @@ public struct LayoutCompiler: Sendable {
             }
 
             if let groups, let grouper = plan.grouper {
-                let headerMapping = supplementary.first { $0.kind == "header" }
+                let headerMapping = supplementary.first { $0.kind == SupplementaryKind.header }
                 for group in groups {
-                    let header = headerMapping.map { SupplementaryView(kind: "header", renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }
+                    let header = headerMapping.map { SupplementaryView(kind: SupplementaryKind.header, renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }
                     makeSection(id: item.path + "#group=" + group.label, rowIndexes: group.rows,
                                 group: (grouper.pathText, group.valueJSON), header: header)
                 }

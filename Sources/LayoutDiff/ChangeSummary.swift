@@ -16,9 +16,4 @@ public struct ChangeSummary: Sendable, Equatable {
     public var recordMembers = 0
 
     public init() {}
-
-    /// True when applying changes nothing but top-level members.
-    public var changesNoSections: Bool {
-        sectionInserts + sectionDeletes + sectionMoves + sectionUpdates + replacedLists == 0 && !replacedRecord
-    }
 }

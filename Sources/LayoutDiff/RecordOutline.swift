@@ -118,9 +118,6 @@ public struct RecordOutline: Sendable {
     /// A section's id as text.
     public func id(of section: Section) -> String { document.string(section.id) ?? "" }
 
-    /// The raw JSON of an id node, quotes included (the form ids are matched by).
-    @inline(__always) func idToken(_ node: Int) -> ArraySlice<UInt8> { document.raw(node) }
-
     /// Approximate bytes held: the record text plus its tape.
     public var footprint: Int { document.bytes.count + document.nodes.count * MemoryLayout<JSONNode>.stride }
 

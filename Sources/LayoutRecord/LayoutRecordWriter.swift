@@ -82,8 +82,8 @@ public struct LayoutRecordWriter: Sendable {
         var others: [SupplementaryView] = []
         for view in s.supplementary {
             switch view.kind {
-            case "header": w.key("header"); writeView(view, &w)
-            case "footer": w.key("footer"); writeView(view, &w)
+            case SupplementaryKind.header: w.key("header"); writeView(view, &w)
+            case SupplementaryKind.footer: w.key("footer"); writeView(view, &w)
             default: others.append(view)
             }
         }

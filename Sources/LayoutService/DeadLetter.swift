@@ -4,30 +4,17 @@ public import Kafka
 /// the message came from. A dead letter always fits the producer's size limit: when the input and its headers do
 /// not, the carried headers are dropped and the value (then the key) is cut, and a header says what was cut.
 public enum DeadLetter {
-    /// Every header this worker writes starts with this; incoming headers with it are not carried, so a re-driven
-    /// dead letter does not stack old error codes ahead of the new one.
-    public static let ownHeaderPrefix = "layout-worker-"
-    public static let errorCodeHeader = "layout-worker-error-code"
-    public static let errorMessageHeader = "layout-worker-error-message"
-    public static let sourceTopicHeader = "layout-worker-source-topic"
-    public static let sourcePartitionHeader = "layout-worker-source-partition"
-    public static let sourceOffsetHeader = "layout-worker-source-offset"
-    public static let sourceTimestampHeader = "layout-worker-source-timestamp"
-    public static let workerVersionHeader = "layout-worker-version"
-    /// Present when the dead letter had to be cut to fit: what was dropped or shortened.
-    public static let cutHeader = "layout-worker-dead-letter-cut"
-
     /// The service's own dead-letter codes (the compiler's are `CompileFailure.Code`).
-    public enum Code {
+    public enum Code: String, CaseIterable, Sendable {
         /// A record (or change set, or latest layout) made from the input is above the producer's size limit, or the
         /// cluster refused it for its size.
-        public static let recordTooLarge = "record-too-large"
+        case recordTooLarge = "record-too-large"
         /// The cluster refused a record made from the input for what it is (e.g. the broker's validation).
-        public static let produceFailed = "produce-failed"
+        case produceFailed = "produce-failed"
         /// The worker died twice while compiling the input; it is dead-lettered without being compiled again.
-        public static let workerCrash = "worker-crash"
+        case workerCrash = "worker-crash"
         /// The record was compiled but its change set could not be made (a bug, kept visible).
-        public static let changeSetFailed = "change-set-failed"
+        case changeSetFailed = "change-set-failed"
     }
 
     /// How much of the input a dead letter keeps.
@@ -57,8 +44,8 @@ public enum DeadLetter {
     /// The input's own headers an output may carry: not this worker's, not the trace context (which is replaced).
     static func inputHeaders(_ message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
         message.headers.filter { header in
-            !header.name.hasPrefix(ownHeaderPrefix) && header.name != MessageTrace.traceParentHeader
-                && header.name != MessageTrace.traceStateHeader && !trace.contains { $0.name == header.name }
+            !header.name.hasPrefix(OutputHeader.ownPrefix) && header.name != OutputHeader.traceParent
+                && header.name != OutputHeader.traceState && !trace.contains { $0.name == header.name }
         }
     }
 
@@ -66,13 +53,13 @@ public enum DeadLetter {
     static func provenance(for message: KafkaMessage, code: String, reason: String, version: String) -> [KafkaHeader] {
         var headers: [KafkaHeader] = []
         headers.reserveCapacity(7)
-        headers.append(KafkaHeader(errorCodeHeader, text: code))
-        headers.append(KafkaHeader(errorMessageHeader, text: String(reason.prefix(2000))))
-        headers.append(KafkaHeader(sourceTopicHeader, text: message.topic))
-        headers.append(KafkaHeader(sourcePartitionHeader, text: String(message.partition)))
-        headers.append(KafkaHeader(sourceOffsetHeader, text: String(message.offset)))
-        if let ts = message.timestamp { headers.append(KafkaHeader(sourceTimestampHeader, text: String(ts))) }
-        headers.append(KafkaHeader(workerVersionHeader, text: version))
+        headers.append(KafkaHeader(OutputHeader.errorCode, text: code))
+        headers.append(KafkaHeader(OutputHeader.errorMessage, text: String(reason.prefix(2000))))
+        headers.append(KafkaHeader(OutputHeader.sourceTopic, text: message.topic))
+        headers.append(KafkaHeader(OutputHeader.sourcePartition, text: String(message.partition)))
+        headers.append(KafkaHeader(OutputHeader.sourceOffset, text: String(message.offset)))
+        if let ts = message.timestamp { headers.append(KafkaHeader(OutputHeader.sourceTimestamp, text: String(ts))) }
+        headers.append(KafkaHeader(OutputHeader.workerVersion, text: version))
         return headers
     }
 
@@ -92,7 +79,7 @@ public enum DeadLetter {
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {
             var h = trace + Self.provenance(for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what, version: version)
-            h.append(KafkaHeader(cutHeader, text: what))
+            h.append(KafkaHeader(OutputHeader.deadLetterCut, text: what))
             return h
         }
         if cut <= .fitted {

@@ -164,7 +164,7 @@ public final class DeliveryEngine {
     public func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part], span: MessageSpan) {
         precondition(parts.count <= Self.maxParts, "at most \(Self.maxParts) outputs per input message")
         if case .deadLetter = purpose {} else if let big = parts.first(where: { $0.wireSize > maxRecordBytes }) {
-            deadLetter(message, code: DeadLetter.Code.recordTooLarge,
+            deadLetter(message, code: DeadLetter.Code.recordTooLarge.rawValue,
                        reason: "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)",
                        span: span)
             return
@@ -306,7 +306,7 @@ public final class DeliveryEngine {
                 return
             }
             remove(token)
-            deadLetter(e.message, code: error.isRecordTooLarge ? DeadLetter.Code.recordTooLarge : DeadLetter.Code.produceFailed,
+            deadLetter(e.message, code: error.isRecordTooLarge ? DeadLetter.Code.recordTooLarge.rawValue : DeadLetter.Code.produceFailed.rawValue,
                        reason: "\(topic): \(error.description)", span: e.span)
             return
         }

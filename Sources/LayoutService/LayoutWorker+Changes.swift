@@ -35,7 +35,7 @@ extension LayoutWorker {
         case .changed(let s): step = s
         case .failed(let error):
             // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed, reason: error.description, span: span)
+            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
             return
         case .untracked, .cleared:
             metrics.changeSetSkipped()
@@ -44,13 +44,13 @@ extension LayoutWorker {
         }
         metrics.changeSet(step.changeSet.summary)
         let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = DeadLetter.carried(message, trace: span.headers).filter { $0.name != "content-type" }
-        changeHeaders.append(KafkaHeader("content-type", text: Self.changeSetContentType))
+        var changeHeaders = DeadLetter.carried(message, trace: span.headers).filter { $0.name != OutputHeader.contentType }
+        changeHeaders.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType))
         delivery.send(message, purpose: .record, parts: [
             Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
             Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
             Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
-                KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic), KafkaHeader("content-type", text: Self.contentType),
+                KafkaHeader(OutputHeader.sourceTopic, text: message.topic), KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
             ]),
         ], span: span)
     }
@@ -58,6 +58,6 @@ extension LayoutWorker {
     /// The tombstone that clears a page's latest layout.
     func stateTombstone(_ message: KafkaMessage, page: String, in changes: ChangeSettings) -> Part {
         Part(topic: changes.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-             headers: [KafkaHeader(StateLoader.sourceTopicHeader, text: message.topic)])
+             headers: [KafkaHeader(OutputHeader.sourceTopic, text: message.topic)])
     }
 }

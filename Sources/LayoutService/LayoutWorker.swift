@@ -10,9 +10,6 @@ import Tracing
 public final class LayoutWorker {
     typealias Part = DeliveryEngine.Part
 
-    public static let contentType = "application/vnd.layout-record+json; version=1"
-    public static let changeSetContentType = "application/vnd.layout-change-set+json; version=1"
-
     let settings: ServeSettings
     let compiler: LayoutCompiler
     let status: WorkerStatus
@@ -171,7 +168,7 @@ public final class LayoutWorker {
         if let breaker, batch.count == 1, breaker.crashes(batch[0]) >= CrashBreaker.crashesToDeadLetter {
             let m = batch[0]
             begin(m)
-            delivery.deadLetter(m, code: DeadLetter.Code.workerCrash,
+            delivery.deadLetter(m, code: DeadLetter.Code.workerCrash.rawValue,
                                 reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again",
                                 span: tracer.start(m))
             breaker.forget(batch)
@@ -251,9 +248,9 @@ public final class LayoutWorker {
 
     /// The input's headers (with the message's trace headers) plus the record's content type and version.
     static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
-        var headers = DeadLetter.carried(message, trace: trace).filter { $0.name != "content-type" && $0.name != "layout-record-version" }
-        headers.append(KafkaHeader("content-type", text: contentType))
-        headers.append(KafkaHeader("layout-record-version", text: String(LayoutRecord.formatVersion)))
+        var headers = DeadLetter.carried(message, trace: trace).filter { $0.name != OutputHeader.contentType && $0.name != OutputHeader.recordVersion }
+        headers.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType))
+        headers.append(KafkaHeader(OutputHeader.recordVersion, text: String(LayoutRecord.formatVersion)))
         return headers
     }
 
@@ -415,11 +412,4 @@ public final class LayoutWorker {
             "elapsed-ms": .stringConvertible(firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0),
         ])
     }
-}
-
-/// Lets `concurrentPerform` write each result into its own slot of one buffer: every index is written by exactly
-/// one iteration and read only after `concurrentPerform` returns, so no slot is shared between threads.
-struct UnsafeMutableSendableBuffer<T>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<T>
-    init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
 }

@@ -8,9 +8,6 @@ public import W3CTraceContext
 /// The child's span id is derived from the parent span and the message's topic, partition and offset, so every
 /// output of one message, and every reprocessing of it, names the same span.
 public struct MessageTrace: Sendable {
-    public static let traceParentHeader = "traceparent"
-    public static let traceStateHeader = "tracestate"
-
     /// The input's context, when it carried a valid one.
     public let parent: TraceContext?
     /// The context of this message's processing.
@@ -18,8 +15,8 @@ public struct MessageTrace: Sendable {
 
     public init(of message: KafkaMessage) {
         var parent: TraceContext?
-        if let value = message.header(Self.traceParentHeader) {
-            let state = message.header(Self.traceStateHeader).map { String(decoding: $0, as: UTF8.self) }
+        if let value = message.header(OutputHeader.traceParent) {
+            let state = message.header(OutputHeader.traceState).map { String(decoding: $0, as: UTF8.self) }
             parent = try? TraceContext(traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)
         }
         self.parent = parent
@@ -33,8 +30,8 @@ public struct MessageTrace: Sendable {
 
     /// `traceparent` (and `tracestate` when there is one) for an output.
     public var headers: [KafkaHeader] {
-        var out = [KafkaHeader(Self.traceParentHeader, text: context.traceParentHeaderValue)]
-        if let state = context.traceStateHeaderValue, !state.isEmpty { out.append(KafkaHeader(Self.traceStateHeader, text: state)) }
+        var out = [KafkaHeader(OutputHeader.traceParent, text: context.traceParentHeaderValue)]
+        if let state = context.traceStateHeaderValue, !state.isEmpty { out.append(KafkaHeader(OutputHeader.traceState, text: state)) }
         return out
     }
 

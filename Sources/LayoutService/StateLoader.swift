@@ -5,9 +5,6 @@ public import Logging
 
 /// Reads the "latest layout" topic back into a layout store for newly assigned input partitions.
 public final class StateLoader {
-    /// The header naming the input topic a latest-layout record belongs to.
-    public static let sourceTopicHeader = "layout-worker-source-topic"
-
     let settings: ChangeSettings
     let kafka: KafkaConfiguration
     let logger: Logger
@@ -55,11 +52,11 @@ public final class StateLoader {
                 guard let result = consumer.poll(timeoutMs: 100) else { continue }
                 switch result {
                 case .failure(let e):
-                    if e.name == "_PARTITION_EOF" { break reading }
+                    if e.code == KafkaError.partitionEOF { break reading }
                     if e.isFatal { throw e }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    guard let source = m.header(Self.sourceTopicHeader), source.elementsEqual(input.topic.utf8),
+                    guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
                           let keyBytes = m.key else { continue }
                     let key = LayoutStore.Key(topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
                     guard let value = m.value else {

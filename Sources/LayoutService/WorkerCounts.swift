@@ -10,9 +10,6 @@ public struct WorkerCounts: Sendable, Equatable, CustomStringConvertible {
     /// Consumed messages not yet accounted for (0 once drained).
     public var inFlight: Int { consumed - published - deadLettered - skipped }
 
-    /// Whether consumed = published + dead-lettered + skipped.
-    public var balanced: Bool { inFlight == 0 }
-
     public var description: String {
         "consumed=\(consumed) published=\(published) dead-lettered=\(deadLettered) skipped=\(skipped) in-flight=\(inFlight)"
     }

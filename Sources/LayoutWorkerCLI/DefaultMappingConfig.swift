@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LayoutCompiler
+import Mapping
 
 /// Where a command finds its mapping config when `--config` (or `LAYOUT_WORKER_CONFIG`) is not given: the first of
 /// `config/default.yaml` under the working directory, beside the installed binary (`../share/layout-worker/` or,
@@ -26,5 +28,15 @@ enum DefaultMappingConfig {
         if let found = places.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
         throw ValidationError("no mapping config given and no default found; looked in: \(places.joined(separator: ", ")) "
                               + "(none exists or is readable). Pass --config FILE.")
+    }
+}
+
+/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
+func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
+    switch ConfigFile.load(path) {
+    case .success(let c): return c
+    case .failure(let e):
+        for d in e.diagnostics { Output.error(d.description) }
+        throw ExitCode(2)
     }
 }

@@ -20,7 +20,7 @@ struct CreateTopicsCommand: ParsableCommand {
         var failed = false
         for topic in topics {
             switch results[topic] {
-            case .some(.some(let e)) where e.name == "TOPIC_ALREADY_EXISTS": Output.line("\(topic): exists")
+            case .some(.some(let e)) where e.code == KafkaError.topicAlreadyExists: Output.line("\(topic): exists")
             case .some(.some(let e)):
                 Output.error("\(topic): \(e)")
                 failed = true
@@ -132,9 +132,9 @@ struct TailCommand: ParsableCommand {
         let key = m.key.map { String(decoding: $0, as: UTF8.self) } ?? "null"
         var line = "\(m.topic)[\(m.partition)]@\(m.offset) key=\(key)"
         if full { line += headerLines(m) }
-        if let code = m.header(DeadLetter.errorCodeHeader) {
-            line += "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(DeadLetter.errorMessageHeader) ?? [], as: UTF8.self))"
-            line += "\n  from \(String(decoding: m.header(DeadLetter.sourceTopicHeader) ?? [], as: UTF8.self))[\(String(decoding: m.header(DeadLetter.sourcePartitionHeader) ?? [], as: UTF8.self))]@\(String(decoding: m.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
+        if let code = m.header(OutputHeader.errorCode) {
+            line += "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(OutputHeader.errorMessage) ?? [], as: UTF8.self))"
+            line += "\n  from \(String(decoding: m.header(OutputHeader.sourceTopic) ?? [], as: UTF8.self))[\(String(decoding: m.header(OutputHeader.sourcePartition) ?? [], as: UTF8.self))]@\(String(decoding: m.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
             return line
         }
         guard let value = m.value else { return line + " TOMBSTONE" }

@@ -1,7 +1,5 @@
-import ArgumentParser
 import Foundation
 import LayoutCompiler
-import Mapping
 
 /// One input to compile: a name for messages and its bytes.
 struct NamedInput {
@@ -84,44 +82,7 @@ enum InputSource {
     }
 
     private static func tooLarge(_ name: String, _ size: String, _ limit: Int) -> InputError {
-        InputError(name: name, message: "too-large: \(size), larger than the limit of \(limit) bytes (--max-input-bytes); not parsed", code: "too-large")
+        InputError(name: name, message: "\(CompileFailure.Code.tooLarge.rawValue): \(size), larger than the limit of \(limit) bytes (--max-input-bytes); not parsed",
+                   code: CompileFailure.Code.tooLarge.rawValue)
     }
-}
-
-/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
-func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
-    switch ConfigFile.load(path) {
-    case .success(let c): return c
-    case .failure(let e):
-        for d in e.diagnostics { Output.error(d.description) }
-        throw ExitCode(2)
-    }
-}
-
-/// An input that could not be read.
-struct InputError: Error {
-    let name: String
-    let message: String
-    /// `unreadable` or `too-large`.
-    var code = "unreadable"
-}
-
-/// Writing to standard output and standard error (whole buffers, retried on short writes).
-enum Output {
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n <= 0 { if errno == EINTR { continue } else { return } }
-                done += n
-            }
-        }
-    }
-
-    static func out(_ bytes: [UInt8]) { write(1, bytes) }
-
-    static func line(_ text: String) { write(1, Array(text.utf8) + [0x0A]) }
-
-    static func error(_ text: String) { write(2, Array(("layout-worker: " + text + "\n").utf8)) }
 }

@@ -229,7 +229,7 @@ private struct Reader {
             return AdaptorBinding(adaptor: adaptor, location: location(node))
         }
         guard let entries = fields(node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder"], what: "the adaptor binding for \(type)") else { return nil }
-        var name = "Generic"
+        var name = AdaptorName.generic.rawValue
         var rows: GenericAdaptor.Rows?
         var idPaths: [FieldPath]?
         var groupBy: FieldPath?
@@ -265,7 +265,7 @@ private struct Reader {
             }
         }
         let adaptor: any ContentItemAdaptor
-        if name == "Generic" {
+        if name == AdaptorName.generic.rawValue {
             adaptor = GenericAdaptor(rows: rows ?? .auto, idPaths: idPaths)
         } else {
             guard let builtIn = AdaptorRegistry.builtIn(named: name) else {

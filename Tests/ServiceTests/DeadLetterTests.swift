@@ -33,9 +33,9 @@ import Testing
                     let letter = DeadLetter.letter(for: m, code: "too-large", reason: String(repeating: "r", count: 3_000), version: "1", trace: MessageTrace(of: m).headers, limit: limit)
                     let size = KafkaMessage.wireSize(key: letter.key, value: letter.value, headers: letter.headers)
                     #expect(size <= limit || letter.cut == .provenanceOnly, "key \(key) value \(value) headers \(headerBytes): \(size) > \(limit)")
-                    #expect(letter.headers.contains { $0.name == DeadLetter.sourceOffsetHeader && $0.value == Array("42".utf8) })
-                    #expect(letter.headers.contains { $0.name == DeadLetter.errorCodeHeader && $0.value == Array("too-large".utf8) })
-                    let cutNote = letter.headers.first { $0.name == DeadLetter.cutHeader }
+                    #expect(letter.headers.contains { $0.name == OutputHeader.sourceOffset && $0.value == Array("42".utf8) })
+                    #expect(letter.headers.contains { $0.name == OutputHeader.errorCode && $0.value == Array("too-large".utf8) })
+                    let cutNote = letter.headers.first { $0.name == OutputHeader.deadLetterCut }
                     #expect((letter.cut == .none) == (cutNote == nil))
                     if letter.cut == .fitted, let v = letter.value {
                         // Cut only as much as needed: the value is the input's prefix.
@@ -50,7 +50,7 @@ import Testing
         let m = message(key: 50_000, value: 10, headers: [])
         let letter = DeadLetter.letter(for: m, code: "x", reason: "y", version: "1", trace: MessageTrace(of: m).headers, limit: 100)
         #expect(letter.cut == .provenanceOnly && letter.value == nil && letter.key?.count == 1024)
-        let note = String(decoding: letter.headers.first { $0.name == DeadLetter.cutHeader }?.value ?? [], as: UTF8.self)
+        let note = String(decoding: letter.headers.first { $0.name == OutputHeader.deadLetterCut }?.value ?? [], as: UTF8.self)
         #expect(note.contains("key cut from 50000 to 1024 bytes"))
     }
 

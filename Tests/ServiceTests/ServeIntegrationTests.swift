@@ -36,8 +36,8 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(records.count == 60)
         for r in records {
             #expect(recordSchema.validate(r.value ?? []).isEmpty)
-            #expect(String(decoding: r.header("content-type") ?? [], as: UTF8.self) == LayoutWorker.contentType)
-            #expect(r.header("layout-record-version") == Array("1".utf8))
+            #expect(String(decoding: r.header(OutputHeader.contentType) ?? [], as: UTF8.self) == OutputHeader.recordContentType)
+            #expect(r.header(OutputHeader.recordVersion) == Array("1".utf8))
         }
         // Per key: records arrive in the order the responses were produced.
         var byKey: [String: [Int]] = [:]
@@ -65,16 +65,16 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let letters = try broker.consume(dlq, partitions: 1, count: 4)
         #expect(letters.count == 4)
-        let codes = letters.map { String(decoding: $0.header(DeadLetter.errorCodeHeader) ?? [], as: UTF8.self) }
+        let codes = letters.map { String(decoding: $0.header(OutputHeader.errorCode) ?? [], as: UTF8.self) }
         #expect(codes == ["invalid-json", "not-assembler-response", "too-large", "invalid-json"])
         #expect(letters.map { String(decoding: $0.key ?? [], as: UTF8.self) } == ["garbage", "array", "big", "empty"])
         #expect(letters[3].value == [])   // empty, not null: kept as it came
         #expect(letters[0].value == Array("not json".utf8))
         #expect(letters[2].value == huge)
-        #expect(String(decoding: letters[0].header(DeadLetter.errorMessageHeader) ?? [], as: UTF8.self).contains("byte 0"))
-        #expect(letters.map { String(decoding: $0.header(DeadLetter.sourceOffsetHeader) ?? [], as: UTF8.self) } == ["1", "2", "3", "5"])
-        #expect(letters.allSatisfy { $0.header(DeadLetter.sourceTopicHeader) == Array(input.utf8) && $0.header(DeadLetter.sourceTimestampHeader) != nil })
-        #expect(letters.allSatisfy { $0.header(DeadLetter.workerVersionHeader) != nil })
+        #expect(String(decoding: letters[0].header(OutputHeader.errorMessage) ?? [], as: UTF8.self).contains("byte 0"))
+        #expect(letters.map { String(decoding: $0.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self) } == ["1", "2", "3", "5"])
+        #expect(letters.allSatisfy { $0.header(OutputHeader.sourceTopic) == Array(input.utf8) && $0.header(OutputHeader.sourceTimestamp) != nil })
+        #expect(letters.allSatisfy { $0.header(OutputHeader.workerVersion) != nil })
         #expect(try broker.consume(output, partitions: 1, count: 2).count == 2)
         #expect(worker.stoppedCounts == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
     }

@@ -1,0 +1,31 @@
+/// The Kafka header names and content types the worker writes and reads: one definition for each, used by the
+/// service, the command line and the tests.
+public enum OutputHeader {
+    /// The media type of a record, change set or latest layout.
+    public static let contentType = "content-type"
+    /// The layout record format's version, on every record.
+    public static let recordVersion = "layout-record-version"
+    /// Every header this worker writes starts with this; incoming headers with it are not carried, so a re-driven
+    /// dead letter does not stack old error codes ahead of the new one.
+    public static let ownPrefix = "layout-worker-"
+    /// A dead letter's code (`CompileFailure.Code`, `DeadLetter.Code`) and its message: what, where and why.
+    public static let errorCode = "layout-worker-error-code"
+    public static let errorMessage = "layout-worker-error-message"
+    /// Where a dead letter's input came from; the source topic also marks latest layouts with their input topic.
+    public static let sourceTopic = "layout-worker-source-topic"
+    public static let sourcePartition = "layout-worker-source-partition"
+    public static let sourceOffset = "layout-worker-source-offset"
+    public static let sourceTimestamp = "layout-worker-source-timestamp"
+    /// The worker version that wrote a dead letter.
+    public static let workerVersion = "layout-worker-version"
+    /// Present when a dead letter had to be cut to fit: what was dropped or shortened.
+    public static let deadLetterCut = "layout-worker-dead-letter-cut"
+    /// W3C trace context.
+    public static let traceParent = "traceparent"
+    public static let traceState = "tracestate"
+
+    /// `content-type` of a layout record (output and latest-layout topics).
+    public static let recordContentType = "application/vnd.layout-record+json; version=1"
+    /// `content-type` of a change set.
+    public static let changeSetContentType = "application/vnd.layout-change-set+json; version=1"
+}

@@ -1,0 +1,50 @@
+import Adaptors
+import Foundation
+import LayoutCompiler
+import Testing
+import TestSupport
+
+/// Names defined once in Swift and repeated outside it (the config schema, README) must agree with the definition.
+@Suite struct SharedNameTests {
+    private func readme() throws -> String { try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8) }
+
+    /// The backticked names in the first column of README's table whose header row starts with `header`.
+    private func firstColumn(ofTableStarting header: String, in text: String) -> Set<String> {
+        var names: Set<String> = []
+        var inTable = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(header) {
+                inTable = true
+                continue
+            }
+            guard inTable else { continue }
+            guard line.hasPrefix("|") else { break }
+            let cell = line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+            for match in cell.matches(of: /`([^`]+)`/) { names.insert(String(match.1)) }
+        }
+        return names
+    }
+
+    /// The backticked names in the sentence of README that starts with `lead`.
+    private func listed(after lead: String, in text: String) throws -> Set<String> {
+        let start = try #require(text.range(of: lead), "README has no '\(lead)'")
+        let sentence = text[start.upperBound...].prefix { $0 != "." }
+        return Set(sentence.matches(of: /`([^`]+)`/).map { String($0.1) })
+    }
+
+    @Test func adaptorNamesAgreeWithTheSchemaAndREADME() throws {
+        let names = Set(AdaptorName.allCases.map(\.rawValue))
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("schemas/mapping-config.schema.json")))
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let defs = try #require(schema["$defs"] as? [String: Any])
+        let adaptorName = try #require(defs["adaptorName"] as? [String: Any])
+        #expect(Set(try #require(adaptorName["enum"] as? [String])) == names)
+        #expect(firstColumn(ofTableStarting: "| adaptor |", in: try readme()) == names)
+        // Every name is one the registry builds.
+        for name in AdaptorName.allCases { #expect(AdaptorRegistry.builtIn(named: name.rawValue)?.name == name.rawValue) }
+    }
+
+    @Test func compileFailureCodesAgreeWithREADME() throws {
+        #expect(try listed(after: "Failure codes:", in: try readme()) == Set(CompileFailure.Code.allCases.map(\.rawValue)))
+    }
+}
