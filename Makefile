@@ -12,17 +12,21 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test run bench bench-e2e fuzz broker broker-stop clean
+.PHONY: help deps build release test run bench bench-e2e fuzz broker broker-stop format clean
+
+# What `swift format` formats and `make test` lints (the configuration is .swift-format).
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources
 FUZZ_SECONDS ?= 60
 FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
 help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
-	@echo "make test   - build and run every test (unit, CLI, schema cross-check, broker integration)"
+	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
+	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
 deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-2
 
@@ -40,6 +44,8 @@ release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
 test: build
+	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
+	$(SWIFT_ENV) swift package describe --type json | python3 scripts/check-imports.py
 	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
 	@mkdir -p $(RUN_DIR)
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
@@ -86,6 +92,9 @@ fuzz: build
 	    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix)" ; \
 	  test $${PIPESTATUS[0]} -eq 0; \
 	done
+
+format:
+	swift format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build $(RUN_DIR)

@@ -5,7 +5,8 @@ import PackageDescription
 // librdkafka >= 2.1 comes from pkg-config (`make deps` builds it into .deps/librdkafka when the system's is
 // older); when that private build is used, the binary finds it through an rpath.
 let rdkafkaLib = Context.packageDirectory + "/.deps/librdkafka/lib"
-let rdkafkaLinker: [LinkerSetting] = FileManager.default.fileExists(atPath: rdkafkaLib + "/librdkafka.so.1")
+let rdkafkaLinker: [LinkerSetting] =
+    FileManager.default.fileExists(atPath: rdkafkaLib + "/librdkafka.so.1")
     ? [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", rdkafkaLib])] : []
 
 let strict: [SwiftSetting] = [
@@ -58,7 +59,8 @@ let package = Package(
             dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
             swiftSettings: strict),
         // previous layout + new record → record with the adaptors' carried attributes (needs state, so not the compiler).
-        .target(name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutJSON", "LayoutDiff"], swiftSettings: strict),
+        .target(
+            name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutJSON", "LayoutDiff"], swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
         .target(
@@ -85,7 +87,8 @@ let package = Package(
         .target(
             name: "LayoutWorkerCLI",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord", "ContentTree",
+                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
+                "ContentTree",
                 "AttributeCarrying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -97,15 +100,24 @@ let package = Package(
             ],
             swiftSettings: strict),
         // The `layout-worker` executable.
-        .executableTarget(name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .executableTarget(
+            name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict,
+            linkerSettings: rdkafkaLinker),
 
         .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
-            name: "LayoutDiffTests", dependencies: ["LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "TestSupport"],
+            name: "LayoutDiffTests",
+            dependencies: [
+                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "TestSupport",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
@@ -119,7 +131,9 @@ let package = Package(
             linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "LayoutCompilerTests",
-            dependencies: ["LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport"],
+            dependencies: [
+                "LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport",
+            ],
             swiftSettings: strict),
     ]
 )

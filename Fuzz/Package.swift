@@ -8,9 +8,13 @@ let package = Package(
     name: "LayoutWorkerFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "LayoutWorker", path: "..")],
-    targets: [.target(name: "FuzzSupport")] + fuzzers.map { name in
-        .executableTarget(name: name, dependencies: [
-            "FuzzSupport", .product(name: "LayoutCompiler", package: "LayoutWorker"), .product(name: "LayoutDiff", package: "LayoutWorker"),
-        ])
-    }
+    targets: [.target(name: "FuzzSupport")]
+        + fuzzers.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    "FuzzSupport", .product(name: "LayoutCompiler", package: "LayoutWorker"),
+                    .product(name: "LayoutDiff", package: "LayoutWorker"),
+                ])
+        }
 )

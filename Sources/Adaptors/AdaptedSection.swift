@@ -22,7 +22,10 @@ public struct AdaptedSection: Sendable {
         var section = AdaptedSection()
         section.placeholder = .error
         section.placeholderMessage = "\(field) \(reason)"
-        section.diagnostics.append(Diagnostic(.error, "rows-unreadable", path: item.path, "\(item.type).\(field) \(reason); the section shows an error placeholder"))
+        section.diagnostics.append(
+            Diagnostic(
+                .error, "rows-unreadable", path: item.path,
+                "\(item.type).\(field) \(reason); the section shows an error placeholder"))
         return section
     }
 }

@@ -15,11 +15,15 @@ public struct AdaptorRegistry: Sendable {
         for type in ["ResultsList"] { registry.register(ResultsListAdaptor(), for: type) }
         for type in ["RefinementMenu"] { registry.register(RefinementMenuAdaptor(), for: type) }
         for type in ["Breadcrumbs", "BreadcrumbsMain"] { registry.register(BreadcrumbsAdaptor(), for: type) }
-        for name in [AdaptorName.rangeFilter, .priceSlider, .searchBox] { registry.register(SingleRowAdaptor(name: name.rawValue), for: name.rawValue) }
+        for name in [AdaptorName.rangeFilter, .priceSlider, .searchBox] {
+            registry.register(SingleRowAdaptor(name: name.rawValue), for: name.rawValue)
+        }
         registry.register(SearchAdjustmentsAdaptor(), for: "SearchAdjustments")
-        for type in ["PageSlot", "OneColumnPage", "TwoColumnPage", "ThreeColumnPage", "SearchResultsPage",
-                     "ContentSlot", "ContentSlot-Main", "ContentSlot-Secondary", "ContentSlot-Header", "ContentSlot-Footer",
-                     "ContentSlotMain", "ContentSlotSecondary", "GuidedNavigation"] {
+        for type in [
+            "PageSlot", "OneColumnPage", "TwoColumnPage", "ThreeColumnPage", "SearchResultsPage",
+            "ContentSlot", "ContentSlot-Main", "ContentSlot-Secondary", "ContentSlot-Header", "ContentSlot-Footer",
+            "ContentSlotMain", "ContentSlotSecondary", "GuidedNavigation",
+        ] {
             registry.register(ContainerAdaptor(), for: type)
         }
         return registry

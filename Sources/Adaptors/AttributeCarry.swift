@@ -6,7 +6,8 @@ public struct AttributeCarry: Sendable {
     public let name: String
     /// The value to publish, as JSON, from the previous layout's value and the new section's attributes object;
     /// nil keeps the value the adaptor computed.
-    public let merge: @Sendable (_ previous: JSONDocument, _ value: Int, _ current: JSONDocument, _ attributes: Int) -> [UInt8]?
+    public let merge:
+        @Sendable (_ previous: JSONDocument, _ value: Int, _ current: JSONDocument, _ attributes: Int) -> [UInt8]?
 
     public init(name: String, merge: @escaping @Sendable (JSONDocument, Int, JSONDocument, Int) -> [UInt8]?) {
         self.name = name

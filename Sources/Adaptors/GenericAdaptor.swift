@@ -1,5 +1,5 @@
-public import LayoutJSON
 public import ContentTree
+public import LayoutJSON
 
 /// The configurable adaptor for every other type: rows from a named array field, one row, none, or automatic.
 public struct GenericAdaptor: ContentItemAdaptor {
@@ -22,7 +22,8 @@ public struct GenericAdaptor: ContentItemAdaptor {
     /// A generic adaptor; `idPaths` name where row ids come from (default: `navigationState`, `label`, `name`).
     public init(rows: Rows, idPaths: [FieldPath]? = nil) {
         self.rows = rows
-        self.reader = RowReader(idPaths: idPaths ?? [.known("repositoryId"), .known("navigationState"), .known("label"), .known("name")])
+        self.reader = RowReader(
+            idPaths: idPaths ?? [.known("repositoryId"), .known("navigationState"), .known("label"), .known("name")])
     }
 
     public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
@@ -31,10 +32,14 @@ public struct GenericAdaptor: ContentItemAdaptor {
         case .none:
             break
         case .one:
-            section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
+            section.rows = [
+                AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))
+            ]
         case .auto:
             if item.childCount == 0 {
-                section.rows = [AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))]
+                section.rows = [
+                    AdaptedRow(node: item.node, id: "0", action: RowAction.forRow(item.node, in: tree.document))
+                ]
             } else {
                 section.isContainer = true
             }

@@ -31,7 +31,8 @@ struct PagingFacts: Equatable {
         // first > 1 means first - 1 >= 1, and subtracting perPage (>= 1) from it cannot overflow.
         let previousOffset = first > 1 ? max(0, first - 1 - perPage) : nil
         let nextOffset = last < total ? last : nil
-        return Numbers(perPage: perPage, page: page, pageCount: pageCount, previousOffset: previousOffset, nextOffset: nextOffset)
+        return Numbers(
+            perPage: perPage, page: page, pageCount: pageCount, previousOffset: previousOffset, nextOffset: nextOffset)
     }
 
     /// The paging numbers that a response must not carry: negative ones (a count or a 1-based record number).

@@ -1,5 +1,5 @@
-import LayoutJSON
 public import ContentTree
+import LayoutJSON
 
 /// Results lists: a row per record; paging, sort options and totals as section attributes.
 public struct ResultsListAdaptor: ContentItemAdaptor {
@@ -41,8 +41,11 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         let facts = PagingFacts(total: total, perPage: perPage, first: first, last: last)
         unusable += facts.problems
         if !unusable.isEmpty {
-            section.diagnostics.append(Diagnostic(.warning, "paging-out-of-range", path: item.path,
-                "\(item.type) paging numbers out of range (\(unusable.joined(separator: ", "))); paging facts may be incomplete"))
+            section.diagnostics.append(
+                Diagnostic(
+                    .warning, "paging-out-of-range", path: item.path,
+                    "\(item.type) paging numbers out of range (\(unusable.joined(separator: ", "))); paging facts may be incomplete"
+                ))
         }
         section.attributes.reserveCapacity(7)
         if let total { section.attributes.append(Attribute("totalNumRecs", .int(total))) }
@@ -50,9 +53,12 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         if let first { section.attributes.append(Attribute("firstRecNum", .int(first))) }
         if let last { section.attributes.append(Attribute("lastRecNum", .int(last))) }
         if let first, let last, first >= 1, last >= first {
-            section.attributes.append(Attribute("pagingWindow", .object([Attribute("first", .int(first)), Attribute("last", .int(last))])))
+            section.attributes.append(
+                Attribute("pagingWindow", .object([Attribute("first", .int(first)), Attribute("last", .int(last))])))
         }
-        if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({ RowAction.read($0, in: doc, as: .navigate) }) {
+        if let template = doc.value(item.node, Self.pagingActionTemplate).flatMap({
+            RowAction.read($0, in: doc, as: .navigate)
+        }) {
             section.attributes.append(Attribute("paging", paging(template: template, in: doc, facts: facts)))
         }
         if let sorts = doc.value(item.node, Self.sortOptions), doc.kind(sorts) == .array {
@@ -61,9 +67,13 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
             for option in doc.elements(sorts) {
                 var fields: [Attribute] = []
                 fields.reserveCapacity(3)
-                fields.append(Attribute("label", doc.value(option, Self.label).flatMap(doc.string).map(AttributeValue.string) ?? .null))
+                fields.append(
+                    Attribute(
+                        "label", doc.value(option, Self.label).flatMap(doc.string).map(AttributeValue.string) ?? .null))
                 fields.append(Attribute("selected", .bool(doc.value(option, Self.selected).flatMap(doc.bool) ?? false)))
-                if let action = RowAction.read(option, in: doc, as: .navigate) { fields.append(Attribute("action", .action(action))) }
+                if let action = RowAction.read(option, in: doc, as: .navigate) {
+                    fields.append(Attribute("action", .action(action)))
+                }
                 options.append(.object(fields))
             }
             section.attributes.append(Attribute("sortOptions", .list(options)))
@@ -74,16 +84,19 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
     /// The records loaded so far across reloads: a page that continues the previous window extends it
     /// (infinite scrolling), a page inside it keeps it, any other page starts a new window.
     public var carriedAttributes: [AttributeCarry] {
-        [AttributeCarry(name: "pagingWindow") { previous, window, current, attributes in
-            guard let pFirst = previous.value(window, Self.first).flatMap(previous.int),
-                  let pLast = previous.value(window, Self.last).flatMap(previous.int),
-                  let first = current.value(attributes, Self.firstRecNum).flatMap(current.int),
-                  let last = current.value(attributes, Self.lastRecNum).flatMap(current.int) else { return nil }
-            // `pLast` comes from a previous record, so it may be any integer: compared without adding to it.
-            if pLast < Int.max, first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
-            if first >= pFirst && last <= pLast { return Array(previous.raw(window)) }
-            return nil
-        }]
+        [
+            AttributeCarry(name: "pagingWindow") { previous, window, current, attributes in
+                guard let pFirst = previous.value(window, Self.first).flatMap(previous.int),
+                    let pLast = previous.value(window, Self.last).flatMap(previous.int),
+                    let first = current.value(attributes, Self.firstRecNum).flatMap(current.int),
+                    let last = current.value(attributes, Self.lastRecNum).flatMap(current.int)
+                else { return nil }
+                // `pLast` comes from a previous record, so it may be any integer: compared without adding to it.
+                if pLast < Int.max, first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
+                if first >= pFirst && last <= pLast { return Array(previous.raw(window)) }
+                return nil
+            }
+        ]
     }
 
     static let first: JSONKey = "first"
@@ -100,8 +113,11 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         // A filled-in action is computed text, so it is written as an object with an action's fields.
         func action(offset: Int) -> AttributeValue {
             let offsetText = String(offset)
-            var action = [Attribute("kind", .string(template.kind.rawValue)),
-                          Attribute("target", .string(templateText.replacingPagingPlaceholders { $0 == 0 ? offsetText : perPageText }))]
+            var action = [
+                Attribute("kind", .string(template.kind.rawValue)),
+                Attribute(
+                    "target", .string(templateText.replacingPagingPlaceholders { $0 == 0 ? offsetText : perPageText })),
+            ]
             if case .node(let n) = template.siteRootPath { action.append(Attribute("siteRootPath", .json(node: n))) }
             if case .node(let n) = template.label { action.append(Attribute("label", .json(node: n))) }
             return .object(action)
@@ -136,9 +152,13 @@ extension String {
                     i += 1
                     continue
                 }
-                for (pattern, index) in patterns where pattern.count <= bytes.count - i && pattern.first == b
+                for (pattern, index) in patterns
+                where pattern.count <= bytes.count - i && pattern.first == b
                     && (pattern.count < 2 || pattern[1] == bytes[i + 1])
-                    && pattern.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, bytes.baseAddress! + i, pattern.count) }) {
+                    && pattern.withUnsafeBufferPointer({
+                        memcmpEqual($0.baseAddress!, bytes.baseAddress! + i, pattern.count)
+                    })
+                {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                     out.append(contentsOf: value(index).utf8)
                     i += pattern.count

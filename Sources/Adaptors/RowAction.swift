@@ -33,14 +33,18 @@ public struct RowAction: Sendable, Equatable {
     public func targetText(in doc: JSONDocument) -> String { target.0.text(in: doc) + target.1.text(in: doc) }
 
     public static func == (a: RowAction, b: RowAction) -> Bool {
-        a.kind == b.kind && a.target.0 == b.target.0 && a.target.1 == b.target.1 && a.siteRootPath == b.siteRootPath && a.label == b.label
+        a.kind == b.kind && a.target.0 == b.target.0 && a.target.1 == b.target.1 && a.siteRootPath == b.siteRootPath
+            && a.label == b.label
     }
 
     /// The keys an action object (or a row that is one, or holds one) may carry, in `Field` order.
-    static let keys = JSONKeyTable(["contentPath", "siteRootPath", "label", "recordState", "navigationState", "linkType",
-                                    "path", "queryString", "detailsAction", "removeAction", "link"])
+    static let keys = JSONKeyTable([
+        "contentPath", "siteRootPath", "label", "recordState", "navigationState", "linkType",
+        "path", "queryString", "detailsAction", "removeAction", "link",
+    ])
     enum Field: Int {
-        case contentPath, siteRootPath, label, recordState, navigationState, linkType, path, queryString, detailsAction, removeAction, link
+        case contentPath, siteRootPath, label, recordState, navigationState, linkType, path, queryString, detailsAction,
+            removeAction, link
     }
 
     /// Reads an action object (NavigationAction, RecordAction, Refinement, LinkBuilder, ...) as `kind`.
@@ -62,14 +66,18 @@ public struct RowAction: Sendable, Equatable {
         let root = string(.siteRootPath).map(TextPart.node)
         let label = string(.label).map(TextPart.node)
         if let state = string(.recordState) {
-            return RowAction(kind: kind == .navigate ? .record : kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
+            return RowAction(
+                kind: kind == .navigate ? .record : kind, target: (contentPath, .node(state)), siteRootPath: root,
+                label: label)
         }
         if let state = string(.navigationState) {
             return RowAction(kind: kind, target: (contentPath, .node(state)), siteRootPath: root, label: label)
         }
         if found[Field.linkType.rawValue] >= 0 || kind == .link {
             guard let path = string(.path) else { return nil }
-            return RowAction(kind: .link, target: (.node(path), string(.queryString).map(TextPart.query) ?? .empty), siteRootPath: root, label: label)
+            return RowAction(
+                kind: .link, target: (.node(path), string(.queryString).map(TextPart.query) ?? .empty),
+                siteRootPath: root, label: label)
         }
         return nil
     }
@@ -85,10 +93,20 @@ public struct RowAction: Sendable, Equatable {
 
     /// The action of a row whose members `found` holds (one pass over the row's object).
     static func forRow(found: UnsafeBufferPointer<Int>, in doc: JSONDocument) -> RowAction? {
-        if found[Field.detailsAction.rawValue] >= 0, let action = read(found[Field.detailsAction.rawValue], in: doc, as: .record) { return action }
-        if found[Field.removeAction.rawValue] >= 0, let action = read(found[Field.removeAction.rawValue], in: doc, as: .remove) { return action }
+        if found[Field.detailsAction.rawValue] >= 0,
+            let action = read(found[Field.detailsAction.rawValue], in: doc, as: .record)
+        {
+            return action
+        }
+        if found[Field.removeAction.rawValue] >= 0,
+            let action = read(found[Field.removeAction.rawValue], in: doc, as: .remove)
+        {
+            return action
+        }
         if found[Field.linkType.rawValue] < 0, let action = read(found, in: doc, as: .navigate) { return action }
-        if found[Field.link.rawValue] >= 0, let action = read(found[Field.link.rawValue], in: doc, as: .link) { return action }
+        if found[Field.link.rawValue] >= 0, let action = read(found[Field.link.rawValue], in: doc, as: .link) {
+            return action
+        }
         return nil
     }
 }

@@ -30,12 +30,15 @@ public struct RowGrouper: Sendable, Equatable {
         let nullJSON = Array("null".utf8)
         for (n, row) in rows.enumerated() {
             let node = path.resolve(in: doc, from: row.node)
-            let scalar = node.flatMap { doc.kind($0) != .object && doc.kind($0) != .array && doc.kind($0) != .null ? $0 : nil }
+            let scalar = node.flatMap {
+                doc.kind($0) != .object && doc.kind($0) != .array && doc.kind($0) != .null ? $0 : nil
+            }
             let key: ArraySlice<UInt8>
             if let scalar {
                 let token = doc.nodes[scalar]
                 if token.kind == .string {
-                    key = token.flags & JSONNode.Flags.escaped == 0
+                    key =
+                        token.flags & JSONNode.Flags.escaped == 0
                         ? doc.bytes[Int(token.start) + 1..<Int(token.end) - 1] : doc.decodedStringBytes(scalar)[...]
                 } else {
                     key = doc.raw(scalar)
@@ -50,7 +53,8 @@ public struct RowGrouper: Sendable, Equatable {
             indexByKey[key] = groups.count
             if let scalar {
                 let json = Array(doc.raw(scalar))
-                let label = doc.kind(scalar) == .string ? (doc.string(scalar) ?? "") : String(decoding: json, as: UTF8.self)
+                let label =
+                    doc.kind(scalar) == .string ? (doc.string(scalar) ?? "") : String(decoding: json, as: UTF8.self)
                 groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
             } else {
                 groups.append(RowGroup(valueJSON: nullJSON, label: "null", rows: [n]))

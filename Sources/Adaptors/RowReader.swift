@@ -1,5 +1,5 @@
-public import LayoutJSON
 public import ContentTree
+public import LayoutJSON
 
 /// Reads the rows of an item from one of its array fields, with ids from a list of candidate paths.
 public struct RowReader: Sendable {
@@ -32,7 +32,10 @@ public struct RowReader: Sendable {
         rows.reserveCapacity(Int(doc.nodes[array].count))
         var index = firstIndex
         for element in doc.elements(array) {
-            rows.append(AdaptedRow(node: element, id: id(of: element, in: doc, index: index), action: RowAction.forRow(element, in: doc)))
+            rows.append(
+                AdaptedRow(
+                    node: element, id: id(of: element, in: doc, index: index),
+                    action: RowAction.forRow(element, in: doc)))
             index += 1
         }
         return .rows(rows)
@@ -40,12 +43,15 @@ public struct RowReader: Sendable {
 
     /// A section holding the rows of `field` (none when it is missing or null), or, when the field is not an
     /// array, the unreadable-rows section to return as is (`readable` false).
-    public func section(from field: JSONKey, of item: ContentItem, in doc: JSONDocument) -> (section: AdaptedSection, readable: Bool) {
+    public func section(from field: JSONKey, of item: ContentItem, in doc: JSONDocument) -> (
+        section: AdaptedSection, readable: Bool
+    ) {
         var section = AdaptedSection()
         switch read(field, of: item, in: doc) {
         case .rows(let rows): section.rows = rows
         case .missing: break
-        case .notAnArray(let kind): return (.unreadable(item, field: field.description, reason: "is a \(kind), not an array"), false)
+        case .notAnArray(let kind):
+            return (.unreadable(item, field: field.description, reason: "is a \(kind), not an array"), false)
         }
         return (section, true)
     }
@@ -70,7 +76,11 @@ public struct RowReader: Sendable {
 
     /// The prefix followed by `range` of the document's bytes (valid UTF-8 without escapes), made in one allocation.
     private func text(_ doc: JSONDocument, _ range: Range<Int>) -> String {
-        if idPrefix.isEmpty { return doc.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) } }
+        if idPrefix.isEmpty {
+            return doc.bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+            }
+        }
         var prefix = idPrefix
         return prefix.withUTF8 { head in
             doc.bytes.withUnsafeBufferPointer { bytes in
@@ -86,6 +96,8 @@ public struct RowReader: Sendable {
 extension FieldPath {
     /// A path from literal text known to be valid (built-in id paths).
     static func known(_ text: String) -> FieldPath {
-        do { return try FieldPath(parsing: text) } catch { preconditionFailure("invalid built-in field path \(text): \(error)") }
+        do { return try FieldPath(parsing: text) } catch {
+            preconditionFailure("invalid built-in field path \(text): \(error)")
+        }
     }
 }

@@ -1,5 +1,5 @@
-import LayoutJSON
 public import ContentTree
+import LayoutJSON
 
 /// Search adjustments: one row (the item) when it carries spelling corrections or suggestions, else none.
 public struct SearchAdjustmentsAdaptor: ContentItemAdaptor {

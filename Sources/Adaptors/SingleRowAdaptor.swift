@@ -1,5 +1,5 @@
-import LayoutJSON
 public import ContentTree
+import LayoutJSON
 
 /// Items rendered as exactly one row whose model is the item itself (range filters, price sliders, search boxes).
 public struct SingleRowAdaptor: ContentItemAdaptor {

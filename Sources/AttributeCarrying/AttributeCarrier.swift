@@ -1,6 +1,6 @@
 public import Adaptors
-import LayoutJSON
 public import LayoutDiff
+import LayoutJSON
 
 /// Carries section attributes from a page's previous layout into its new record (EMAdaptorManager's
 /// `adaptorAttributes`): each adaptor names the attributes it carries (`ContentItemAdaptor.carriedAttributes`) and
@@ -21,21 +21,27 @@ public struct AttributeCarrier: Sendable {
         // Per changed section: the attributes member's position and the new value of each carried attribute.
         var replacements: [Int: (member: Int, values: [(key: Int, json: [UInt8])])] = [:]
         for (n, section) in record.sections.enumerated() {
-            guard let typeNode = doc.value(section.node, Self.typeKey), let type = doc.string(typeNode) else { continue }
+            guard let typeNode = doc.value(section.node, Self.typeKey), let type = doc.string(typeNode) else {
+                continue
+            }
             let carries = registry.adaptor(for: type).carriedAttributes
             guard !carries.isEmpty,
-                  let attrMember = section.members.firstIndex(where: { doc.stringEquals($0.key, Self.attributesBytes) }) else { continue }
+                let attrMember = section.members.firstIndex(where: { doc.stringEquals($0.key, Self.attributesBytes) })
+            else { continue }
             if previousByID == nil {
-                previousByID = Dictionary(previous.sections.map { (prev.raw($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+                previousByID = Dictionary(
+                    previous.sections.map { (prev.raw($0.id), $0) }, uniquingKeysWith: { a, _ in a })
             }
             guard let old = previousByID?[doc.raw(section.id)], let oldAttrs = prev.value(old.node, Self.attributesKey),
-                  prev.kind(oldAttrs) == .object else { continue }
+                prev.kind(oldAttrs) == .object
+            else { continue }
             let attrs = section.members[attrMember].value
             var values: [(key: Int, json: [UInt8])] = []
             for carry in carries {
                 let key = JSONKey(carry.name)
                 guard let oldValue = prev.value(oldAttrs, key), let current = doc.value(attrs, key),
-                      let merged = carry.merge(prev, oldValue, doc, attrs), !merged.elementsEqual(doc.raw(current)) else { continue }
+                    let merged = carry.merge(prev, oldValue, doc, attrs), !merged.elementsEqual(doc.raw(current))
+                else { continue }
                 values.append((current - 1, merged))
             }
             if !values.isEmpty { replacements[n] = (attrMember, values) }
@@ -65,7 +71,11 @@ public struct AttributeCarrier: Sendable {
                     w.beginObject()
                     for (ak, av) in doc.members(sm.value) {
                         w.key(raw: doc.raw(ak))
-                        if let v = change.values.first(where: { $0.key == ak }) { w.raw(v.json) } else { w.raw(doc.raw(av)) }
+                        if let v = change.values.first(where: { $0.key == ak }) {
+                            w.raw(v.json)
+                        } else {
+                            w.raw(doc.raw(av))
+                        }
                     }
                     w.endObject()
                 }

@@ -27,7 +27,9 @@ public struct ContentTree: Sendable {
         path.reserveCapacity(128)
         let rootKind = document.nodes[document.root].kind
         document.nodes.withUnsafeBufferPointer { nodes in
-            if (rootKind == .object || rootKind == .array) && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0 {
+            if (rootKind == .object || rootKind == .array)
+                && nodes[document.root].flags & JSONNode.Flags.itemsBelow != 0
+            {
                 Self.visit(document.root, owner: nil, nodes, document, &items, &diagnostics, path, &frames)
             }
             while let top = frames.indices.last {
@@ -49,7 +51,9 @@ public struct ContentTree: Sendable {
                 let node = nodes[child]
                 frames[top].cursor = Int(node.next)
                 // Containers are flagged by the reader when a content item may sit inside; others are skipped whole.
-                if (node.kind == .object || node.kind == .array) && node.count > 0 && node.flags & JSONNode.Flags.itemsBelow != 0 {
+                if (node.kind == .object || node.kind == .array) && node.count > 0
+                    && node.flags & JSONNode.Flags.itemsBelow != 0
+                {
                     path.removeSubrange(frame.pathLength...)
                     if keyNode >= 0 {
                         let key = nodes[keyNode]
@@ -81,9 +85,11 @@ public struct ContentTree: Sendable {
     }
 
     /// Records node `i` (at `path`) as a content item when it is one, and queues it for walking.
-    static func visit(_ i: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>,
-                      _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
-                      _ path: [UInt8], _ frames: inout [Frame]) {
+    static func visit(
+        _ i: Int, owner: Int?, _ nodes: UnsafeBufferPointer<JSONNode>,
+        _ document: JSONDocument, _ items: inout [ContentItem], _ diagnostics: inout [Diagnostic],
+        _ path: [UInt8], _ frames: inout [Frame]
+    ) {
         let node = nodes[i]
         var owner = owner
         // Only objects the reader flagged for an @type or escaped key get here (one with only @class is a model object).
@@ -104,24 +110,35 @@ public struct ContentTree: Sendable {
             if typeNode >= 0 {
                 if nodes[typeNode].kind == .string, let type = document.string(typeNode) {
                     if hasClass {
-                        diagnostics.append(Diagnostic(.warning, "type-and-class", path: TreePath.text(path),
-                            "object has both @type and @class; treated as a model object, not a content item"))
+                        diagnostics.append(
+                            Diagnostic(
+                                .warning, "type-and-class", path: TreePath.text(path),
+                                "object has both @type and @class; treated as a model object, not a content item"))
                     } else {
                         let index = items.count
                         let depth = owner.map { items[$0].depth &+ 1 } ?? 0
-                        items.append(ContentItem(node: i, type: type, path: TreePath.text(path), parent: owner, childCount: 0, depth: depth))
+                        items.append(
+                            ContentItem(
+                                node: i, type: type, path: TreePath.text(path), parent: owner, childCount: 0,
+                                depth: depth))
                         if let owner { items[owner].childCount &+= 1 }
                         owner = index
                     }
                 } else {
                     let kind = nodes[typeNode].kind
-                    diagnostics.append(Diagnostic(.warning, "invalid-type", path: TreePath.text(path),
-                        "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "invalid-type", path: TreePath.text(path),
+                            "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"
+                        ))
                 }
             }
         }
-        frames.append(Frame(node: i, owner: owner, isObject: node.kind == .object, cursor: i &+ 1, ordinal: 0, remaining: Int(node.count),
-                            pathLength: path.count))
+        frames.append(
+            Frame(
+                node: i, owner: owner, isObject: node.kind == .object, cursor: i &+ 1, ordinal: 0,
+                remaining: Int(node.count),
+                pathLength: path.count))
     }
 
     /// The index of the content item at `path` (the server-side `indexOfContentItem:`).

@@ -8,7 +8,11 @@ public enum TreePath {
     /// Appends a member name to `path` (bracket-quoted when it is not a plain identifier); an empty path is the root.
     public static func append(key: some Collection<UInt8>, to path: inout [UInt8]) {
         var plain = !key.isEmpty
-        for b in key where !((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D || b == 0x40) {
+        for b in key
+        where
+            !((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
+            || b == 0x40)
+        {
             plain = false
             break
         }

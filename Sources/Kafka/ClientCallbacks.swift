@@ -24,10 +24,12 @@ class ClientCallbacks {
                 let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue()
                 guard let logger = callbacks.logger else { return }
                 let message = text.map { String(cString: $0) } ?? ""
-                logger.log(level: ClientCallbacks.level(syslog: level), Logger.Message(stringLiteral: message), metadata: [
-                    "facility": .string(facility.map { String(cString: $0) } ?? ""),
-                    "client": .string(String(cString: rd_kafka_name(rk))),
-                ])
+                logger.log(
+                    level: ClientCallbacks.level(syslog: level), Logger.Message(stringLiteral: message),
+                    metadata: [
+                        "facility": .string(facility.map { String(cString: $0) } ?? ""),
+                        "client": .string(String(cString: rd_kafka_name(rk))),
+                    ])
             }
         }
         if errors != nil || logger != nil {
@@ -39,9 +41,12 @@ class ClientCallbacks {
                 if let handler = callbacks.errors {
                     handler(error)
                 } else {
-                    callbacks.logger?.warning("kafka client error", metadata: [
-                        "error": .string(error.description), "client": .string(rk.map { String(cString: rd_kafka_name($0)) } ?? ""),
-                    ])
+                    callbacks.logger?.warning(
+                        "kafka client error",
+                        metadata: [
+                            "error": .string(error.description),
+                            "client": .string(rk.map { String(cString: rd_kafka_name($0)) } ?? ""),
+                        ])
                 }
             }
         }

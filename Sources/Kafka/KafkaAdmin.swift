@@ -1,4 +1,5 @@
 import CRdKafka
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,12 +40,15 @@ public final class KafkaAdmin {
     deinit { rd_kafka_destroy(handle) }
 
     /// Creates topics; returns each topic's error (nil when created). `TOPIC_ALREADY_EXISTS` is reported, not thrown.
-    public func createTopics(_ topics: [NewTopic], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: KafkaError?] {
+    public func createTopics(_ topics: [NewTopic], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String:
+        KafkaError?]
+    {
         var errstr = [CChar](repeating: 0, count: 512)
         var newTopics: [OpaquePointer?] = []
         defer { newTopics.forEach { rd_kafka_NewTopic_destroy($0) } }
         for t in topics {
-            guard let nt = rd_kafka_NewTopic_new(t.name, t.partitions, t.replicationFactor, &errstr, errstr.count) else {
+            guard let nt = rd_kafka_NewTopic_new(t.name, t.partitions, t.replicationFactor, &errstr, errstr.count)
+            else {
                 throw .configuration("topic \(t.name): " + String(cString: errstr))
             }
             for (k, v) in t.config { _ = rd_kafka_NewTopic_set_config(nt, k, v) }
@@ -55,11 +59,17 @@ public final class KafkaAdmin {
         let options = rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_CREATETOPICS)
         defer { rd_kafka_AdminOptions_destroy(options) }
         _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
-        newTopics.withUnsafeMutableBufferPointer { rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue) }
-        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else { throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT) }
+        newTopics.withUnsafeMutableBufferPointer {
+            rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue)
+        }
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        }
         defer { rd_kafka_event_destroy(event) }
         let err = rd_kafka_event_error(event)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) }) }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) })
+        }
         var results: [String: KafkaError?] = [:]
         guard let result = rd_kafka_event_CreateTopics_result(event) else { return results }
         var count = 0
@@ -68,13 +78,17 @@ public final class KafkaAdmin {
             let r = list[i]
             let name = String(cString: rd_kafka_topic_result_name(r))
             let e = rd_kafka_topic_result_error(r)
-            results[name] = e == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
+            results[name] =
+                e == RD_KAFKA_RESP_ERR_NO_ERROR
+                ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
         }
         return results
     }
 
     /// A consumer group's state (e.g. `Stable`, `Empty`) and member count, as the broker describes it.
-    public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (state: String, members: Int) {
+    public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (
+        state: String, members: Int
+    ) {
         var errstr = [CChar](repeating: 0, count: 512)
         let queue = rd_kafka_queue_new(handle)!
         defer { rd_kafka_queue_destroy(queue) }
@@ -84,20 +98,31 @@ public final class KafkaAdmin {
         let name = strdup(group)
         defer { free(name) }
         var names: [UnsafePointer<CChar>?] = [UnsafePointer(name)]
-        names.withUnsafeMutableBufferPointer { rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue) }
-        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else { throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT) }
+        names.withUnsafeMutableBufferPointer {
+            rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue)
+        }
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        }
         defer { rd_kafka_event_destroy(event) }
         let err = rd_kafka_event_error(event)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) }) }
-        guard let result = rd_kafka_event_DescribeConsumerGroups_result(event) else { throw KafkaError(RD_KAFKA_RESP_ERR__BAD_MSG) }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) })
+        }
+        guard let result = rd_kafka_event_DescribeConsumerGroups_result(event) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__BAD_MSG)
+        }
         var count = 0
-        guard let groups = rd_kafka_DescribeConsumerGroups_result_groups(result, &count), count > 0, let description = groups[0] else {
+        guard let groups = rd_kafka_DescribeConsumerGroups_result_groups(result, &count), count > 0,
+            let description = groups[0]
+        else {
             throw KafkaError(RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
         }
         if let e = rd_kafka_ConsumerGroupDescription_error(description) {
             throw KafkaError(rd_kafka_error_code(e), message: String(cString: rd_kafka_error_string(e)))
         }
-        let state = String(cString: rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(description)))
+        let state = String(
+            cString: rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(description)))
         return (state, Int(rd_kafka_ConsumerGroupDescription_member_count(description)))
     }
 

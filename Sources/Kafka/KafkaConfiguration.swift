@@ -18,7 +18,10 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     /// they are logged as warnings through `logger`.
     public var errorHandler: (@Sendable (KafkaError) -> Void)?
 
-    public init(bootstrapServers: String, clientID: String = "layout-worker", properties: [String: String] = [:], logger: Logger? = nil) {
+    public init(
+        bootstrapServers: String, clientID: String = "layout-worker", properties: [String: String] = [:],
+        logger: Logger? = nil
+    ) {
         self.bootstrapServers = bootstrapServers
         self.clientID = clientID
         self.properties = properties
@@ -26,19 +29,25 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     }
 
     public var description: String {
-        "KafkaConfiguration(" + redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        "KafkaConfiguration("
+            + redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            + ")"
     }
 
     public var debugDescription: String { description }
 
-    public var customMirror: Mirror { Mirror(self, children: ["properties": redactedProperties], displayStyle: .struct) }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["properties": redactedProperties], displayStyle: .struct)
+    }
 
     /// Whether a property holds a secret (its value never appears in logs or errors).
     /// Besides the obvious names, any key that looks like one (`sasl.passwd`), `sasl.jaas.config` (which embeds
     /// a password) and key material count as secrets.
     public static func isSecret(_ key: String) -> Bool {
         let k = key.lowercased()
-        return ["passw", "pwd", "secret", "token", "jaas", "credential", "oauthbearer.config", "private"].contains { k.contains($0) }
+        return ["passw", "pwd", "secret", "token", "jaas", "credential", "oauthbearer.config", "private"].contains {
+            k.contains($0)
+        }
             || k == "ssl_key" || k.hasSuffix("key.pem") || k.hasSuffix(".key")
     }
 
@@ -55,7 +64,9 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// Every property a client is made with: `defaults`, then the configuration's properties, then `required`.
-    public func effectiveProperties(defaults: [String: String] = [:], required: [String: String] = [:]) -> [String: String] {
+    public func effectiveProperties(defaults: [String: String] = [:], required: [String: String] = [:]) -> [String:
+        String]
+    {
         var all = defaults
         all["bootstrap.servers"] = bootstrapServers
         all["client.id"] = clientID
@@ -66,9 +77,12 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
 
     /// A new librdkafka configuration with every setting applied; the caller owns it. `defaults` give way to
     /// `properties`; `required` (what the client's correctness depends on, e.g. manual commits) override them.
-    func makeConf(defaults: [String: String] = [:], required: [String: String] = [:], callbacks: ClientCallbacks) throws(KafkaError) -> OpaquePointer {
+    func makeConf(defaults: [String: String] = [:], required: [String: String] = [:], callbacks: ClientCallbacks)
+        throws(KafkaError) -> OpaquePointer
+    {
         guard let conf = rd_kafka_conf_new() else { throw .configuration("rd_kafka_conf_new failed") }
-        for (key, value) in effectiveProperties(defaults: defaults, required: required).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in effectiveProperties(defaults: defaults, required: required).sorted(by: { $0.key < $1.key })
+        {
             var errstr = [CChar](repeating: 0, count: 512)
             let result = rd_kafka_conf_set(conf, key, value, &errstr, errstr.count)
             if result != RD_KAFKA_CONF_OK {

@@ -23,7 +23,8 @@ public final class KafkaConsumer {
     /// What a consumer is always made with, whatever its configuration says.
     public static func requiredProperties(groupID: String?, reportsPartitionEnd: Bool = false) -> [String: String] {
         [
-            "enable.auto.commit": "false", "enable.auto.offset.store": "false", "enable.partition.eof": String(reportsPartitionEnd),
+            "enable.auto.commit": "false", "enable.auto.offset.store": "false",
+            "enable.partition.eof": String(reportsPartitionEnd),
             "group.id": groupID ?? "layout-worker-standalone-unused",
         ]
     }
@@ -31,20 +32,25 @@ public final class KafkaConsumer {
     /// A consumer. With `groupID`, offsets are committed only by `commit` (auto commit and auto store are off, and
     /// stay off whatever the configuration says). `defaults` apply where the configuration's properties are silent.
     /// With `reportsPartitionEnd`, reaching the end of a partition is reported (`enable.partition.eof`).
-    public init(configuration: KafkaConfiguration, groupID: String?, defaults: [String: String] = [:],
-                reportsPartitionEnd: Bool = false) throws(KafkaError) {
+    public init(
+        configuration: KafkaConfiguration, groupID: String?, defaults: [String: String] = [:],
+        reportsPartitionEnd: Bool = false
+    ) throws(KafkaError) {
         let box = RebalanceBox(configuration: configuration)
         let required = Self.requiredProperties(groupID: groupID, reportsPartitionEnd: reportsPartitionEnd)
         let conf = try configuration.makeConf(defaults: defaults, required: required, callbacks: box)
         if groupID != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { rk, err, partitions, opaque in
                 guard let rk, let partitions, let opaque else { return }
-                guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? RebalanceBox else { return }
+                guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? RebalanceBox
+                else { return }
                 let list = [TopicPartition](UnsafePointer(partitions))
                 let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
                 if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
                     if cooperative {
-                        if let e = rd_kafka_incremental_assign(rk, partitions) { box.lastError = KafkaError(consuming: e) }
+                        if let e = rd_kafka_incremental_assign(rk, partitions) {
+                            box.lastError = KafkaError(consuming: e)
+                        }
                     } else {
                         let e = rd_kafka_assign(rk, partitions)
                         if e != RD_KAFKA_RESP_ERR_NO_ERROR { box.lastError = KafkaError(e) }
@@ -53,7 +59,9 @@ public final class KafkaConsumer {
                 } else {
                     box.handler?(.revoked(list))
                     if cooperative {
-                        if let e = rd_kafka_incremental_unassign(rk, partitions) { box.lastError = KafkaError(consuming: e) }
+                        if let e = rd_kafka_incremental_unassign(rk, partitions) {
+                            box.lastError = KafkaError(consuming: e)
+                        }
                     } else {
                         _ = rd_kafka_assign(rk, nil)
                     }
@@ -100,7 +108,9 @@ public final class KafkaConsumer {
         guard let m = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
         defer { rd_kafka_message_destroy(m) }
         if m.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            let text = m.pointee.payload.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: m.pointee.len), as: UTF8.self) }
+            let text = m.pointee.payload.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: m.pointee.len), as: UTF8.self)
+            }
             return .failure(KafkaError(m.pointee.err, message: text))
         }
         return .success(KafkaMessage(m))
@@ -116,7 +126,9 @@ public final class KafkaConsumer {
     }
 
     /// The group's committed offsets for these partitions (`TopicPartition.invalid` when none).
-    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition] {
+    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError)
+        -> [TopicPartition]
+    {
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_committed(handle, list, timeoutMs)
@@ -158,7 +170,9 @@ public final class KafkaConsumer {
     }
 
     /// Low and high watermarks from the broker.
-    public func queryWatermarks(topic: String, partition: Int32, timeoutMs: Int32 = 5_000) throws(KafkaError) -> (low: Int64, high: Int64) {
+    public func queryWatermarks(topic: String, partition: Int32, timeoutMs: Int32 = 5_000) throws(KafkaError) -> (
+        low: Int64, high: Int64
+    ) {
         var low: Int64 = 0, high: Int64 = 0
         let err = rd_kafka_query_watermark_offsets(handle, topic, partition, &low, &high, timeoutMs)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
@@ -167,7 +181,9 @@ public final class KafkaConsumer {
 
     /// For each partition (its `offset` holding a timestamp in ms), the earliest offset whose timestamp is at or
     /// after it; -1 when there is none. Answers come from the broker as they are: check them (see `ReplayRange`).
-    public func offsetsForTimes(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [TopicPartition] {
+    public func offsetsForTimes(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError)
+        -> [TopicPartition]
+    {
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_offsets_for_times(handle, list, timeoutMs)

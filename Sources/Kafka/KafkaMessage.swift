@@ -32,7 +32,10 @@ public struct KafkaMessage: Sendable {
     /// Milliseconds since the epoch, when the broker gives one.
     public var timestamp: Int64?
 
-    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], timestamp: Int64? = nil) {
+    public init(
+        topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [],
+        timestamp: Int64? = nil
+    ) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -73,9 +76,12 @@ public struct KafkaMessage: Sendable {
             var size = 0
             while rd_kafka_header_get_all(hdrs, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
                 // Names are read by their stored length, so a NUL byte inside one survives.
-                let nameText = name.map { n in
-                    String(decoding: UnsafeRawBufferPointer(start: n, count: lw_header_name_size(n, value)), as: UTF8.self)
-                } ?? ""
+                let nameText =
+                    name.map { n in
+                        String(
+                            decoding: UnsafeRawBufferPointer(start: n, count: lw_header_name_size(n, value)),
+                            as: UTF8.self)
+                    } ?? ""
                 list.append(KafkaHeader(nameText, value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
                 index += 1
             }

@@ -1,4 +1,5 @@
 import CRdKafka
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,15 +30,20 @@ public final class KafkaProducer {
     /// A producer; `idempotent` turns on `enable.idempotence` (acks=all, ordered, no duplicates on retry).
     public init(configuration: KafkaConfiguration, idempotent: Bool = true) throws(KafkaError) {
         let box = DeliveryBox(configuration: configuration)
-        let conf = try configuration.makeConf(required: idempotent ? ["enable.idempotence": "true"] : [:], callbacks: box)
+        let conf = try configuration.makeConf(
+            required: idempotent ? ["enable.idempotence": "true"] : [:], callbacks: box)
         rd_kafka_conf_set_dr_msg_cb(conf) { _, message, opaque in
             guard let message, let opaque else { return }
-            guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? DeliveryBox else { return }
+            guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? DeliveryBox else {
+                return
+            }
             let m = message.pointee
             let topic = m.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
-            box.reports.append(DeliveryReport(
-                token: Int(bitPattern: m._private), error: m.err == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(m.err),
-                topic: topic, partition: m.partition, offset: m.offset))
+            box.reports.append(
+                DeliveryReport(
+                    token: Int(bitPattern: m._private),
+                    error: m.err == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(m.err),
+                    topic: topic, partition: m.partition, offset: m.offset))
         }
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
@@ -59,7 +65,9 @@ public final class KafkaProducer {
     }
 
     /// Queues a message; its report carries `token`. Throws at once for local failures (queue full, unknown topic...).
-    public func produce(topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], token: Int) throws(KafkaError) {
+    public func produce(
+        topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], token: Int
+    ) throws(KafkaError) {
         var owned: [UnsafeMutableRawPointer] = []
         defer { owned.forEach { free($0) } }
         let topicC = strdup(topic)!
@@ -88,8 +96,11 @@ public final class KafkaProducer {
                 var name = header.name
                 let added = name.withUTF8 { n in
                     withBytes(header.value) { v in
-                        rd_kafka_header_add(list, UnsafeRawPointer(n.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                            .assumingMemoryBound(to: CChar.self), n.count, v.map { $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)! }, v?.count ?? 0)
+                        rd_kafka_header_add(
+                            list,
+                            UnsafeRawPointer(n.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                                .assumingMemoryBound(to: CChar.self), n.count,
+                            v.map { $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)! }, v?.count ?? 0)
                     }
                 }
                 if added != RD_KAFKA_RESP_ERR_NO_ERROR {
@@ -115,14 +126,18 @@ public final class KafkaProducer {
                     var kv = rd_kafka_vu_t()
                     kv.vtype = RD_KAFKA_VTYPE_KEY
                     // An empty (not null) key still needs a non-null pointer.
-                    kv.u.mem.ptr = k.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
+                    kv.u.mem.ptr =
+                        k.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
+                        ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
                     kv.u.mem.size = k.count
                     all.append(kv)
                 }
                 var vv = rd_kafka_vu_t()
                 vv.vtype = RD_KAFKA_VTYPE_VALUE
                 if let v {
-                    vv.u.mem.ptr = v.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) } ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
+                    vv.u.mem.ptr =
+                        v.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
+                        ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
                     vv.u.mem.size = v.count
                 }
                 all.append(vv)
@@ -150,7 +165,8 @@ public final class KafkaProducer {
     /// Drops every queued and in-flight message without waiting for the brokers, and returns their reports
     /// (errors `_PURGE_QUEUE` / `_PURGE_INFLIGHT`).
     public func purge(timeoutMs: Int32 = 5_000) -> [DeliveryReport] {
-        _ = rd_kafka_purge(handle, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT | RD_KAFKA_PURGE_F_NON_BLOCKING))
+        _ = rd_kafka_purge(
+            handle, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT | RD_KAFKA_PURGE_F_NON_BLOCKING))
         var reports: [DeliveryReport] = []
         var waited: Int32 = 0
         repeat {
@@ -169,8 +185,9 @@ public final class KafkaProducer {
         var errstr = [CChar](repeating: 0, count: 512)
         let err = rd_kafka_fatal_error(handle, &errstr, errstr.count)
         guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
-        return KafkaError(code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
-                          message: String(cString: errstr), isFatal: true)
+        return KafkaError(
+            code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
+            message: String(cString: errstr), isFatal: true)
     }
 
     private func takeReports() -> [DeliveryReport] {

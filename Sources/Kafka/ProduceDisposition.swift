@@ -23,23 +23,28 @@ public enum ProduceDisposition: Sendable, Equatable {
         }
     }
 
-    static let producerCodes: Set<Int32> = Set([
-        RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR__FENCED, RD_KAFKA_RESP_ERR_PRODUCER_FENCED,
-        RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH, RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID,
-        RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, RD_KAFKA_RESP_ERR__PURGE_QUEUE, RD_KAFKA_RESP_ERR__PURGE_INFLIGHT,
-        RD_KAFKA_RESP_ERR__INCONSISTENT, RD_KAFKA_RESP_ERR__GAPLESS_GUARANTEE,
-    ].map(\.rawValue))
+    static let producerCodes: Set<Int32> = Set(
+        [
+            RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR__FENCED, RD_KAFKA_RESP_ERR_PRODUCER_FENCED,
+            RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH, RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID,
+            RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, RD_KAFKA_RESP_ERR__PURGE_QUEUE,
+            RD_KAFKA_RESP_ERR__PURGE_INFLIGHT,
+            RD_KAFKA_RESP_ERR__INCONSISTENT, RD_KAFKA_RESP_ERR__GAPLESS_GUARANTEE,
+        ].map(\.rawValue))
 
-    static let recordCodes: Set<Int32> = Set([
-        RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE, RD_KAFKA_RESP_ERR_INVALID_RECORD,
-        RD_KAFKA_RESP_ERR_INVALID_MSG, RD_KAFKA_RESP_ERR_INVALID_TIMESTAMP,
-    ].map(\.rawValue))
+    static let recordCodes: Set<Int32> = Set(
+        [
+            RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
+            RD_KAFKA_RESP_ERR_INVALID_RECORD,
+            RD_KAFKA_RESP_ERR_INVALID_MSG, RD_KAFKA_RESP_ERR_INVALID_TIMESTAMP,
+        ].map(\.rawValue))
 }
 
 extension KafkaError {
     /// Whether the cluster or the client refused a record for its size.
     public var isRecordTooLarge: Bool {
-        code == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE.rawValue || code == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE.rawValue
+        code == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE.rawValue
+            || code == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE.rawValue
     }
 
     /// Whether a local produce call failed only because librdkafka's queue is full (poll, then try again).

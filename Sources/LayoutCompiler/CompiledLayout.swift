@@ -18,7 +18,8 @@ public struct CompiledLayout: Sendable {
     /// for ids that name no section; the items are indexed once for all the ids.
     public func contentTypes(ofSections sectionIDs: [String]) -> [String?] {
         guard !sectionIDs.isEmpty else { return [] }
-        let typeByPath = Dictionary(tree.items.map { (Substring($0.path), $0.type) }, uniquingKeysWith: { first, _ in first })
+        let typeByPath = Dictionary(
+            tree.items.map { (Substring($0.path), $0.type) }, uniquingKeysWith: { first, _ in first })
         return sectionIDs.map { id in
             var path = Substring(id)
             if let group = path.firstRange(of: "#group=") { path = path[..<group.lowerBound] }

@@ -1,16 +1,22 @@
-public import Mapping
 import ContentTree
 import Foundation
+public import Mapping
 
 /// Loads mapping configs from files.
 public enum ConfigFile {
     /// The config at `path`, or the errors that make it unusable (a missing file is one of them).
     public static func load(_ path: String) -> Result<MappingConfig, MappingConfigError> {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(MappingConfigError(diagnostics: [.init(.error, "config-not-found", path: path, "cannot read the config file")]))
+            return .failure(
+                MappingConfigError(diagnostics: [
+                    .init(.error, "config-not-found", path: path, "cannot read the config file")
+                ]))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(MappingConfigError(diagnostics: [.init(.error, "config-encoding", path: path, "the config file is not UTF-8")]))
+            return .failure(
+                MappingConfigError(diagnostics: [
+                    .init(.error, "config-encoding", path: path, "the config file is not UTF-8")
+                ]))
         }
         return MappingConfigLoader().load(yaml: text, origin: path)
     }

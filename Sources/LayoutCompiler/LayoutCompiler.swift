@@ -21,7 +21,8 @@ public struct LayoutCompiler: Sendable {
         self.resolver = RendererResolver(config: config)
         self.reader = JSONReader(maxDepth: config.options.maxDepth, maxBytes: maxInputBytes)
         var plans: [String: SectionPlan] = [:]
-        let named = self.registry.registeredTypes + config.renderers.flatMap(\.types) + config.supplementary.flatMap(\.types)
+        let named =
+            self.registry.registeredTypes + config.renderers.flatMap(\.types) + config.supplementary.flatMap(\.types)
             + config.placeholders.flatMap(\.types)
         for type in named where plans[type] == nil {
             plans[type] = Self.plan(for: type, config: config, registry: self.registry, resolver: resolver)
@@ -29,9 +30,13 @@ public struct LayoutCompiler: Sendable {
         self.plans = PlanTable(plans)
     }
 
-    private static func plan(for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver) -> SectionPlan {
+    private static func plan(
+        for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver
+    ) -> SectionPlan {
         let adaptor = registry.adaptor(for: type)
-        return SectionPlan(adaptor: adaptor, grouper: config.adaptors[type]?.grouper, mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
+        return SectionPlan(
+            adaptor: adaptor, grouper: config.adaptors[type]?.grouper,
+            mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
     }
 
     /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
@@ -51,11 +56,16 @@ public struct LayoutCompiler: Sendable {
         do {
             document = try reader.read(bytes)
         } catch {
-            if case .inputTooLarge = error.reason { return .failure(CompileFailure(code: .tooLarge, message: error.message)) }
+            if case .inputTooLarge = error.reason {
+                return .failure(CompileFailure(code: .tooLarge, message: error.message))
+            }
             return .failure(CompileFailure(code: .invalidJSON, message: error.message, offset: error.offset))
         }
         guard document.kind(document.root) == .object else {
-            return .failure(CompileFailure(code: .notAssemblerResponse, message: "the root is \(article(document.kind(document.root))), not an object"))
+            return .failure(
+                CompileFailure(
+                    code: .notAssemblerResponse,
+                    message: "the root is \(article(document.kind(document.root))), not an object"))
         }
         let tree = ContentTree(document: document)
         guard !tree.items.isEmpty else {
@@ -71,11 +81,15 @@ public struct LayoutCompiler: Sendable {
         }
         if config.policy == .strict, diagnostics.contains(where: { $0.severity == .error }) {
             let errors = diagnostics.filter { $0.severity == .error }
-            return .failure(CompileFailure(code: .strictPolicy,
-                message: "\(errors.count) error diagnostic\(errors.count == 1 ? "" : "s") under the strict policy; first: \(errors[0])",
-                diagnostics: errors))
+            return .failure(
+                CompileFailure(
+                    code: .strictPolicy,
+                    message:
+                        "\(errors.count) error diagnostic\(errors.count == 1 ? "" : "s") under the strict policy; first: \(errors[0])",
+                    diagnostics: errors))
         }
-        return .success(CompiledLayout(bytes: bytes, diagnostics: diagnostics, tree: tree, source: source, compiler: self))
+        return .success(
+            CompiledLayout(bytes: bytes, diagnostics: diagnostics, tree: tree, source: source, compiler: self))
     }
 
     private func article(_ kind: JSONKind) -> String {
@@ -93,8 +107,11 @@ public struct LayoutCompiler: Sendable {
     public func layout(_ tree: ContentTree, source: RecordSource? = nil) -> LayoutRecord {
         var sections: [LayoutSection] = []
         sections.reserveCapacity(tree.items.count)
-        let diagnostics = self.sections(of: tree) { head, rows in sections.append(LayoutSection(head: head, rows: rows)) }
-        return LayoutRecord(source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: tree.document)
+        let diagnostics = self.sections(of: tree) { head, rows in sections.append(LayoutSection(head: head, rows: rows))
+        }
+        return LayoutRecord(
+            source: source, page: pageFacts(tree), sections: sections, diagnostics: diagnostics, document: tree.document
+        )
     }
 
     /// Makes the record's sections in order, handing each to `section` with its rows; returns the record's diagnostics.
@@ -125,32 +142,38 @@ public struct LayoutCompiler: Sendable {
             if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }
             // The reader flags objects with an `@error` key (or an escaped key, which might spell it).
             if doc.nodes[item.node].flags & (JSONNode.Flags.errorKey | JSONNode.Flags.escapedKey) != 0,
-               let errorNode = doc.value(item.node, Self.errorKey) {
+                let errorNode = doc.value(item.node, Self.errorKey)
+            {
                 let text = doc.string(errorNode) ?? String(decoding: doc.raw(errorNode), as: UTF8.self)
                 adapted.placeholder = .error
                 adapted.placeholderMessage = text
-                diagnostics.append(Diagnostic(.warning, "cartridge-error", path: item.path, "\(item.type) reported an error: \(text)"))
+                diagnostics.append(
+                    Diagnostic(.warning, "cartridge-error", path: item.path, "\(item.type) reported an error: \(text)"))
             }
             if adapted.rows.isEmpty, adapted.placeholder == nil, config.options.emptySlotsShowLoading,
-               item.childCount == 0, let paths = doc.value(item.node, Self.contentPathsKey),
-               doc.kind(paths) == .array, doc.nodes[paths].count > 0 {
+                item.childCount == 0, let paths = doc.value(item.node, Self.contentPathsKey),
+                doc.kind(paths) == .array, doc.nodes[paths].count > 0
+            {
                 adapted.placeholder = .loading
                 adapted.isContainer = false
             }
             if adapted.isContainer && config.options.omitContainers { continue }
 
             let parentID = item.parent.map { tree.items[$0].path }
-            let itemContext = ConditionContext(document: doc, model: item.node, row: 0, section: sectionCount, sectionType: item.type)
+            let itemContext = ConditionContext(
+                document: doc, model: item.node, row: 0, section: sectionCount, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
             for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: mappings) {
                 report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
-                supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
+                supplementary.append(
+                    SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
             }
             var placeholder: LayoutPlaceholder?
             if let kind = adapted.placeholder {
                 let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: mappings)
                 report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, into: &diagnostics)
-                placeholder = LayoutPlaceholder(kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
+                placeholder = LayoutPlaceholder(
+                    kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
             }
 
             let groups: [RowGroup]?
@@ -160,7 +183,9 @@ public struct LayoutCompiler: Sendable {
                 groups = nil
             }
 
-            func makeSection(id: String, rowIndexes: [Int]?, group: (by: String, valueJSON: [UInt8])?, header: SupplementaryView?) {
+            func makeSection(
+                id: String, rowIndexes: [Int]?, group: (by: String, valueJSON: [UInt8])?, header: SupplementaryView?
+            ) {
                 let index = sectionCount
                 rows.removeAll(keepingCapacity: true)
                 let count = rowIndexes?.count ?? adapted.rows.count
@@ -178,34 +203,53 @@ public struct LayoutCompiler: Sendable {
                     context.row = n
                     let resolution = resolver.resolveRow(context, mappings: mappings, cache: &chainCache)
                     report(resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: id, into: &diagnostics)
-                    if count > 1 && (hashIDs ? !seen.insert(adapted.rows[r].id).inserted : rows.contains { $0.id == adapted.rows[r].id }) {
+                    if count > 1
+                        && (hashIDs
+                            ? !seen.insert(adapted.rows[r].id).inserted : rows.contains { $0.id == adapted.rows[r].id })
+                    {
                         duplicates.append(adapted.rows[r].id)
                     }
-                    rows.append(LayoutRow(id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model, action: adapted.rows[r].action))
+                    rows.append(
+                        LayoutRow(
+                            id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model,
+                            action: adapted.rows[r].action))
                 }
                 if !duplicates.isEmpty {
-                    diagnostics.append(Diagnostic(.warning, "duplicate-row-id", path: id,
-                        "row ids repeat within the section: \(duplicates.prefix(10).joined(separator: ", "))\(duplicates.count > 10 ? ", …" : "")"))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "duplicate-row-id", path: id,
+                            "row ids repeat within the section: \(duplicates.prefix(10).joined(separator: ", "))\(duplicates.count > 10 ? ", …" : "")"
+                        ))
                 }
                 var views = supplementary
                 if let header {
                     views.removeAll { $0.kind == SupplementaryKind.header }
                     views.insert(header, at: 0)
                 }
-                let visible = !adapted.isContainer && (!rows.isEmpty || placeholder != nil || views.contains { $0.kind == SupplementaryKind.header || $0.kind == SupplementaryKind.footer })
-                section(SectionHead(
-                    id: id, index: index, type: item.type, adaptor: mappings.adaptor, visible: visible, parent: parentID,
-                    group: group, attributes: adapted.attributes, supplementary: views,
-                    placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil), rows)
+                let visible =
+                    !adapted.isContainer
+                    && (!rows.isEmpty || placeholder != nil
+                        || views.contains { $0.kind == SupplementaryKind.header || $0.kind == SupplementaryKind.footer })
+                section(
+                    SectionHead(
+                        id: id, index: index, type: item.type, adaptor: mappings.adaptor, visible: visible,
+                        parent: parentID,
+                        group: group, attributes: adapted.attributes, supplementary: views,
+                        placeholder: rowIndexes == nil || rowIndexes?.isEmpty == true ? placeholder : nil), rows)
                 sectionCount += 1
             }
 
             if let groups, let grouper = plan.grouper {
                 let headerMapping = supplementary.first { $0.kind == SupplementaryKind.header }
                 for group in groups {
-                    let header = headerMapping.map { SupplementaryView(kind: SupplementaryKind.header, renderer: $0.renderer, modelJSON: ArraySlice(group.valueJSON)) }
-                    makeSection(id: item.path + "#group=" + group.label, rowIndexes: group.rows,
-                                group: (grouper.pathText, group.valueJSON), header: header)
+                    let header = headerMapping.map {
+                        SupplementaryView(
+                            kind: SupplementaryKind.header, renderer: $0.renderer,
+                            modelJSON: ArraySlice(group.valueJSON))
+                    }
+                    makeSection(
+                        id: item.path + "#group=" + group.label, rowIndexes: group.rows,
+                        group: (grouper.pathText, group.valueJSON), header: header)
                 }
             } else {
                 makeSection(id: item.path, rowIndexes: nil, group: nil, header: nil)
@@ -214,13 +258,21 @@ public struct LayoutCompiler: Sendable {
         return diagnostics
     }
 
-    private func report(_ resolution: Resolution, what: @autoclosure () -> String, path: String, into diagnostics: inout [Diagnostic]) {
+    private func report(
+        _ resolution: Resolution, what: @autoclosure () -> String, path: String, into diagnostics: inout [Diagnostic]
+    ) {
         switch resolution {
         case .resolved, .defaulted: break
         case .unmapped(let tried):
-            diagnostics.append(Diagnostic(.error, "unmapped", path: path, "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
+            diagnostics.append(
+                Diagnostic(
+                    .error, "unmapped", path: path,
+                    "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
         case .ambiguous(let type, let renderers):
-            diagnostics.append(Diagnostic(.error, "ambiguous", path: path, "\(what()) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
+            diagnostics.append(
+                Diagnostic(
+                    .error, "ambiguous", path: path,
+                    "\(what()) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
         }
     }
 

@@ -40,7 +40,10 @@ struct PlanTable: Sendable {
             let entry = slots[slot]
             if entry < 0 { return nil }
             if types[entry].count == utf8.count
-                && types[entry].withUnsafeBufferPointer({ utf8.isEmpty || memcmpEqual($0.baseAddress!, utf8.baseAddress!, utf8.count) }) {
+                && types[entry].withUnsafeBufferPointer({
+                    utf8.isEmpty || memcmpEqual($0.baseAddress!, utf8.baseAddress!, utf8.count)
+                })
+            {
                 return plans[entry]
             }
             slot = (slot + 1) & mask

@@ -20,7 +20,10 @@ public struct ChangeSetApplier: Sendable {
         guard let v = cs.value(root, "version").flatMap(cs.int), v == ChangeSet.formatVersion else {
             throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(ChangeSet.formatVersion))")
         }
-        guard let target = cs.value(root, "target").flatMap({ cs.value($0, "hash") }).flatMap(cs.string).flatMap(ContentHash.init(hex:)) else {
+        guard
+            let target = cs.value(root, "target").flatMap({ cs.value($0, "hash") }).flatMap(cs.string).flatMap(
+                ContentHash.init(hex:))
+        else {
             throw .invalidChangeSet("no `target.hash`")
         }
         guard let baseNode = cs.value(root, "base") else { throw .invalidChangeSet("no `base`") }
@@ -35,7 +38,9 @@ public struct ChangeSetApplier: Sendable {
             old = try RecordOutline(bytes: base)
             // A change set delivered twice (at-least-once) finds its own target: applying it again changes nothing.
             if old.hash == target && old.hash != expected { return base }
-            guard old.hash == expected else { throw .baseMismatch(expected: expected.description, actual: old.hash.description) }
+            guard old.hash == expected else {
+                throw .baseMismatch(expected: expected.description, actual: old.hash.description)
+            }
         }
         let result: [UInt8]
         if let replace = cs.value(root, "replace") {
@@ -50,8 +55,12 @@ public struct ChangeSetApplier: Sendable {
 
     private func patch(_ old: RecordOutline, with cs: JSONDocument) throws(LayoutDiffError) -> [UInt8] {
         let root = cs.root
-        guard let record = cs.value(root, "record"), cs.kind(record) == .object else { throw .invalidChangeSet("no `record` object") }
-        guard let sections = cs.value(root, "sections"), cs.kind(sections) == .object else { throw .invalidChangeSet("no `sections` object") }
+        guard let record = cs.value(root, "record"), cs.kind(record) == .object else {
+            throw .invalidChangeSet("no `record` object")
+        }
+        guard let sections = cs.value(root, "sections"), cs.kind(sections) == .object else {
+            throw .invalidChangeSet("no `sections` object")
+        }
         let od = old.document
         var changed: [[UInt8]: Int] = [:]
         for (k, v) in cs.members(record) { changed[Array(cs.raw(k))] = v }
@@ -72,7 +81,9 @@ public struct ChangeSetApplier: Sendable {
         return w.bytes
     }
 
-    private func writeSections(_ old: RecordOutline, _ changes: Int, _ cs: JSONDocument, _ w: inout JSONWriter) throws(LayoutDiffError) {
+    private func writeSections(_ old: RecordOutline, _ changes: Int, _ cs: JSONDocument, _ w: inout JSONWriter)
+        throws(LayoutDiffError)
+    {
         if let replace = cs.value(changes, "replace") {
             guard cs.kind(replace) == .array else { throw .invalidChangeSet("sections.replace is not an array") }
             w.raw(cs.raw(replace))
@@ -90,19 +101,29 @@ public struct ChangeSetApplier: Sendable {
                 let update = plan.updates[i]
                 w.beginObject()
                 if let head = update.flatMap({ cs.value($0, "section") }) {
-                    guard cs.kind(head) == .object else { throw .invalidChangeSet("sections.updates[].section is not an object") }
+                    guard cs.kind(head) == .object else {
+                        throw .invalidChangeSet("sections.updates[].section is not an object")
+                    }
                     for (k, v) in cs.members(head) {
                         w.key(raw: cs.raw(k))
-                        if cs.stringEquals(k, RecordOutline.Keys.index) { w.int(p) } else if cs.stringEquals(k, RecordOutline.Keys.rows) {
+                        if cs.stringEquals(k, RecordOutline.Keys.index) {
+                            w.int(p)
+                        } else if cs.stringEquals(k, RecordOutline.Keys.rows) {
                             try writeRows(section, od, update.flatMap { cs.value($0, "rows") }, cs, &w)
-                        } else { w.raw(cs.raw(v)) }
+                        } else {
+                            w.raw(cs.raw(v))
+                        }
                     }
                 } else {
                     for (m, member) in section.members.enumerated() {
                         w.key(raw: od.raw(member.key))
-                        if m == section.indexMember { w.int(p) } else if m == section.rowsMember {
+                        if m == section.indexMember {
+                            w.int(p)
+                        } else if m == section.rowsMember {
                             try writeRows(section, od, update.flatMap { cs.value($0, "rows") }, cs, &w)
-                        } else { w.raw(od.raw(member.value)) }
+                        } else {
+                            w.raw(od.raw(member.value))
+                        }
                     }
                 }
                 w.endObject()
@@ -111,8 +132,10 @@ public struct ChangeSetApplier: Sendable {
         w.endArray()
     }
 
-    private func writeRows(_ section: RecordOutline.Section, _ od: JSONDocument, _ changes: Int?, _ cs: JSONDocument,
-                           _ w: inout JSONWriter) throws(LayoutDiffError) {
+    private func writeRows(
+        _ section: RecordOutline.Section, _ od: JSONDocument, _ changes: Int?, _ cs: JSONDocument,
+        _ w: inout JSONWriter
+    ) throws(LayoutDiffError) {
         guard let changes else {
             w.raw(od.raw(section.members[section.rowsMember].value))
             return
@@ -130,7 +153,9 @@ public struct ChangeSetApplier: Sendable {
             case .inserted(let node): w.raw(cs.raw(node))
             case .old(let i):
                 if let update = plan.updates[i] {
-                    guard let row = cs.value(update, "row") else { throw .invalidChangeSet("rows.updates[] has no `row`") }
+                    guard let row = cs.value(update, "row") else {
+                        throw .invalidChangeSet("rows.updates[] has no `row`")
+                    }
                     w.raw(cs.raw(row))
                 } else {
                     w.raw(od.raw(section.rows[i].node))

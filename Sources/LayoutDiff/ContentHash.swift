@@ -43,8 +43,12 @@ public struct ContentHash: Sendable, Hashable, CustomStringConvertible {
     static func xxh64(_ b: UnsafeRawBufferPointer) -> UInt64 {
         let n = b.count
         var i = 0
-        @inline(__always) func read64(_ at: Int) -> UInt64 { UInt64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        @inline(__always) func read32(_ at: Int) -> UInt64 { UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        @inline(__always) func read64(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
+        @inline(__always) func read32(_ at: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        }
         var h: UInt64
         if n >= 32 {
             var v1 = p1 &+ p2, v2 = p2, v3: UInt64 = 0, v4 = 0 &- p1

@@ -31,7 +31,9 @@ struct IDTable {
             Array(UnsafeBufferPointer(rebasing: b[Int(starts[k])..<Int(starts[k] + counts[k])]))
         }
 
-        @inline(__always) func equal(_ k: Int, _ b: UnsafeBufferPointer<UInt8>, _ other: Keys, _ m: Int, _ ob: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func equal(
+            _ k: Int, _ b: UnsafeBufferPointer<UInt8>, _ other: Keys, _ m: Int, _ ob: UnsafeBufferPointer<UInt8>
+        ) -> Bool {
             hashes[k] == other.hashes[m] && counts[k] == other.counts[m]
                 && memcmpEqual(b.baseAddress! + Int(starts[k]), ob.baseAddress! + Int(other.starts[m]), Int(counts[k]))
         }
@@ -60,7 +62,9 @@ struct IDTable {
     }
 
     /// The position (in `keys`, the table's list) of the id at `m` of `probe`.
-    func find(_ probe: Keys, _ m: Int, _ pb: UnsafeBufferPointer<UInt8>, in keys: Keys, _ b: UnsafeBufferPointer<UInt8>) -> Int? {
+    func find(_ probe: Keys, _ m: Int, _ pb: UnsafeBufferPointer<UInt8>, in keys: Keys, _ b: UnsafeBufferPointer<UInt8>)
+        -> Int?
+    {
         var s = Int(truncatingIfNeeded: probe.hashes[m]) & mask
         while slots[s] >= 0 {
             let k = Int(slots[s])

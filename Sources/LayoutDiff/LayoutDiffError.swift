@@ -13,7 +13,8 @@ public enum LayoutDiffError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notALayoutRecord(let why): "not a layout record: \(why)"
         case .invalidChangeSet(let why): "invalid change set: \(why)"
-        case .baseMismatch(let e, let a): "change set base is record \(e) but the record given hashes to \(a); fetch the full record"
+        case .baseMismatch(let e, let a):
+            "change set base is record \(e) but the record given hashes to \(a); fetch the full record"
         case .targetMismatch(let e, let a): "applying the change set gave a record hashing to \(a), not the target \(e)"
         }
     }

@@ -59,17 +59,24 @@ public struct LayoutDiffer: Sendable {
 
     private func sameMemberNames(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
         guard a.members.count == b.members.count, a.sectionsMember == b.sectionsMember else { return false }
-        for (x, y) in zip(a.members, b.members) where !sameBytes(a.document.raw(x.key), b.document.raw(y.key)) { return false }
+        for (x, y) in zip(a.members, b.members) where !sameBytes(a.document.raw(x.key), b.document.raw(y.key)) {
+            return false
+        }
         return true
     }
 
-    private func diffSections(_ old: RecordOutline, _ new: RecordOutline, _ w: inout JSONWriter, _ summary: inout ChangeSummary,
-                              _ diagnostics: inout [(code: String, path: String, message: String)]) {
+    private func diffSections(
+        _ old: RecordOutline, _ new: RecordOutline, _ w: inout JSONWriter, _ summary: inout ChangeSummary,
+        _ diagnostics: inout [(code: String, path: String, message: String)]
+    ) {
         let od = old.document, nd = new.document
         let list = ListDiff(old: old.sections.map(\.id), in: od, new: new.sections.map(\.id), in: nd)
         w.beginObject()
-        guard writeListChanges(list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: "section",
-                               item: { nd.raw(new.sections[$0].node) }, &w) else {
+        guard
+            writeListChanges(
+                list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: "section",
+                item: { nd.raw(new.sections[$0].node) }, &w)
+        else {
             summary.replacedLists += 1
             diagnostics.append(Self.duplicates(list.duplicates, in: "sections"))
             w.endObject()
@@ -111,8 +118,12 @@ public struct LayoutDiffer: Sendable {
     }
 
     /// True when two sections agree on every member but `index` and `rows`.
-    private func sameHead(_ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument) -> Bool {
-        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember else { return false }
+    private func sameHead(
+        _ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument
+    ) -> Bool {
+        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember else {
+            return false
+        }
         for m in a.members.indices where m != a.indexMember && m != a.rowsMember {
             let x = a.members[m], y = b.members[m]
             if !sameBytes(ad.raw(x.key), bd.raw(y.key)) || !sameBytes(ad.raw(x.value), bd.raw(y.value)) { return false }
@@ -120,13 +131,18 @@ public struct LayoutDiffer: Sendable {
         return true
     }
 
-    private func diffRows(_ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument,
-                          _ w: inout JSONWriter, _ summary: inout ChangeSummary,
-                          _ diagnostics: inout [(code: String, path: String, message: String)]) {
+    private func diffRows(
+        _ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument,
+        _ w: inout JSONWriter, _ summary: inout ChangeSummary,
+        _ diagnostics: inout [(code: String, path: String, message: String)]
+    ) {
         let list = ListDiff(old: a.rows.map(\.id), in: ad, new: b.rows.map(\.id), in: bd)
         w.beginObject()
-        guard writeListChanges(list, wholeList: bd.raw(b.members[b.rowsMember].value), itemKey: "row",
-                               item: { bd.raw(b.rows[$0].node) }, &w) else {
+        guard
+            writeListChanges(
+                list, wholeList: bd.raw(b.members[b.rowsMember].value), itemKey: "row",
+                item: { bd.raw(b.rows[$0].node) }, &w)
+        else {
             summary.replacedLists += 1
             diagnostics.append(Self.duplicates(list.duplicates, in: (bd.string(b.id) ?? "") + ".rows"))
             w.endObject()
@@ -145,7 +161,11 @@ public struct LayoutDiffer: Sendable {
                         for (i, j) in list.matches {
                             let x = an[a.rows[i].node], y = bn[b.rows[j].node]
                             let n = Int(x.end - x.start)
-                            if n == Int(y.end - y.start) && memcmpEqual(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n) { continue }
+                            if n == Int(y.end - y.start)
+                                && memcmpEqual(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n)
+                            {
+                                continue
+                            }
                             changed.append((i, j))
                         }
                     }
@@ -166,8 +186,10 @@ public struct LayoutDiffer: Sendable {
 
     /// Writes a list's `deletes`, `inserts` (each new item under `itemKey`) and `moves` into the open object; when
     /// ids repeat, writes `replace` with the whole new list instead and returns false.
-    private func writeListChanges(_ list: ListDiff, wholeList: ArraySlice<UInt8>, itemKey: StaticString,
-                                  item: (Int) -> ArraySlice<UInt8>, _ w: inout JSONWriter) -> Bool {
+    private func writeListChanges(
+        _ list: ListDiff, wholeList: ArraySlice<UInt8>, itemKey: StaticString,
+        item: (Int) -> ArraySlice<UInt8>, _ w: inout JSONWriter
+    ) -> Bool {
         guard list.duplicates.isEmpty else {
             w.key("replace")
             w.raw(wholeList)

@@ -26,14 +26,20 @@ struct ListDiff {
                 guard dupes.isEmpty else { return }
                 var newToOld = [Int](repeating: -1, count: new.count)
                 for i in 0..<old.count {
-                    if let j = newTable.find(oldIDs, i, ob, in: newIDs, nb) { newToOld[j] = i } else { deletes.append(i) }
+                    if let j = newTable.find(oldIDs, i, ob, in: newIDs, nb) {
+                        newToOld[j] = i
+                    } else {
+                        deletes.append(i)
+                    }
                 }
                 var sequence: [Int] = []
                 sequence.reserveCapacity(new.count)
                 matches.reserveCapacity(new.count)
                 for j in 0..<new.count {
                     let i = newToOld[j]
-                    if i < 0 { inserts.append(j) } else {
+                    if i < 0 {
+                        inserts.append(j)
+                    } else {
                         matches.append((i, j))
                         sequence.append(i)
                     }

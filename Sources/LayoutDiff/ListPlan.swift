@@ -26,7 +26,8 @@ struct ListPlan {
             }
             return i
         }
-        let deletes = try array("deletes"), inserts = try array("inserts"), moves = try array("moves"), updateNodes = try array("updates")
+        let deletes = try array("deletes"), inserts = try array("inserts"), moves = try array("moves"),
+            updateNodes = try array("updates")
         var removed = [Bool](repeating: false, count: oldCount)
         for d in deletes {
             let i = try index(d, "deletes[]", below: oldCount)
@@ -38,7 +39,9 @@ struct ListPlan {
         var slots = [Slot?](repeating: nil, count: newCount)
         for ins in inserts {
             let j = try index(cs.value(ins, "index"), "inserts[].index", below: newCount)
-            guard let node = cs.value(ins, payload) else { throw .invalidChangeSet("\(what).inserts[] has no `\(payload)`") }
+            guard let node = cs.value(ins, payload) else {
+                throw .invalidChangeSet("\(what).inserts[] has no `\(payload)`")
+            }
             guard slots[j] == nil else { throw .invalidChangeSet("\(what): new index \(j) filled twice") }
             slots[j] = .inserted(node)
         }
@@ -72,7 +75,10 @@ struct ListPlan {
         for u in updateNodes {
             let i = try index(cs.value(u, "from"), "updates[].from", below: oldCount)
             let j = try index(cs.value(u, "to"), "updates[].to", below: newCount)
-            guard position[i] == j else { throw .invalidChangeSet("\(what): update from \(i) to \(j) disagrees with the moves (item lands at \(position[i]))") }
+            guard position[i] == j else {
+                throw .invalidChangeSet(
+                    "\(what): update from \(i) to \(j) disagrees with the moves (item lands at \(position[i]))")
+            }
             guard updates[i] == nil else { throw .invalidChangeSet("\(what): old index \(i) updated twice") }
             updates[i] = u
         }

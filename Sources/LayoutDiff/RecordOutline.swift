@@ -36,7 +36,8 @@ public struct RecordOutline: Sendable {
     public let hash: ContentHash
 
     /// The record that comes before a key's first layout: no page, no sections.
-    public static let emptyBytes: [UInt8] = Array(#"{"version":1,"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
+    public static let emptyBytes: [UInt8] = Array(
+        #"{"version":1,"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
 
     /// The outline of the empty record.
     public static func empty() -> RecordOutline {
@@ -87,12 +88,20 @@ public struct RecordOutline: Sendable {
         members.reserveCapacity(doc.nodes[s].count.toInt)
         var id: Int?, index: Int?, rows: Int?
         for (k, v) in doc.members(s) {
-            if doc.stringEquals(k, Keys.id) { id = v } else if doc.stringEquals(k, Keys.index) { index = members.count } else if doc.stringEquals(k, Keys.rows) { rows = members.count }
+            if doc.stringEquals(k, Keys.id) {
+                id = v
+            } else if doc.stringEquals(k, Keys.index) {
+                index = members.count
+            } else if doc.stringEquals(k, Keys.rows) {
+                rows = members.count
+            }
             members.append(Member(key: k, value: v))
         }
         guard let id, doc.kind(id) == .string else { throw .notALayoutRecord("sections[\(n)] has no string `id`") }
         guard let index else { throw .notALayoutRecord("sections[\(n)] has no `index`") }
-        guard let rows, doc.kind(members[rows].value) == .array else { throw .notALayoutRecord("sections[\(n)] has no `rows` array") }
+        guard let rows, doc.kind(members[rows].value) == .array else {
+            throw .notALayoutRecord("sections[\(n)] has no `rows` array")
+        }
         var rowOutlines: [Row] = []
         rowOutlines.reserveCapacity(doc.nodes[members[rows].value].count.toInt)
         for (r, row) in doc.elements(members[rows].value).enumerated() {
@@ -108,7 +117,8 @@ public struct RecordOutline: Sendable {
     public var sourceOffset: Int64? {
         let doc = document
         guard let source = doc.value(doc.root, Keys.sourceKey), doc.kind(source) == .object,
-              let offset = doc.value(source, Keys.offsetKey) else { return nil }
+            let offset = doc.value(source, Keys.offsetKey)
+        else { return nil }
         return doc.int(offset).map(Int64.init)
     }
 

@@ -27,7 +27,9 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the step encoded at `at` and moves `at` past it: a key's bytes (and length), or nil and an index.
     @inline(__always)
-    private static func step(at: inout Int, in e: UnsafeBufferPointer<UInt8>) -> (key: UnsafeBufferPointer<UInt8>?, value: Int) {
+    private static func step(at: inout Int, in e: UnsafeBufferPointer<UInt8>) -> (
+        key: UnsafeBufferPointer<UInt8>?, value: Int
+    ) {
         let value = UnsafeRawPointer(e.baseAddress! + at + 1).loadUnaligned(as: Int.self)
         let key = e[at] == keyTag ? UnsafeBufferPointer(start: e.baseAddress! + at + 9, count: value) : nil
         at += key == nil ? 9 : 9 + value
@@ -118,7 +120,9 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             } else if !expectName && c == "." {
                 i += 1
                 expectName = true
-                guard i < s.count && isIdentifierStart(s[i]) else { throw ParseError(column: i, message: "expected a name after '.'") }
+                guard i < s.count && isIdentifierStart(s[i]) else {
+                    throw ParseError(column: i, message: "expected a name after '.'")
+                }
             } else {
                 break
             }
@@ -147,7 +151,9 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             switch step {
             case .key(let key):
                 let name = key.description
-                if let first = name.unicodeScalars.first, Self.isIdentifierStart(first), name.unicodeScalars.allSatisfy(Self.isIdentifierPart) {
+                if let first = name.unicodeScalars.first, Self.isIdentifierStart(first),
+                    name.unicodeScalars.allSatisfy(Self.isIdentifierPart)
+                {
                     out += (n == 0 ? "" : ".") + name
                 } else {
                     var quoted = ""

@@ -43,7 +43,9 @@ public final class JSONDocument: Sendable {
                     let node = n[c]
                     if node.flags & JSONNode.Flags.escaped == 0 {
                         if node.end - node.start == want
-                            && (k.count == 0 || memcmpEqual(b.baseAddress! + Int(node.start) + 1, k.baseAddress!, k.count)) {
+                            && (k.count == 0
+                                || memcmpEqual(b.baseAddress! + Int(node.start) + 1, k.baseAddress!, k.count))
+                        {
                             return c + 1
                         }
                     } else if decodedStringBytes(c).elementsEqual(k) {
@@ -82,7 +84,9 @@ public final class JSONDocument: Sendable {
                                 while candidates != 0 {
                                     let k = candidates.trailingZeroBitCount
                                     candidates &= candidates &- 1
-                                    if f[k] < 0 && spans[k].length == length && memcmpEqual(name, kb.baseAddress! + spans[k].start, length) {
+                                    if f[k] < 0 && spans[k].length == length
+                                        && memcmpEqual(name, kb.baseAddress! + spans[k].start, length)
+                                    {
                                         f[k] = value
                                         missing &-= 1
                                         return
@@ -93,12 +97,16 @@ public final class JSONDocument: Sendable {
                             for _ in 0..<n[i].count where missing > 0 {
                                 let node = n[c]
                                 if node.flags & JSONNode.Flags.escaped == 0 {
-                                    match(b.baseAddress! + (Int(node.start) &+ 1), Int(node.end &- node.start) &- 2, value: c &+ 1)
+                                    match(
+                                        b.baseAddress! + (Int(node.start) &+ 1), Int(node.end &- node.start) &- 2,
+                                        value: c &+ 1)
                                 } else {
                                     // An empty decoded key still needs a valid pointer: it is compared over 0 bytes.
                                     var decoded = decodedStringBytes(c)
                                     decoded.append(0)
-                                    decoded.withUnsafeBufferPointer { match($0.baseAddress!, $0.count &- 1, value: c &+ 1) }
+                                    decoded.withUnsafeBufferPointer {
+                                        match($0.baseAddress!, $0.count &- 1, value: c &+ 1)
+                                    }
                                 }
                                 c = Int(n[c &+ 1].next)
                             }
@@ -132,7 +140,10 @@ public final class JSONDocument: Sendable {
         }
         let length = Int(node.end - node.start) - 2
         guard length == utf8.count else { return false }
-        return length == 0 || bytes.withUnsafeBufferPointer { b in memcmpEqual(b.baseAddress! + Int(node.start) + 1, utf8.baseAddress!, length) }
+        return length == 0
+            || bytes.withUnsafeBufferPointer { b in
+                memcmpEqual(b.baseAddress! + Int(node.start) + 1, utf8.baseAddress!, length)
+            }
     }
 
     /// The decoded text of string node `i`, or nil when it is not a string.
@@ -163,7 +174,8 @@ public final class JSONDocument: Sendable {
         for byte in raw(i) {
             if byte == UInt8(ascii: "-") { negative = true; continue }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = negative ? m.subtractingReportingOverflow(Int(byte - 48)) : m.addingReportingOverflow(Int(byte - 48))
+            let (a, o2) =
+                negative ? m.subtractingReportingOverflow(Int(byte - 48)) : m.addingReportingOverflow(Int(byte - 48))
             if o1 || o2 { overflow = true; break }
             value = a
         }
@@ -191,7 +203,11 @@ public final class JSONDocument: Sendable {
 public func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
     while i + 8 <= n {
-        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+            != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+        {
+            return false
+        }
         i += 8
     }
     while i < n {
@@ -206,7 +222,9 @@ public func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ 
 public func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
     let n = a.count
     guard n == b.count else { return false }
-    return a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in n == 0 || memcmpEqual(pa.baseAddress!, pb.baseAddress!, n) } }
+    return a.withUnsafeBufferPointer { pa in
+        b.withUnsafeBufferPointer { pb in n == 0 || memcmpEqual(pa.baseAddress!, pb.baseAddress!, n) }
+    }
 }
 
 /// Iterates an object's members as (key node, value node).

@@ -22,13 +22,15 @@ public struct JSONReader: Sendable {
         let scratch = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
         let built: Result<Int, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            let builder = TapeBuilder(base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
+            let builder = TapeBuilder(
+                base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
             defer { builder.deallocate() }
             return Result { () throws(JSONSyntaxError) in try builder.run() }
         }
         let count = try built.get()
         let nodes = [JSONNode](unsafeUninitializedCapacity: count) { out, initialized in
-            UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: scratch, byteCount: count * MemoryLayout<JSONNode>.stride)
+            UnsafeMutableRawPointer(out.baseAddress!).copyMemory(
+                from: scratch, byteCount: count * MemoryLayout<JSONNode>.stride)
             initialized = count
         }
         return JSONDocument(bytes: bytes, nodes: nodes)

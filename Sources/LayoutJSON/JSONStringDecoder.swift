@@ -40,7 +40,13 @@ enum JSONStringDecoder {
         for k in 0..<4 {
             let c = s[at + k]
             let d: Int
-            if c >= 48 && c <= 57 { d = Int(c) - 48 } else if c >= 97 && c <= 102 { d = Int(c) - 87 } else { d = Int(c) - 55 }
+            if c >= 48 && c <= 57 {
+                d = Int(c) - 48
+            } else if c >= 97 && c <= 102 {
+                d = Int(c) - 87
+            } else {
+                d = Int(c) - 55
+            }
             v = v << 4 | d
         }
         return v

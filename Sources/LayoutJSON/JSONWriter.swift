@@ -49,7 +49,9 @@ public struct JSONWriter: ~Copyable {
         guard direct.capacity - direct.count > direct.count / 4 + 4096 else { return direct }
         return direct.withUnsafeBufferPointer { written in
             [UInt8](unsafeUninitializedCapacity: written.count) { buffer, initialized in
-                if let source = written.baseAddress, !written.isEmpty { buffer.baseAddress!.update(from: source, count: written.count) }
+                if let source = written.baseAddress, !written.isEmpty {
+                    buffer.baseAddress!.update(from: source, count: written.count)
+                }
                 initialized = written.count
             }
         }
@@ -96,13 +98,16 @@ public struct JSONWriter: ~Copyable {
             out.update(from: source, count: n)
         } else if n >= 8 {
             to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
         } else if n >= 4 {
             to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
         } else if n >= 2 {
             to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self), toByteOffset: n &- 2, as: UInt16.self)
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self), toByteOffset: n &- 2, as: UInt16.self)
         } else if n == 1 {
             out[0] = source[0]
         }
@@ -372,7 +377,9 @@ public struct JSONWriter: ~Copyable {
     /// Appends node `i`'s bytes from `doc`, less `trim` bytes at each end.
     private mutating func put(node i: Int, of doc: JSONDocument, trimming trim: Int) {
         let range = doc.nodes.withUnsafeBufferPointer { $0[i].range }
-        doc.bytes.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[(range.lowerBound + trim)..<(range.upperBound - trim)])) }
+        doc.bytes.withUnsafeBufferPointer {
+            put(UnsafeBufferPointer(rebasing: $0[(range.lowerBound + trim)..<(range.upperBound - trim)]))
+        }
     }
 
     private static var trueBytes: UnsafeBufferPointer<UInt8> { literal("true") }

@@ -64,7 +64,9 @@ struct TapeBuilder {
                 markSpecialKey(start: start, end: p, flags: flags, depth: d)
                 skipWhitespace(&p)
                 guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
-                if base[p] != UInt8(ascii: ":") { throw Self.failure(.unexpectedCharacter(base[p], expected: "':'"), at: p) }
+                if base[p] != UInt8(ascii: ":") {
+                    throw Self.failure(.unexpectedCharacter(base[p], expected: "':'"), at: p)
+                }
                 p &+= 1
                 skipWhitespace(&p)
             }
@@ -80,7 +82,10 @@ struct TapeBuilder {
                 let isObject = c == UInt8(ascii: "{")
                 frames[d] = Frame(node: n, count: 0, isObject: isObject, flags: 0)
                 d &+= 1
-                append(JSONNode(start: UInt32(truncatingIfNeeded: p), end: 0, next: 0, count: 0, kind: isObject ? .object : .array, flags: 0), &n)
+                append(
+                    JSONNode(
+                        start: UInt32(truncatingIfNeeded: p), end: 0, next: 0, count: 0,
+                        kind: isObject ? .object : .array, flags: 0), &n)
                 p &+= 1
                 skipWhitespace(&p)
                 if p < count && base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -140,8 +145,11 @@ struct TapeBuilder {
     /// larger inputs, and there are fewer nodes than bytes.
     @inline(__always)
     private func appendScalar(_ kind: JSONKind, start: Int, end: Int, flags: UInt8, _ n: inout Int) {
-        append(JSONNode(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: n &+ 1),
-                        count: 0, kind: kind, flags: flags), &n)
+        append(
+            JSONNode(
+                start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end),
+                next: UInt32(truncatingIfNeeded: n &+ 1),
+                count: 0, kind: kind, flags: flags), &n)
     }
 
     @inline(__always)
@@ -177,14 +185,20 @@ struct TapeBuilder {
         let length = end &- start
         guard (length == 7 || length == 8) && base[start &+ 1] == UInt8(ascii: "@") else { return }
         let s = start &+ 2
-        if length == 7 && base[s] == UInt8(ascii: "t") && base[s &+ 1] == UInt8(ascii: "y") && base[s &+ 2] == UInt8(ascii: "p")
-            && base[s &+ 3] == UInt8(ascii: "e") {
+        if length == 7 && base[s] == UInt8(ascii: "t") && base[s &+ 1] == UInt8(ascii: "y")
+            && base[s &+ 2] == UInt8(ascii: "p")
+            && base[s &+ 3] == UInt8(ascii: "e")
+        {
             frames[d &- 1].flags |= JSONNode.Flags.typeKey | JSONNode.Flags.itemsBelow
-        } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l") && base[s &+ 2] == UInt8(ascii: "a")
-            && base[s &+ 3] == UInt8(ascii: "s") && base[s &+ 4] == UInt8(ascii: "s") {
+        } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l")
+            && base[s &+ 2] == UInt8(ascii: "a")
+            && base[s &+ 3] == UInt8(ascii: "s") && base[s &+ 4] == UInt8(ascii: "s")
+        {
             frames[d &- 1].flags |= JSONNode.Flags.classKey
-        } else if length == 8 && base[s] == UInt8(ascii: "e") && base[s &+ 1] == UInt8(ascii: "r") && base[s &+ 2] == UInt8(ascii: "r")
-            && base[s &+ 3] == UInt8(ascii: "o") && base[s &+ 4] == UInt8(ascii: "r") {
+        } else if length == 8 && base[s] == UInt8(ascii: "e") && base[s &+ 1] == UInt8(ascii: "r")
+            && base[s &+ 2] == UInt8(ascii: "r")
+            && base[s &+ 3] == UInt8(ascii: "o") && base[s &+ 4] == UInt8(ascii: "r")
+        {
             frames[d &- 1].flags |= JSONNode.Flags.errorKey
         }
     }
@@ -336,7 +350,8 @@ struct TapeBuilder {
         p = q
     }
 
-    private func literal(_ word: StaticString, _ kind: JSONKind, _ p: inout Int, _ n: inout Int) throws(JSONSyntaxError) {
+    private func literal(_ word: StaticString, _ kind: JSONKind, _ p: inout Int, _ n: inout Int) throws(JSONSyntaxError)
+    {
         let length = word.utf8CodeUnitCount
         guard p + length <= count else { throw Self.failure(.invalidLiteral, at: p) }
         let expected = word.utf8Start
@@ -368,7 +383,8 @@ struct TapeBuilder {
         case UInt8(ascii: "/"): return Self.failure(.comment, at: p)
         case UInt8(ascii: "'"): return Self.failure(.singleQuotedString, at: p)
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            return Self.failure(.unexpectedCharacter(c, expected: d == 0 ? "a value" : "a value (trailing comma?)"), at: p)
+            return Self.failure(
+                .unexpectedCharacter(c, expected: d == 0 ? "a value" : "a value (trailing comma?)"), at: p)
         default: return Self.failure(.unexpectedCharacter(c, expected: "a value"), at: p)
         }
     }
@@ -378,6 +394,8 @@ struct TapeBuilder {
     private func notAKey(_ c: UInt8, at p: Int, afterComma: Bool) -> JSONSyntaxError {
         if c == UInt8(ascii: "'") { return Self.failure(.singleQuotedString, at: p) }
         if c == UInt8(ascii: "/") { return Self.failure(.comment, at: p) }
-        return Self.failure(.unexpectedCharacter(c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"), at: p)
+        return Self.failure(
+            .unexpectedCharacter(
+                c, expected: afterComma && c == UInt8(ascii: "}") ? "a key (trailing comma?)" : "a string key"), at: p)
     }
 }

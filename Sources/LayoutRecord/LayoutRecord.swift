@@ -13,7 +13,10 @@ public struct LayoutRecord: Sendable {
     /// The response the record's models point into.
     public let document: JSONDocument
 
-    public init(source: RecordSource?, page: PageFacts, sections: [LayoutSection], diagnostics: [Diagnostic], document: JSONDocument) {
+    public init(
+        source: RecordSource?, page: PageFacts, sections: [LayoutSection], diagnostics: [Diagnostic],
+        document: JSONDocument
+    ) {
         self.source = source
         self.page = page
         self.sections = sections

@@ -1,6 +1,6 @@
-public import LayoutJSON
 import Adaptors
 public import ContentTree
+public import LayoutJSON
 
 /// Serialises a layout record to compact JSON, copying models byte-for-byte from the response.
 public struct LayoutRecordWriter: Sendable {
@@ -16,8 +16,10 @@ public struct LayoutRecordWriter: Sendable {
 
     /// A record written as its sections are made: `sections` passes each section to the function it is given, in
     /// order, and returns the record's diagnostics.
-    public func write(source: RecordSource?, page: PageFacts, document doc: JSONDocument,
-                      sections: (_ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic]) -> [UInt8] {
+    public func write(
+        source: RecordSource?, page: PageFacts, document doc: JSONDocument,
+        sections: (_ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic]
+    ) -> [UInt8] {
         JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
             w.beginObject()
             w.key("version")

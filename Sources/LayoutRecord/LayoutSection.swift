@@ -14,12 +14,17 @@ public struct LayoutSection: Sendable, Equatable {
         self.rows = rows
     }
 
-    public init(id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
-                group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [], supplementary: [SupplementaryView] = [],
-                placeholder: LayoutPlaceholder? = nil, rows: [LayoutRow] = []) {
-        self.init(head: SectionHead(id: id, index: index, type: type, adaptor: adaptor, visible: visible, parent: parent, group: group,
-                                    attributes: attributes, supplementary: supplementary, placeholder: placeholder),
-                  rows: rows)
+    public init(
+        id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
+        group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [],
+        supplementary: [SupplementaryView] = [],
+        placeholder: LayoutPlaceholder? = nil, rows: [LayoutRow] = []
+    ) {
+        self.init(
+            head: SectionHead(
+                id: id, index: index, type: type, adaptor: adaptor, visible: visible, parent: parent, group: group,
+                attributes: attributes, supplementary: supplementary, placeholder: placeholder),
+            rows: rows)
     }
 
     /// A field of the section's head.

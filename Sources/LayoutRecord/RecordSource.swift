@@ -9,7 +9,10 @@ public struct RecordSource: Sendable, Equatable {
     /// The message key as text, when it is valid UTF-8.
     public var key: String?
 
-    public init(file: String? = nil, topic: String? = nil, partition: Int? = nil, offset: Int64? = nil, timestampMs: Int64? = nil, key: String? = nil) {
+    public init(
+        file: String? = nil, topic: String? = nil, partition: Int? = nil, offset: Int64? = nil,
+        timestampMs: Int64? = nil, key: String? = nil
+    ) {
         self.file = file
         self.topic = topic
         self.partition = partition

@@ -17,9 +17,12 @@ public struct SectionHead: Sendable, Equatable {
     public var supplementary: [SupplementaryView]
     public var placeholder: LayoutPlaceholder?
 
-    public init(id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
-                group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [], supplementary: [SupplementaryView] = [],
-                placeholder: LayoutPlaceholder? = nil) {
+    public init(
+        id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
+        group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [],
+        supplementary: [SupplementaryView] = [],
+        placeholder: LayoutPlaceholder? = nil
+    ) {
         self.id = id
         self.index = index
         self.type = type

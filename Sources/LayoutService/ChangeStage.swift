@@ -1,7 +1,7 @@
+import AttributeCarrying
 import Dispatch
 public import Kafka
 public import LayoutCompiler
-import AttributeCarrying
 public import LayoutDiff
 import LayoutJSON
 
@@ -62,7 +62,9 @@ public struct ChangeStage: Sendable {
                 outcomes[i] = .failed(e)
                 continue
             case .success(let outline): page = pageKey(item.message, outline)
-            case nil: page = settings.pageKey == .messageKey ? item.message.key.map { String(decoding: $0, as: UTF8.self) } : nil
+            case nil:
+                page =
+                    settings.pageKey == .messageKey ? item.message.key.map { String(decoding: $0, as: UTF8.self) } : nil
             }
             guard let page else { continue }
             let key = LayoutStore.Key(topic: item.message.topic, partition: item.message.partition, page: page)
@@ -94,7 +96,10 @@ public struct ChangeStage: Sendable {
                                 continue
                             }
                         }
-                        results.buffer[i] = .changed(Step(record: bytes, pageKey: key.page, changeSet: differ.diff(from: layout, to: outline, key: key.page)))
+                        results.buffer[i] = .changed(
+                            Step(
+                                record: bytes, pageKey: key.page,
+                                changeSet: differ.diff(from: layout, to: outline, key: key.page)))
                         layout = outline
                     }
                     last.buffer[g] = layout

@@ -54,28 +54,37 @@ final class CrashBreaker {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            logger.error("cannot create the crash-state directory; the crash-loop breaker is off",
-                         metadata: ["path": .string(directory.path), "error": .string("\(error)")])
+            logger.error(
+                "cannot create the crash-state directory; the crash-loop breaker is off",
+                metadata: ["path": .string(directory.path), "error": .string("\(error)")])
             return
         }
         if let text = try? String(contentsOf: crashesURL, encoding: .utf8) {
             for line in text.split(separator: "\n") {
-                guard let tab = line.lastIndex(of: "\t"), let n = Int(line[line.index(after: tab)...]), n > 0 else { continue }
+                guard let tab = line.lastIndex(of: "\t"), let n = Int(line[line.index(after: tab)...]), n > 0 else {
+                    continue
+                }
                 crashes[String(line[..<tab])] = n
             }
         }
-        let compiling = ((try? String(contentsOf: compilingURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let compiling = ((try? String(contentsOf: compilingURL, encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
         compilingFD = open(compilingURL.path, O_WRONLY | O_CREAT, 0o644)
         if compilingFD < 0 {
-            logger.error("cannot open the crash-state file; the crash-loop breaker is off", metadata: ["path": .string(compilingURL.path)])
+            logger.error(
+                "cannot open the crash-state file; the crash-loop breaker is off",
+                metadata: ["path": .string(compilingURL.path)])
             return
         }
         guard !compiling.isEmpty else { return }
         for key in compiling { crashes[key, default: 0] += 1 }
         let worst = compiling.map { crashes[$0] ?? 0 }.max() ?? 0
-        logger.error("the previous process died while compiling; those messages are compiled one at a time now, and one it died on \(Self.crashesToDeadLetter) times is dead-lettered as worker-crash", metadata: [
-            "messages": .stringConvertible(compiling.count), "first": .string(compiling[0]), "crashes": .stringConvertible(worst),
-        ])
+        logger.error(
+            "the previous process died while compiling; those messages are compiled one at a time now, and one it died on \(Self.crashesToDeadLetter) times is dead-lettered as worker-crash",
+            metadata: [
+                "messages": .stringConvertible(compiling.count), "first": .string(compiling[0]),
+                "crashes": .stringConvertible(worst),
+            ])
         saveCrashes()
         writeCompiling([])
     }
@@ -127,7 +136,9 @@ final class CrashBreaker {
         if bytes.count < compilingLength { _ = ftruncate(compilingFD, 0) }
         let written = bytes.isEmpty ? 0 : bytes.withUnsafeBytes { pwrite(compilingFD, $0.baseAddress, $0.count, 0) }
         if written != bytes.count {
-            logger.warning("cannot write the crash-state file", metadata: ["path": .string(compilingURL.path), "errno": .stringConvertible(errno)])
+            logger.warning(
+                "cannot write the crash-state file",
+                metadata: ["path": .string(compilingURL.path), "errno": .stringConvertible(errno)])
         }
         compilingLength = bytes.count
     }
@@ -143,7 +154,9 @@ final class CrashBreaker {
             try Data(text.utf8).write(to: temporary)
             if rename(temporary.path, crashesURL.path) != 0 { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            logger.warning("cannot write the crash-state file", metadata: ["path": .string(crashesURL.path), "error": .string("\(error)")])
+            logger.warning(
+                "cannot write the crash-state file",
+                metadata: ["path": .string(crashesURL.path), "error": .string("\(error)")])
         }
     }
 }

@@ -31,7 +31,9 @@ public enum DeadLetter {
 
     /// The headers a dead letter carries: the input's own (not this worker's) with the message's trace headers
     /// (`MessageSpan.headers`), plus the error and provenance headers.
-    public static func headers(for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader]) -> [KafkaHeader] {
+    public static func headers(
+        for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader]
+    ) -> [KafkaHeader] {
         carried(message, trace: trace) + provenance(for: message, code: code, reason: reason, version: version)
     }
 
@@ -65,8 +67,10 @@ public enum DeadLetter {
 
     /// The dead letter for `message` at cut `cut` or beyond, the first that fits `limit` bytes on the wire, with the
     /// cut it was made at.
-    public static func letter(for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader],
-                              limit: Int, from cut: Cut = .none) -> (key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader], cut: Cut) {
+    public static func letter(
+        for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader],
+        limit: Int, from cut: Cut = .none
+    ) -> (key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader], cut: Cut) {
         if cut == .none {
             let headers = Self.headers(for: message, code: code, reason: reason, version: version, trace: trace)
             if KafkaMessage.wireSize(key: message.key, value: message.value, headers: headers) <= limit {
@@ -78,13 +82,19 @@ public enum DeadLetter {
         let droppedBytes = dropped.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.count ?? 0) }
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {
-            var h = trace + Self.provenance(for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what, version: version)
+            var h =
+                trace
+                + Self.provenance(
+                    for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what,
+                    version: version)
             h.append(KafkaHeader(OutputHeader.deadLetterCut, text: what))
             return h
         }
         if cut <= .fitted {
             // The headers' own size, with the longest description this cut can give.
-            let worst = provenance("dropped \(dropped.count) input headers (\(droppedBytes) bytes); value cut from \(valueCount) to \(valueCount) bytes; key cut from \(keyCount) to \(keyCount) bytes")
+            let worst = provenance(
+                "dropped \(dropped.count) input headers (\(droppedBytes) bytes); value cut from \(valueCount) to \(valueCount) bytes; key cut from \(keyCount) to \(keyCount) bytes"
+            )
             var room = limit - KafkaMessage.wireSize(key: nil, value: nil, headers: worst)
             if room > 0 {
                 let key = message.key.map { Array($0.prefix(room)) }
@@ -92,7 +102,9 @@ public enum DeadLetter {
                 let value = message.value.map { Array($0.prefix(max(0, room))) }
                 var parts: [String] = []
                 if !dropped.isEmpty { parts.append("dropped \(dropped.count) input headers (\(droppedBytes) bytes)") }
-                if let value, value.count < valueCount { parts.append("value cut from \(valueCount) to \(value.count) bytes") }
+                if let value, value.count < valueCount {
+                    parts.append("value cut from \(valueCount) to \(value.count) bytes")
+                }
                 if let key, key.count < keyCount { parts.append("key cut from \(keyCount) to \(key.count) bytes") }
                 return (key, value, provenance(parts.isEmpty ? "nothing" : parts.joined(separator: "; ")), .fitted)
             }

@@ -143,7 +143,8 @@ public final class DeliveryEngine {
         if producerConfig.properties["message.max.bytes"] == nil {
             let (doubled, o1) = maxInputBytes.multipliedReportingOverflow(by: 2)
             let (sum, o2) = doubled.addingReportingOverflow(100_000)
-            producerConfig.properties["message.max.bytes"] = String(min(1_000_000_000, max(1_000_000, o1 || o2 ? Int.max : sum)))
+            producerConfig.properties["message.max.bytes"] = String(
+                min(1_000_000_000, max(1_000_000, o1 || o2 ? Int.max : sum)))
         }
         var adjusted = settings
         adjusted.producer = producerConfig
@@ -163,10 +164,13 @@ public final class DeliveryEngine {
     /// the size limit is not produced: the input is dead-lettered as `record-too-large` instead.
     public func send(_ message: KafkaMessage, purpose: Purpose, parts: [Part], span: MessageSpan) {
         precondition(parts.count <= Self.maxParts, "at most \(Self.maxParts) outputs per input message")
-        if case .deadLetter = purpose {} else if let big = parts.first(where: { $0.wireSize > maxRecordBytes }) {
-            deadLetter(message, code: DeadLetter.Code.recordTooLarge.rawValue,
-                       reason: "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)",
-                       span: span)
+        if case .deadLetter = purpose {
+        } else if let big = parts.first(where: { $0.wireSize > maxRecordBytes }) {
+            deadLetter(
+                message, code: DeadLetter.Code.recordTooLarge.rawValue,
+                reason:
+                    "the \(big.topic) record would take \(big.wireSize) bytes, above the producer's limit of \(maxRecordBytes) bytes (message.max.bytes)",
+                span: span)
             return
         }
         enqueue(Entry(message: message, span: span, purpose: purpose, parts: parts))
@@ -174,15 +178,22 @@ public final class DeliveryEngine {
 
     /// Sends `message` to the dead-letter topic with `code` and `reason`, cut down to fit the size limit.
     public func deadLetter(_ message: KafkaMessage, code: String, reason: String, span: MessageSpan) {
-        logger.warning("dead-lettering message", metadata: [
-            "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
-            "offset": .stringConvertible(message.offset), "code": .string(code), "reason": .string(String(reason.prefix(500))),
-        ])
-        let letter = DeadLetter.letter(for: message, code: code, reason: reason, version: settings.version, trace: span.headers,
-                                       limit: maxRecordBytes)
+        logger.warning(
+            "dead-lettering message",
+            metadata: [
+                "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
+                "offset": .stringConvertible(message.offset), "code": .string(code),
+                "reason": .string(String(reason.prefix(500))),
+            ])
+        let letter = DeadLetter.letter(
+            for: message, code: code, reason: reason, version: settings.version, trace: span.headers,
+            limit: maxRecordBytes)
         if letter.cut != .none { logCut(message, letter.cut) }
         let part = Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)
-        enqueue(Entry(message: message, span: span, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut, reason: reason))
+        enqueue(
+            Entry(
+                message: message, span: span, purpose: .deadLetter(code: code), parts: [part], cut: letter.cut,
+                reason: reason))
     }
 
     /// Takes `entry` in flight under a new token, counts its bytes and produces its parts.
@@ -199,10 +210,13 @@ public final class DeliveryEngine {
     }
 
     private func logCut(_ message: KafkaMessage, _ cut: DeadLetter.Cut) {
-        logger.warning("dead letter cut to fit", metadata: [
-            "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
-            "offset": .stringConvertible(message.offset), "cut": .string("\(cut)"), "limit": .stringConvertible(maxRecordBytes),
-        ])
+        logger.warning(
+            "dead letter cut to fit",
+            metadata: [
+                "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
+                "offset": .stringConvertible(message.offset), "cut": .string("\(cut)"),
+                "limit": .stringConvertible(maxRecordBytes),
+            ])
     }
 
     /// Produces part `i` of entry `token`; a local failure is handled like a delivery report.
@@ -210,8 +224,9 @@ public final class DeliveryEngine {
         guard let part = entries[token]?.parts[i] else { return }
         while true {
             do {
-                try producer.produce(topic: part.topic, partition: part.partition, key: part.key, value: part.value,
-                                     headers: part.headers, token: token << 3 | i)
+                try producer.produce(
+                    topic: part.topic, partition: part.partition, key: part.key, value: part.value,
+                    headers: part.headers, token: token << 3 | i)
                 entries[token]!.unacknowledged |= 1 << i
                 unacknowledgedParts += 1
             } catch {
@@ -264,8 +279,10 @@ public final class DeliveryEngine {
         if let fatal = producer.fatalError, replacementDue == nil { replacementDue = "fatal producer error: \(fatal)" }
         let now = DispatchTime.now()
         if replacementDue == nil, unacknowledgedParts > 0,
-           now.uptimeNanoseconds &- lastReport.uptimeNanoseconds > UInt64(settings.stallMs) * 1_000_000 {
-            replacementDue = "no acknowledgement for \(settings.stallMs) ms from \(unacknowledgedTopics.joined(separator: ", "))"
+            now.uptimeNanoseconds &- lastReport.uptimeNanoseconds > UInt64(settings.stallMs) * 1_000_000
+        {
+            replacementDue =
+                "no acknowledgement for \(settings.stallMs) ms from \(unacknowledgedTopics.joined(separator: ", "))"
             block(reason: replacementDue!)
         }
         if let reason = replacementDue, now.uptimeNanoseconds &- lastReplacement.uptimeNanoseconds >= 1_000_000_000 {
@@ -306,8 +323,11 @@ public final class DeliveryEngine {
                 return
             }
             remove(token)
-            deadLetter(e.message, code: error.isRecordTooLarge ? DeadLetter.Code.recordTooLarge.rawValue : DeadLetter.Code.produceFailed.rawValue,
-                       reason: "\(topic): \(error.description)", span: e.span)
+            deadLetter(
+                e.message,
+                code: error.isRecordTooLarge
+                    ? DeadLetter.Code.recordTooLarge.rawValue : DeadLetter.Code.produceFailed.rawValue,
+                reason: "\(topic): \(error.description)", span: e.span)
             return
         }
         remove(token)
@@ -330,11 +350,14 @@ public final class DeliveryEngine {
             // Refused by the cluster at this size (or for its content): keep less of the input.
             let next: DeadLetter.Cut = error.isRecordTooLarge && e.cut == .none ? .fitted : .provenanceOnly
             let limit = error.isRecordTooLarge ? min(maxRecordBytes, e.parts[0].wireSize / 2) : maxRecordBytes
-            let letter = DeadLetter.letter(for: e.message, code: code, reason: e.reason, version: settings.version, trace: e.span.headers,
-                                           limit: limit, from: next)
+            let letter = DeadLetter.letter(
+                for: e.message, code: code, reason: e.reason, version: settings.version, trace: e.span.headers,
+                limit: limit, from: next)
             logCut(e.message, letter.cut)
             e.cut = letter.cut
-            e.parts = [Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)]
+            e.parts = [
+                Part(topic: settings.deadLetterTopic, key: letter.key, value: letter.value, headers: letter.headers)
+            ]
             entries[token] = e
             produce(token, 0)
             settleIfDone(token)
@@ -372,8 +395,9 @@ public final class DeliveryEngine {
         }
         let first = settings.retryBackoffMs.first
         blocked = Blocked(reason: reason, since: now, nextAttempt: now + .milliseconds(first), backoffMs: first)
-        logger.warning("output blocked; fetching pauses and records are sent again until the cluster takes them",
-                       metadata: ["reason": .string(reason)])
+        logger.warning(
+            "output blocked; fetching pauses and records are sent again until the cluster takes them",
+            metadata: ["reason": .string(reason)])
         onBlockedChange(reason)
     }
 
@@ -404,9 +428,11 @@ public final class DeliveryEngine {
     /// Replaces the producer and sends everything unacknowledged again, in order. The old producer's queue is
     /// purged first; its reports are dropped, since every record it held is sent again.
     func replaceProducer(reason: String) {
-        logger.warning("replacing the producer and sending what is unacknowledged again", metadata: [
-            "reason": .string(reason), "in-flight": .stringConvertible(entries.count),
-        ])
+        logger.warning(
+            "replacing the producer and sending what is unacknowledged again",
+            metadata: [
+                "reason": .string(reason), "in-flight": .stringConvertible(entries.count),
+            ])
         lastReplacement = .now()
         replacementDue = nil
         _ = producer.purge()

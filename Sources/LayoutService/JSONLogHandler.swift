@@ -2,6 +2,7 @@ import Foundation
 import LayoutJSON
 public import Logging
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -36,7 +37,8 @@ public struct JSONLogHandler: LogHandler {
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let extra = event.metadata { all.merge(extra) { $1 } }
-        var line = Self.line(time: Date(), level: event.level, logger: label, message: event.message.description, metadata: all)
+        var line = Self.line(
+            time: Date(), level: event.level, logger: label, message: event.message.description, metadata: all)
         line.append(0x0A)
         line.withUnsafeBytes { buffer in
             var offset = 0
@@ -51,7 +53,9 @@ public struct JSONLogHandler: LogHandler {
     static let reserved: Set<String> = ["time", "level", "logger", "message"]
 
     /// One log line's JSON object.
-    static func line(time: Date, level: Logger.Level, logger: String, message: String, metadata: Logger.Metadata) -> [UInt8] {
+    static func line(time: Date, level: Logger.Level, logger: String, message: String, metadata: Logger.Metadata)
+        -> [UInt8]
+    {
         var w = JSONWriter(capacity: 256 + message.utf8.count)
         w.beginObject()
         w.key("time")
@@ -102,8 +106,10 @@ public struct JSONLogHandler: LogHandler {
         var seconds = time_t(ms / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(ms % 1000))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(ms % 1000))
     }
 }
 
@@ -118,8 +124,12 @@ public enum LogFormat: String, Sendable, CaseIterable {
     public func logger(label: String, level: Logger.Level, secrets: [String] = []) -> Logger {
         var logger: Logger
         switch self {
-        case .json: logger = Logger(label: label) { RedactingLogHandler(wrapping: JSONLogHandler(label: $0), secrets: secrets) }
-        case .text: logger = Logger(label: label) { RedactingLogHandler(wrapping: StreamLogHandler.standardError(label: $0), secrets: secrets) }
+        case .json:
+            logger = Logger(label: label) { RedactingLogHandler(wrapping: JSONLogHandler(label: $0), secrets: secrets) }
+        case .text:
+            logger = Logger(label: label) {
+                RedactingLogHandler(wrapping: StreamLogHandler.standardError(label: $0), secrets: secrets)
+            }
         }
         logger.logLevel = level
         return logger

@@ -60,13 +60,14 @@ struct KafkaStatistics: Sendable {
         if let brokers = doc.value(root, "brokers"), doc.kind(brokers) == .object {
             for (_, b) in doc.members(brokers) where doc.kind(b) == .object {
                 let rtt = doc.value(b, "rtt")
-                self.brokers.append(Broker(
-                    name: doc.value(b, "name").flatMap { doc.string($0) } ?? "",
-                    nodeID: doc.value(b, "nodeid").flatMap { doc.int($0) } ?? -1,
-                    state: doc.value(b, "state").flatMap { doc.string($0) } ?? "",
-                    rttAverageMicros: rtt.map { int($0, "avg") } ?? 0,
-                    rttP99Micros: rtt.map { int($0, "p99") } ?? 0,
-                    waiting: int(b, "waitresp_cnt")))
+                self.brokers.append(
+                    Broker(
+                        name: doc.value(b, "name").flatMap { doc.string($0) } ?? "",
+                        nodeID: doc.value(b, "nodeid").flatMap { doc.int($0) } ?? -1,
+                        state: doc.value(b, "state").flatMap { doc.string($0) } ?? "",
+                        rttAverageMicros: rtt.map { int($0, "avg") } ?? 0,
+                        rttP99Micros: rtt.map { int($0, "p99") } ?? 0,
+                        waiting: int(b, "waitresp_cnt")))
             }
         }
         if let topics = doc.value(root, "topics"), doc.kind(topics) == .object {
@@ -76,8 +77,11 @@ struct KafkaStatistics: Sendable {
                 for (_, p) in doc.members(parts) where doc.kind(p) == .object {
                     let number = doc.value(p, "partition").flatMap { doc.int($0) } ?? -1
                     // -1 is librdkafka's internal unassigned-partition entry; "consumer_lag" is -1 when unknown.
-                    guard number >= 0, let lag = doc.value(p, "consumer_lag").flatMap({ doc.int($0) }), lag >= 0 else { continue }
-                    partitions.append(Partition(topic: topic, partition: number, consumerLag: lag, fetchQueue: int(p, "fetchq_cnt")))
+                    guard number >= 0, let lag = doc.value(p, "consumer_lag").flatMap({ doc.int($0) }), lag >= 0 else {
+                        continue
+                    }
+                    partitions.append(
+                        Partition(topic: topic, partition: number, consumerLag: lag, fetchQueue: int(p, "fetchq_cnt")))
                 }
             }
         }

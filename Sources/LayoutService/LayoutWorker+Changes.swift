@@ -27,7 +27,10 @@ extension LayoutWorker {
     func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?, span: MessageSpan) {
         let headers = Self.recordHeaders(for: message, trace: span.headers)
         guard let c = settings.changes, let page else {
-            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)], span: span)
+            delivery.send(
+                message, purpose: .record,
+                parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
+                span: span)
             return
         }
         let step: ChangeStage.Step
@@ -35,29 +38,41 @@ extension LayoutWorker {
         case .changed(let s): step = s
         case .failed(let error):
             // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            delivery.deadLetter(message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
+            delivery.deadLetter(
+                message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
             return
         case .untracked, .cleared:
             metrics.changeSetSkipped()
-            delivery.send(message, purpose: .record, parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)], span: span)
+            delivery.send(
+                message, purpose: .record,
+                parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
+                span: span)
             return
         }
         metrics.changeSet(step.changeSet.summary)
         let pageKey = Array(step.pageKey.utf8)
-        var changeHeaders = DeadLetter.carried(message, trace: span.headers).filter { $0.name != OutputHeader.contentType }
+        var changeHeaders = DeadLetter.carried(message, trace: span.headers).filter {
+            $0.name != OutputHeader.contentType
+        }
         changeHeaders.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType))
-        delivery.send(message, purpose: .record, parts: [
-            Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
-            Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
-            Part(topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record, headers: [
-                KafkaHeader(OutputHeader.sourceTopic, text: message.topic), KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
-            ]),
-        ], span: span)
+        delivery.send(
+            message, purpose: .record,
+            parts: [
+                Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
+                Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
+                Part(
+                    topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record,
+                    headers: [
+                        KafkaHeader(OutputHeader.sourceTopic, text: message.topic),
+                        KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
+                    ]),
+            ], span: span)
     }
 
     /// The tombstone that clears a page's latest layout.
     func stateTombstone(_ message: KafkaMessage, page: String, in changes: ChangeSettings) -> Part {
-        Part(topic: changes.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-             headers: [KafkaHeader(OutputHeader.sourceTopic, text: message.topic)])
+        Part(
+            topic: changes.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
+            headers: [KafkaHeader(OutputHeader.sourceTopic, text: message.topic)])
     }
 }

@@ -41,8 +41,11 @@ public final class LayoutWorker {
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
 
-    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, tracer: MessageTracer,
-                logger: Logger) throws(KafkaError) {
+    public init(
+        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        tracer: MessageTracer,
+        logger: Logger
+    ) throws(KafkaError) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
@@ -70,15 +73,17 @@ public final class LayoutWorker {
             }
             logger.warning("kafka consumer error", metadata: ["error": .string(error.description)])
         }
-        consumer = try KafkaConsumer(configuration: consumerConfig, groupID: settings.groupID,
-                                     defaults: ServeSettings.defaultConsumerProperties)
+        consumer = try KafkaConsumer(
+            configuration: consumerConfig, groupID: settings.groupID,
+            defaults: ServeSettings.defaultConsumerProperties)
         var producerConfig = settings.producerKafka
         producerConfig.statisticsHandler = { [metrics] json in
             if let stats = KafkaStatistics(json: json) { metrics.statistics(stats) }
         }
         delivery = try DeliveryEngine(
-            settings: .init(producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
-                            stallMs: settings.producerStallMs),
+            settings: .init(
+                producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
+                stallMs: settings.producerStallMs),
             maxInputBytes: settings.maxMessageBytes, metrics: metrics, logger: logger)
         if let dir = settings.crashStateDirectory {
             breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
@@ -101,10 +106,12 @@ public final class LayoutWorker {
         }
         breaker?.recover()
         try consumer.subscribe(settings.inputTopics)
-        logger.info("worker started", metadata: [
-            "input": .string(settings.inputTopics.joined(separator: ",")), "output": .string(settings.outputTopic),
-            "dead-letter": .string(settings.deadLetterTopic), "group": .string(settings.groupID),
-        ])
+        logger.info(
+            "worker started",
+            metadata: [
+                "input": .string(settings.inputTopics.joined(separator: ",")), "output": .string(settings.outputTopic),
+                "dead-letter": .string(settings.deadLetterTopic), "group": .string(settings.groupID),
+            ])
         while !status.stopRequested && fatal == nil {
             status.beat()
             if let limit = settings.stopAfter, counts.consumed >= limit, counts.inFlight == 0 { break }
@@ -113,7 +120,9 @@ public final class LayoutWorker {
             delivery.service()
             applyBackpressure()
             metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
-            if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs) * 1_000_000 {
+            if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs)
+                * 1_000_000
+            {
                 commit(synchronous: false)
                 updateLag()
                 reportReadiness()
@@ -131,7 +140,8 @@ public final class LayoutWorker {
         var batch: [KafkaMessage] = []
         let room = settings.maxInFlightBytes - delivery.inFlightBytes
         var bytes = 0
-        let limit = settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
+        let limit =
+            settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
         revokedDuringPoll.removeAll()
         while batch.count < limit && bytes < room && !status.stopRequested {
             guard let result = consumer.poll(timeoutMs: batch.isEmpty ? 100 : 0) else { break }
@@ -168,9 +178,10 @@ public final class LayoutWorker {
         if let breaker, batch.count == 1, breaker.crashes(batch[0]) >= CrashBreaker.crashesToDeadLetter {
             let m = batch[0]
             begin(m)
-            delivery.deadLetter(m, code: DeadLetter.Code.workerCrash.rawValue,
-                                reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again",
-                                span: tracer.start(m))
+            delivery.deadLetter(
+                m, code: DeadLetter.Code.workerCrash.rawValue,
+                reason: "the worker died \(breaker.crashes(m)) times while compiling this message; not compiled again",
+                span: tracer.start(m))
             breaker.forget(batch)
             return
         }
@@ -197,7 +208,8 @@ public final class LayoutWorker {
             switch outcome {
             case .skip:
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    delivery.send(message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)], span: span)
+                    delivery.send(
+                        message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)], span: span)
                 } else {
                     span.end(.skipped)
                     settled(message, .skipped)
@@ -248,15 +260,21 @@ public final class LayoutWorker {
 
     /// The input's headers (with the message's trace headers) plus the record's content type and version.
     static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
-        var headers = DeadLetter.carried(message, trace: trace).filter { $0.name != OutputHeader.contentType && $0.name != OutputHeader.recordVersion }
+        var headers = DeadLetter.carried(message, trace: trace).filter {
+            $0.name != OutputHeader.contentType && $0.name != OutputHeader.recordVersion
+        }
         headers.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType))
         headers.append(KafkaHeader(OutputHeader.recordVersion, text: String(LayoutRecord.formatVersion)))
         return headers
     }
 
     /// The shared outcome, timed; a pass-through run (benchmark baseline) publishes the input unchanged.
-    static func compile(_ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics) -> MessageOutcome {
-        if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes { return .record(value, diagnostics: []) }
+    static func compile(
+        _ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics
+    ) -> MessageOutcome {
+        if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes {
+            return .record(value, diagnostics: [])
+        }
         #if DEBUG
         // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.
         if let key = settings.debugCrashKey, message.key == Array(key.utf8) {
@@ -265,7 +283,8 @@ public final class LayoutWorker {
         #endif
         let start = DispatchTime.now().uptimeNanoseconds
         defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
-        return .of(message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+        return .of(
+            message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
     }
 
     // MARK: Backpressure, commits, rebalances
@@ -286,9 +305,11 @@ public final class LayoutWorker {
         let belowResume = messages <= settings.maxInFlight / 4 * 3 && bytes <= settings.maxInFlightBytes / 4 * 3
         if full ? belowResume : atLimit {
             full.toggle()
-            logger.debug(full ? "paused fetching" : "resumed fetching", metadata: [
-                "in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes),
-            ])
+            logger.debug(
+                full ? "paused fetching" : "resumed fetching",
+                metadata: [
+                    "in-flight": .stringConvertible(messages), "in-flight-bytes": .stringConvertible(bytes),
+                ])
         }
         if full || paused { delivery.service(timeoutMs: paused ? 20 : 2) }
     }
@@ -298,7 +319,8 @@ public final class LayoutWorker {
         let offsets = tracker.committable()
         guard !offsets.isEmpty else { return }
         do {
-            try consumer.commit(offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }, synchronous: synchronous)
+            try consumer.commit(
+                offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }, synchronous: synchronous)
             tracker.markCommitted(offsets)
             metrics.committed(failed: false)
         } catch {
@@ -312,7 +334,9 @@ public final class LayoutWorker {
     func updateLag() {
         let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
         for tp in assigned {
-            guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else { continue }
+            guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else {
+                continue
+            }
             let done = tracker.nextOffset(topic: tp.topic, partition: tp.partition) ?? high
             let behind = max(0, high - done)
             var seconds = 0.0
@@ -330,11 +354,17 @@ public final class LayoutWorker {
             lastUnreachableWarning = nil
             return
         }
-        if let last = lastUnreachableWarning, DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds < 30_000_000_000 { return }
+        if let last = lastUnreachableWarning,
+            DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds < 30_000_000_000
+        {
+            return
+        }
         lastUnreachableWarning = .now()
-        logger.warning("cannot reach the brokers", metadata: [
-            "brokers": .string(settings.kafka.bootstrapServers), "reason": .string(reason),
-        ])
+        logger.warning(
+            "cannot reach the brokers",
+            metadata: [
+                "brokers": .string(settings.kafka.bootstrapServers), "reason": .string(reason),
+            ])
     }
 
     /// Waits (up to the shutdown bound) for every in-flight record, handling reports and any dead letters they cause.
@@ -350,7 +380,9 @@ public final class LayoutWorker {
             rebuildState(partitions)
             for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
             if paused { consumer.pause(partitions) }
-            logger.info("partitions assigned", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
+            logger.info(
+                "partitions assigned",
+                metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
         case .revoked(let partitions):
             // Finish what is in flight for these partitions (bounded), commit it, and forget them.
             drain(deadline: .now() + .milliseconds(settings.shutdownTimeoutMs / 2))
@@ -363,14 +395,18 @@ public final class LayoutWorker {
                 lastSettledTimestamp[key] = nil
                 let abandoned = tracker.remove(topic: p.topic, partition: p.partition)
                 if abandoned > 0 {
-                    logger.warning("abandoned in-flight messages of a revoked partition (they will be redelivered)",
-                                   metadata: ["partition": .string(key.description), "count": .stringConvertible(abandoned)])
+                    logger.warning(
+                        "abandoned in-flight messages of a revoked partition (they will be redelivered)",
+                        metadata: ["partition": .string(key.description), "count": .stringConvertible(abandoned)])
                 }
             }
-            logger.info("partitions revoked", metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
+            logger.info(
+                "partitions revoked",
+                metadata: ["partitions": .string(partitions.map(\.description).joined(separator: ","))])
         }
         status.setAssigned(assigned.count)
-        metrics.rebalanced(assigned: { if case .assigned = event { true } else { false } }(), partitions: assigned.count)
+        metrics.rebalanced(
+            assigned: { if case .assigned = event { true } else { false } }(), partitions: assigned.count)
         metrics.ready(status.readiness.passes)
         breaker?.retain(partitions: assigned)
     }
@@ -383,11 +419,15 @@ public final class LayoutWorker {
         do {
             let loaded = try loader.load(partitions, into: &changes!.store)
             metrics.stateRebuilt(seconds: loaded.seconds)
-            logger.info("latest layouts rebuilt", metadata: [
-                "partitions": .string(partitions.map(\.description).joined(separator: ",")), "layouts": .stringConvertible(loaded.layouts),
-                "tombstones": .stringConvertible(loaded.tombstones), "unreadable": .stringConvertible(loaded.unreadable),
-                "seconds": .string(String(format: "%.3f", loaded.seconds)),
-            ])
+            logger.info(
+                "latest layouts rebuilt",
+                metadata: [
+                    "partitions": .string(partitions.map(\.description).joined(separator: ",")),
+                    "layouts": .stringConvertible(loaded.layouts),
+                    "tombstones": .stringConvertible(loaded.tombstones),
+                    "unreadable": .stringConvertible(loaded.unreadable),
+                    "seconds": .string(String(format: "%.3f", loaded.seconds)),
+                ])
         } catch {
             // Without its state the worker would publish change sets against the wrong base: stop instead.
             logger.error("cannot rebuild latest layouts; stopping", metadata: ["error": .string(error.description)])
@@ -405,11 +445,15 @@ public final class LayoutWorker {
         stateLoader?.close()
         metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
         metrics.ready(false)
-        logger.info("stopped", metadata: [
-            "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
-            "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
-            "in-flight": .stringConvertible(counts.inFlight),
-            "elapsed-ms": .stringConvertible(firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0),
-        ])
+        logger.info(
+            "stopped",
+            metadata: [
+                "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
+                "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
+                "in-flight": .stringConvertible(counts.inFlight),
+                "elapsed-ms": .stringConvertible(
+                    firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0
+                ),
+            ])
     }
 }

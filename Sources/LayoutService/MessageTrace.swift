@@ -17,7 +17,8 @@ public struct MessageTrace: Sendable {
         var parent: TraceContext?
         if let value = message.header(OutputHeader.traceParent) {
             let state = message.header(OutputHeader.traceState).map { String(decoding: $0, as: UTF8.self) }
-            parent = try? TraceContext(traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)
+            parent = try? TraceContext(
+                traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)
         }
         self.parent = parent
         var generator = SplitMix64(seed: Self.seed(message, parent: parent))
@@ -31,7 +32,9 @@ public struct MessageTrace: Sendable {
     /// `traceparent` (and `tracestate` when there is one) for an output.
     public var headers: [KafkaHeader] {
         var out = [KafkaHeader(OutputHeader.traceParent, text: context.traceParentHeaderValue)]
-        if let state = context.traceStateHeaderValue, !state.isEmpty { out.append(KafkaHeader(OutputHeader.traceState, text: state)) }
+        if let state = context.traceStateHeaderValue, !state.isEmpty {
+            out.append(KafkaHeader(OutputHeader.traceState, text: state))
+        }
         return out
     }
 

@@ -40,7 +40,9 @@ public struct MessageTracer: Sendable {
     public var isOn: Bool { tracer != nil }
 
     /// Starts the span of `message` (at `start`, when its processing began earlier, e.g. a batch's compile).
-    public func start(_ message: KafkaMessage, at start: DefaultTracerClock.Instant = DefaultTracerClock.now) -> MessageSpan {
+    public func start(_ message: KafkaMessage, at start: DefaultTracerClock.Instant = DefaultTracerClock.now)
+        -> MessageSpan
+    {
         guard let tracer else { return MessageSpan(span: nil, headers: MessageTrace(of: message).headers) }
         var parent = InstrumentationContext.topLevel
         tracer.extract(message.headers, into: &parent, using: KafkaHeaderExtractor())
@@ -53,7 +55,9 @@ public struct MessageTracer: Sendable {
             a[Attribute.partition] = String(message.partition)
             a[Attribute.offset] = Int(message.offset)
             if let group { a[Attribute.consumerGroup] = group }
-            if let key = message.key, let text = String(validating: key, as: UTF8.self) { a[Attribute.messageKey] = text }
+            if let key = message.key, let text = String(validating: key, as: UTF8.self) {
+                a[Attribute.messageKey] = text
+            }
             if let value = message.value { a[Attribute.bodySize] = value.count } else { a[Attribute.tombstone] = true }
         }
         var headers: [KafkaHeader] = []

@@ -16,70 +16,128 @@ public struct MetricFamily: Sendable, Hashable {
 
 public enum MetricCatalog {
     // Accounting: consumed = published + dead-lettered + skipped + in flight.
-    public static let consumed = MetricFamily("layout_worker_consumed_total", .counter, "Input messages taken into processing.")
-    public static let published = MetricFamily("layout_worker_published_total", .counter, "Input messages whose layout record (or tombstone) and change set were acknowledged.")
-    public static let deadLettered = MetricFamily("layout_worker_dead_lettered_total", .counter, "Input messages dead-lettered, by error code.")
-    public static let skipped = MetricFamily("layout_worker_skipped_total", .counter, "Input messages skipped by policy (tombstones with --tombstones skip).")
-    public static let inFlight = MetricFamily("layout_worker_in_flight", .gauge, "Input messages consumed and not yet settled.")
-    public static let inFlightBytes = MetricFamily("layout_worker_in_flight_bytes", .gauge, "Input plus output bytes consumed or produced and not yet acknowledged.")
+    public static let consumed = MetricFamily(
+        "layout_worker_consumed_total", .counter, "Input messages taken into processing.")
+    public static let published = MetricFamily(
+        "layout_worker_published_total", .counter,
+        "Input messages whose layout record (or tombstone) and change set were acknowledged.")
+    public static let deadLettered = MetricFamily(
+        "layout_worker_dead_lettered_total", .counter, "Input messages dead-lettered, by error code.")
+    public static let skipped = MetricFamily(
+        "layout_worker_skipped_total", .counter, "Input messages skipped by policy (tombstones with --tombstones skip)."
+    )
+    public static let inFlight = MetricFamily(
+        "layout_worker_in_flight", .gauge, "Input messages consumed and not yet settled.")
+    public static let inFlightBytes = MetricFamily(
+        "layout_worker_in_flight_bytes", .gauge,
+        "Input plus output bytes consumed or produced and not yet acknowledged.")
     // The compiler.
-    public static let compileSeconds = MetricFamily("layout_worker_compile_seconds", .histogram, "Time to compile one message.")
-    public static let diagnostics = MetricFamily("layout_worker_diagnostics_total", .counter, "Diagnostics (warnings) in published records, by code.")
+    public static let compileSeconds = MetricFamily(
+        "layout_worker_compile_seconds", .histogram, "Time to compile one message.")
+    public static let diagnostics = MetricFamily(
+        "layout_worker_diagnostics_total", .counter, "Diagnostics (warnings) in published records, by code.")
     // Change sets and the latest-layout store.
     public static let changeSets = MetricFamily("layout_worker_change_sets_total", .counter, "Change sets published.")
-    public static let changeSetFullReplaces = MetricFamily("layout_worker_change_set_full_replaces_total", .counter, "Lists or records a change set replaced whole instead of diffing.")
-    public static let changeSetsSkipped = MetricFamily("layout_worker_change_sets_skipped_total", .counter, "Change sets not made, by reason.")
-    public static let storeBytes = MetricFamily("layout_worker_state_store_bytes", .gauge, "Bytes held by the in-memory latest-layout store.")
-    public static let storeLayouts = MetricFamily("layout_worker_state_store_layouts", .gauge, "Layouts held by the in-memory latest-layout store.")
-    public static let storeEvictions = MetricFamily("layout_worker_state_store_evictions_total", .counter, "Layouts evicted from the latest-layout store to stay within its budget.")
-    public static let stateRebuildSeconds = MetricFamily("layout_worker_state_rebuild_seconds", .histogram, "Time to read the latest layouts of newly assigned partitions.")
+    public static let changeSetFullReplaces = MetricFamily(
+        "layout_worker_change_set_full_replaces_total", .counter,
+        "Lists or records a change set replaced whole instead of diffing.")
+    public static let changeSetsSkipped = MetricFamily(
+        "layout_worker_change_sets_skipped_total", .counter, "Change sets not made, by reason.")
+    public static let storeBytes = MetricFamily(
+        "layout_worker_state_store_bytes", .gauge, "Bytes held by the in-memory latest-layout store.")
+    public static let storeLayouts = MetricFamily(
+        "layout_worker_state_store_layouts", .gauge, "Layouts held by the in-memory latest-layout store.")
+    public static let storeEvictions = MetricFamily(
+        "layout_worker_state_store_evictions_total", .counter,
+        "Layouts evicted from the latest-layout store to stay within its budget.")
+    public static let stateRebuildSeconds = MetricFamily(
+        "layout_worker_state_rebuild_seconds", .histogram,
+        "Time to read the latest layouts of newly assigned partitions.")
     // Delivery.
-    public static let produceRetries = MetricFamily("layout_worker_produce_retries_total", .counter, "Outputs produced again after a retriable failure.")
-    public static let outputBlocked = MetricFamily("layout_worker_output_blocked", .gauge, "1 while the output does not take records and they are being retried.")
-    public static let outputBlockedSeconds = MetricFamily("layout_worker_output_blocked_seconds_total", .counter, "Seconds spent with the output blocked.")
-    public static let producerReplacements = MetricFamily("layout_worker_producer_replacements_total", .counter, "Producers replaced after a fatal error or a stall.")
+    public static let produceRetries = MetricFamily(
+        "layout_worker_produce_retries_total", .counter, "Outputs produced again after a retriable failure.")
+    public static let outputBlocked = MetricFamily(
+        "layout_worker_output_blocked", .gauge, "1 while the output does not take records and they are being retried.")
+    public static let outputBlockedSeconds = MetricFamily(
+        "layout_worker_output_blocked_seconds_total", .counter, "Seconds spent with the output blocked.")
+    public static let producerReplacements = MetricFamily(
+        "layout_worker_producer_replacements_total", .counter, "Producers replaced after a fatal error or a stall.")
     // The group.
-    public static let rebalances = MetricFamily("layout_worker_rebalances_total", .counter, "Partition assignments and revocations, by kind.")
+    public static let rebalances = MetricFamily(
+        "layout_worker_rebalances_total", .counter, "Partition assignments and revocations, by kind.")
     public static let commits = MetricFamily("layout_worker_commits_total", .counter, "Offset commits sent.")
-    public static let commitFailures = MetricFamily("layout_worker_commit_failures_total", .counter, "Offset commits that failed.")
-    public static let assignedPartitions = MetricFamily("layout_worker_assigned_partitions", .gauge, "Partitions this worker owns.")
+    public static let commitFailures = MetricFamily(
+        "layout_worker_commit_failures_total", .counter, "Offset commits that failed.")
+    public static let assignedPartitions = MetricFamily(
+        "layout_worker_assigned_partitions", .gauge, "Partitions this worker owns.")
     public static let ready = MetricFamily("layout_worker_ready", .gauge, "1 when /readyz answers 200.")
-    public static let lag = MetricFamily("layout_worker_partition_lag", .gauge, "Messages behind the partition's high watermark, per assigned partition.")
-    public static let lagSeconds = MetricFamily("layout_worker_partition_lag_seconds", .gauge, "Age of the last settled message while messages wait behind it (0 when caught up), per assigned partition.")
+    public static let lag = MetricFamily(
+        "layout_worker_partition_lag", .gauge, "Messages behind the partition's high watermark, per assigned partition."
+    )
+    public static let lagSeconds = MetricFamily(
+        "layout_worker_partition_lag_seconds", .gauge,
+        "Age of the last settled message while messages wait behind it (0 when caught up), per assigned partition.")
     // librdkafka's statistics (statistics.interval.ms), per client (consumer, producer).
-    public static let kafkaReplyQueue = MetricFamily("layout_worker_kafka_reply_queue", .gauge, "Operations (callbacks, events) waiting in the client's reply queue.")
-    public static let kafkaMessagesQueued = MetricFamily("layout_worker_kafka_messages_queued", .gauge, "Messages in the client's queues (producer: waiting to be sent or acknowledged).")
-    public static let kafkaRequestsSent = MetricFamily("layout_worker_kafka_requests_sent_total", .counter, "Requests sent to brokers.")
-    public static let kafkaBytesSent = MetricFamily("layout_worker_kafka_bytes_sent_total", .counter, "Bytes sent to brokers.")
-    public static let kafkaResponsesReceived = MetricFamily("layout_worker_kafka_responses_received_total", .counter, "Responses received from brokers.")
-    public static let kafkaBytesReceived = MetricFamily("layout_worker_kafka_bytes_received_total", .counter, "Bytes received from brokers.")
-    public static let kafkaBrokerUp = MetricFamily("layout_worker_kafka_broker_up", .gauge, "1 when the client's connection to the broker is up.")
-    public static let kafkaBrokerRTT = MetricFamily("layout_worker_kafka_broker_rtt_seconds", .gauge, "Broker round-trip time over the last statistics window, by statistic (stat: avg, p99).")
-    public static let kafkaBrokerWaiting = MetricFamily("layout_worker_kafka_broker_waiting_requests", .gauge, "Requests sent to the broker and waiting for its response.")
-    public static let kafkaConsumerLag = MetricFamily("layout_worker_kafka_consumer_lag", .gauge, "Consumer lag as librdkafka sees it (high watermark minus committed offset), per partition.")
-    public static let kafkaFetchQueue = MetricFamily("layout_worker_kafka_fetch_queue_messages", .gauge, "Messages prefetched and waiting in the consumer's queue, per partition.")
+    public static let kafkaReplyQueue = MetricFamily(
+        "layout_worker_kafka_reply_queue", .gauge, "Operations (callbacks, events) waiting in the client's reply queue."
+    )
+    public static let kafkaMessagesQueued = MetricFamily(
+        "layout_worker_kafka_messages_queued", .gauge,
+        "Messages in the client's queues (producer: waiting to be sent or acknowledged).")
+    public static let kafkaRequestsSent = MetricFamily(
+        "layout_worker_kafka_requests_sent_total", .counter, "Requests sent to brokers.")
+    public static let kafkaBytesSent = MetricFamily(
+        "layout_worker_kafka_bytes_sent_total", .counter, "Bytes sent to brokers.")
+    public static let kafkaResponsesReceived = MetricFamily(
+        "layout_worker_kafka_responses_received_total", .counter, "Responses received from brokers.")
+    public static let kafkaBytesReceived = MetricFamily(
+        "layout_worker_kafka_bytes_received_total", .counter, "Bytes received from brokers.")
+    public static let kafkaBrokerUp = MetricFamily(
+        "layout_worker_kafka_broker_up", .gauge, "1 when the client's connection to the broker is up.")
+    public static let kafkaBrokerRTT = MetricFamily(
+        "layout_worker_kafka_broker_rtt_seconds", .gauge,
+        "Broker round-trip time over the last statistics window, by statistic (stat: avg, p99).")
+    public static let kafkaBrokerWaiting = MetricFamily(
+        "layout_worker_kafka_broker_waiting_requests", .gauge,
+        "Requests sent to the broker and waiting for its response.")
+    public static let kafkaConsumerLag = MetricFamily(
+        "layout_worker_kafka_consumer_lag", .gauge,
+        "Consumer lag as librdkafka sees it (high watermark minus committed offset), per partition.")
+    public static let kafkaFetchQueue = MetricFamily(
+        "layout_worker_kafka_fetch_queue_messages", .gauge,
+        "Messages prefetched and waiting in the consumer's queue, per partition.")
     // The build and the process.
-    public static let buildInfo = MetricFamily("layout_worker_build_info", .gauge, "Always 1; the labels tell the worker's version and the librdkafka it runs on.")
-    public static let processResidentMemory = MetricFamily("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
-    public static let processVirtualMemory = MetricFamily("process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.")
-    public static let processCPUSeconds = MetricFamily("process_cpu_seconds_total", .counter, "User and system CPU time spent, in seconds.")
+    public static let buildInfo = MetricFamily(
+        "layout_worker_build_info", .gauge,
+        "Always 1; the labels tell the worker's version and the librdkafka it runs on.")
+    public static let processResidentMemory = MetricFamily(
+        "process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
+    public static let processVirtualMemory = MetricFamily(
+        "process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.")
+    public static let processCPUSeconds = MetricFamily(
+        "process_cpu_seconds_total", .counter, "User and system CPU time spent, in seconds.")
     public static let processOpenFDs = MetricFamily("process_open_fds", .gauge, "Open file descriptors.")
     public static let processMaxFDs = MetricFamily("process_max_fds", .gauge, "The limit of open file descriptors.")
-    public static let processStartTime = MetricFamily("process_start_time_seconds", .gauge, "Start time of the process since the Unix epoch, in seconds.")
+    public static let processStartTime = MetricFamily(
+        "process_start_time_seconds", .gauge, "Start time of the process since the Unix epoch, in seconds.")
 
     /// Every family, in the order `/metrics` and the README list them.
     public static let all: [MetricFamily] = [
         consumed, published, deadLettered, skipped, inFlight, inFlightBytes, compileSeconds, diagnostics,
-        changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions, stateRebuildSeconds,
+        changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
+        stateRebuildSeconds,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,
         rebalances, commits, commitFailures, assignedPartitions, ready, lag, lagSeconds,
-        kafkaReplyQueue, kafkaMessagesQueued, kafkaRequestsSent, kafkaBytesSent, kafkaResponsesReceived, kafkaBytesReceived,
+        kafkaReplyQueue, kafkaMessagesQueued, kafkaRequestsSent, kafkaBytesSent, kafkaResponsesReceived,
+        kafkaBytesReceived,
         kafkaBrokerUp, kafkaBrokerRTT, kafkaBrokerWaiting, kafkaConsumerLag, kafkaFetchQueue,
-        buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs, processStartTime,
+        buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs,
+        processStartTime,
     ]
 
     /// The family of this name.
     public static func family(named name: String) -> MetricFamily? { byName[name] }
 
-    private static let byName: [String: MetricFamily] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    private static let byName: [String: MetricFamily] = Dictionary(
+        all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 }

@@ -49,7 +49,10 @@ public struct MetricsExposition: Sendable {
     }
 
     private func append(_ family: MetricFamily, sample: String, to out: inout [UInt8]) {
-        out.append(contentsOf: "# HELP \(family.name) \(Self.escape(family.help))\n# TYPE \(family.name) \(family.kind.rawValue)\n\(family.name)\(sample)\n".utf8)
+        out.append(
+            contentsOf:
+                "# HELP \(family.name) \(Self.escape(family.help))\n# TYPE \(family.name) \(family.kind.rawValue)\n\(family.name)\(sample)\n"
+                .utf8)
     }
 
     private static let typePrefix = Array("# TYPE ".utf8)

@@ -38,7 +38,9 @@ public struct OffsetTracker: Sendable {
             state.pendingStart += 1
             state.next = offset + 1
             // Earlier-done offsets that now follow directly.
-            while state.pendingStart < state.pending.count, state.doneOutOfOrder.remove(state.pending[state.pendingStart]) != nil {
+            while state.pendingStart < state.pending.count,
+                state.doneOutOfOrder.remove(state.pending[state.pendingStart]) != nil
+            {
                 state.next = state.pending[state.pendingStart] + 1
                 state.pendingStart += 1
             }

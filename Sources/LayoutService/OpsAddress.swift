@@ -10,7 +10,9 @@ public struct OpsAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`, `[::]:9464` or `localhost:9464`.
     public init?(parsing text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else {
             return nil
         }
         var host = String(text[..<colon])

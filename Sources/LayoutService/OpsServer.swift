@@ -18,7 +18,8 @@ public enum OpsServer {
     ) -> some ApplicationProtocol {
         Application(
             responder: OpsEndpoints(exposition: exposition, status: status),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
+            server: .http1(
+                configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "layout-worker"),
             onServerRunning: { channel in
                 onListening(channel.localAddress?.port ?? address.port)
@@ -52,13 +53,16 @@ public struct OpsEndpoints: HTTPResponder {
             var headers = HTTPFields()
             headers[.contentType] = MetricsExposition.contentType
             headers[.cacheControl] = "no-store"
-            response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: exposition.render())))
+            response = Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: exposition.render())))
         case "/healthz":
             let probe = status.liveness()
-            response = Self.text(probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not alive: ") + probe.detail + "\n")
+            response = Self.text(
+                probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not alive: ") + probe.detail + "\n")
         default:
             let probe = status.readiness
-            response = Self.text(probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not ready: ") + probe.detail + "\n")
+            response = Self.text(
+                probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not ready: ") + probe.detail + "\n")
         }
         return request.method == .head ? response.createHeadResponse() : response
     }

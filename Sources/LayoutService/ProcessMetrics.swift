@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,8 @@ struct ProcessMetrics {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let page = sysconf(Int32(_SC_PAGESIZE))
         if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-           let close = stat.lastIndex(of: ")") {
+            let close = stat.lastIndex(of: ")")
+        {
             // Fields after the command name (which may hold spaces): state is field 3, so index 0 here is field 3.
             let f = stat[stat.index(after: close)...].split(separator: " ")
             if f.count > 21, ticks > 0 {

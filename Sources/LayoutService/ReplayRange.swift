@@ -41,17 +41,22 @@ public struct ReplayRange: Sendable, Equatable {
         if text == "beginning" { return .beginning }
         if text.hasPrefix("offset:") { return .offset(try offset(String(text.dropFirst(7)), text)) }
         if text.hasPrefix("time:") { return .time(try time(String(text.dropFirst(5)), text)) }
-        if text.hasPrefix("ago:") { return .time(Int64((now.timeIntervalSince1970 - (try duration(String(text.dropFirst(4)), text))) * 1000)) }
+        if text.hasPrefix("ago:") {
+            return .time(Int64((now.timeIntervalSince1970 - (try duration(String(text.dropFirst(4)), text))) * 1000))
+        }
         if text.contains(":") {
             var map: [Int32: Int64] = [:]
             for pair in text.split(separator: ",") {
                 let parts = pair.split(separator: ":")
-                guard parts.count == 2, let p = Int32(parts[0]), p >= 0 else { throw ParseError(description: "'\(pair)' in '\(text)' is not PARTITION:OFFSET") }
+                guard parts.count == 2, let p = Int32(parts[0]), p >= 0 else {
+                    throw ParseError(description: "'\(pair)' in '\(text)' is not PARTITION:OFFSET")
+                }
                 map[p] = try offset(String(parts[1]), text)
             }
             return .offsets(map)
         }
-        throw ParseError(description: "start '\(text)' is not beginning, offset:N, P:N[,P:N], time:ISO8601 or ago:DURATION")
+        throw ParseError(
+            description: "start '\(text)' is not beginning, offset:N, P:N[,P:N], time:ISO8601 or ago:DURATION")
     }
 
     /// Parses `end | offset:N | time:ISO8601 | now`.
@@ -64,12 +69,16 @@ public struct ReplayRange: Sendable, Equatable {
     }
 
     static func offset(_ s: String, _ whole: String) throws(ParseError) -> Int64 {
-        guard let n = Int64(s), n >= 0 else { throw ParseError(description: "'\(s)' in '\(whole)' is not an offset (a whole number ≥ 0)") }
+        guard let n = Int64(s), n >= 0 else {
+            throw ParseError(description: "'\(s)' in '\(whole)' is not an offset (a whole number ≥ 0)")
+        }
         return n
     }
 
     static func time(_ s: String, _ whole: String) throws(ParseError) -> Int64 {
-        let formats: [ISO8601DateFormatter.Options] = [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]]
+        let formats: [ISO8601DateFormatter.Options] = [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
+        ]
         for options in formats {
             let f = ISO8601DateFormatter()
             f.formatOptions = options
@@ -87,7 +96,9 @@ public struct ReplayRange: Sendable, Equatable {
                 digits.append(c)
                 continue
             }
-            guard let n = Double(digits) else { throw ParseError(description: "'\(s)' in '\(whole)' is not a duration such as 15m or 1h30m") }
+            guard let n = Double(digits) else {
+                throw ParseError(description: "'\(s)' in '\(whole)' is not a duration such as 15m or 1h30m")
+            }
             switch c {
             case "s": total += n
             case "m": total += n * 60
@@ -97,7 +108,9 @@ public struct ReplayRange: Sendable, Equatable {
             }
             digits = ""
         }
-        guard digits.isEmpty, total > 0 else { throw ParseError(description: "'\(s)' in '\(whole)' is not a duration such as 15m or 1h30m") }
+        guard digits.isEmpty, total > 0 else {
+            throw ParseError(description: "'\(s)' in '\(whole)' is not a duration such as 15m or 1h30m")
+        }
         return total
     }
 }

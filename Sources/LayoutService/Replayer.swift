@@ -16,8 +16,10 @@ public final class Replayer {
     let progress: (String) -> Void
 
     /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C).
-    public init(settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, tracer: MessageTracer, logger: Logger,
-                progress: @escaping (String) -> Void) {
+    public init(
+        settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, tracer: MessageTracer, logger: Logger,
+        progress: @escaping (String) -> Void
+    ) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
@@ -36,12 +38,17 @@ public final class Replayer {
         let started = DispatchTime.now()
         let topic = settings.fromTopic
         let admin = try KafkaAdmin(configuration: settings.kafka)
-        guard let count = try admin.partitionCount(topic: topic) else { throw Failure(description: "topic \(topic) does not exist") }
+        guard let count = try admin.partitionCount(topic: topic) else {
+            throw Failure(description: "topic \(topic) does not exist")
+        }
         let all = (0..<Int32(count)).map { $0 }
         let chosen = settings.partitions ?? all
-        for p in chosen where !all.contains(p) { throw Failure(description: "\(topic) has no partition \(p) (it has \(count))") }
+        for p in chosen where !all.contains(p) {
+            throw Failure(description: "\(topic) has no partition \(p) (it has \(count))")
+        }
 
-        let consumer = try KafkaConsumer(configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
+        let consumer = try KafkaConsumer(
+            configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
         let times = TimeLookup(kafka: settings.kafka, topic: topic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
         for p in chosen {
@@ -51,28 +58,35 @@ public final class Replayer {
             case .beginning: start = low
             case .offset(let n): start = max(n, low)
             case .offsets(let map): start = max(map[p] ?? low, low)
-            case .time(let t): start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
+            case .time(let t):
+                start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
             }
             var stop: Int64
             switch settings.range.stop {
             case .end: stop = high
             case .offset(let n): stop = min(n, high)
-            case .time(let t): stop = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
+            case .time(let t):
+                stop = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
             }
             if settings.follow { stop = Int64.max }
             bounds[p] = (start, max(start, stop))
         }
         var checkpoint = ReplayCheckpoint(topic: topic)
         if let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) {
-            guard saved.topic == topic else { throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(topic)") }
+            guard saved.topic == topic else {
+                throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(topic)")
+            }
             checkpoint = saved
             for (p, b) in bounds {
                 if let done = saved.done[String(p)] { bounds[p] = (min(max(b.start, done + 1), b.stop), b.stop) }
             }
         }
 
-        var summary = ReplaySummary(topic: topic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
-                                    partitions: chosen.map { ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop) })
+        var summary = ReplaySummary(
+            topic: topic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
+            partitions: chosen.map {
+                ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop)
+            })
         let active = chosen.filter { bounds[$0]!.start < bounds[$0]!.stop }
         let total = active.reduce(Int64(0)) { $0 + (settings.follow ? 0 : bounds[$1]!.stop - bounds[$1]!.start) }
         try consumer.assign(active.map { TopicPartition(topic, $0, offset: bounds[$0]!.start) })
@@ -82,8 +96,9 @@ public final class Replayer {
         if !settings.dryRun {
             guard settings.toTopic != nil else { throw Failure(description: "--to-topic is required unless --dry-run") }
             delivery = try DeliveryEngine(
-                settings: .init(producer: settings.kafka, deadLetterTopic: deadLetterTopic, version: settings.version,
-                                stallMs: settings.producerStallMs),
+                settings: .init(
+                    producer: settings.kafka, deadLetterTopic: deadLetterTopic, version: settings.version,
+                    stallMs: settings.producerStallMs),
                 maxInputBytes: settings.maxMessageBytes, metrics: nil, logger: logger)
         }
         var tracker = OffsetTracker()
@@ -113,7 +128,10 @@ public final class Replayer {
             guard let path = settings.checkpointPath else { return }
             for c in tracker.committable() { checkpoint.done[String(c.partition)] = c.offset - 1 }
             tracker.markCommitted(tracker.committable())
-            do { try checkpoint.save(path) } catch { logger.error("cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")]) }
+            do { try checkpoint.save(path) } catch {
+                logger.error(
+                    "cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")])
+            }
         }
 
         while finished.count < chosen.count && !status.stopRequested {
@@ -121,7 +139,8 @@ public final class Replayer {
                 delivery.service()
                 // Reading waits while the output is blocked or the in-flight limits are reached.
                 if delivery.blocked != nil || delivery.inFlightMessages >= settings.maxInFlight
-                    || delivery.inFlightBytes >= settings.maxInFlightBytes {
+                    || delivery.inFlightBytes >= settings.maxInFlightBytes
+                {
                     delivery.service(timeoutMs: 50, flush: true)
                     reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
                     continue
@@ -153,7 +172,8 @@ public final class Replayer {
                 summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             }
             let compileStarted = DefaultTracerClock.now
-            let outcome = MessageOutcome.of(m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+            let outcome = MessageOutcome.of(
+                m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
             if case .record(_, let diagnostics) = outcome {
                 for d in diagnostics {
                     summary.diagnosticsByCode[d.code, default: 0] += 1
@@ -164,13 +184,23 @@ public final class Replayer {
                 let span = tracer.start(m, at: compileStarted)
                 switch outcome {
                 case .record(let bytes, _):
-                    delivery.send(m, purpose: .record, parts: [.init(topic: settings.toTopic!, key: m.key, value: bytes,
-                                                                     headers: LayoutWorker.recordHeaders(for: m, trace: span.headers))],
-                                  span: span)
+                    delivery.send(
+                        m, purpose: .record,
+                        parts: [
+                            .init(
+                                topic: settings.toTopic!, key: m.key, value: bytes,
+                                headers: LayoutWorker.recordHeaders(for: m, trace: span.headers))
+                        ],
+                        span: span)
                 case .tombstone:
-                    delivery.send(m, purpose: .tombstone, parts: [.init(topic: settings.toTopic!, key: m.key, value: nil,
-                                                                        headers: DeadLetter.carried(m, trace: span.headers))],
-                                  span: span)
+                    delivery.send(
+                        m, purpose: .tombstone,
+                        parts: [
+                            .init(
+                                topic: settings.toTopic!, key: m.key, value: nil,
+                                headers: DeadLetter.carried(m, trace: span.headers))
+                        ],
+                        span: span)
                 case .skip:
                     span.end(.skipped)
                     summary.partitions[i].skipped += 1
@@ -204,7 +234,9 @@ public final class Replayer {
                 settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { status.stopRequested })
             }
             if delivery.inFlightMessages > 0 {
-                logger.warning("records still unacknowledged at exit; not checkpointed", metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
+                logger.warning(
+                    "records still unacknowledged at exit; not checkpointed",
+                    metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
                 delivery.abandonUnsettled("the replay ended before the outputs were acknowledged")
             }
         }
@@ -213,8 +245,13 @@ public final class Replayer {
         return summary
     }
 
-    private func reportProgress(_ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime) {
-        guard Double(DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds) / 1e9 >= settings.progressIntervalSeconds else { return }
+    private func reportProgress(
+        _ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime
+    ) {
+        guard
+            Double(DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds) / 1e9
+                >= settings.progressIntervalSeconds
+        else { return }
         last = .now()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let rate = elapsed > 0 ? Double(read) / elapsed : 0
@@ -223,6 +260,8 @@ public final class Replayer {
             return "p\(p.partition) \(done)/\(settings.follow ? "∞" : String(p.stop - p.start))"
         }.joined(separator: " ")
         let eta = rate > 0 && total > 0 ? String(format: "%.0fs", Double(total - Int64(read)) / rate) : "-"
-        progress("replay \(settings.fromTopic): \(read)/\(settings.follow ? "∞" : String(total)) \(parts) \(String(format: "%.0f", rate))/s eta \(eta)")
+        progress(
+            "replay \(settings.fromTopic): \(read)/\(settings.follow ? "∞" : String(total)) \(parts) \(String(format: "%.0f", rate))/s eta \(eta)"
+        )
     }
 }

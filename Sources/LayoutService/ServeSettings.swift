@@ -76,7 +76,9 @@ public struct ServeSettings: Sendable {
         return config
     }
 
-    public init(kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String) {
+    public init(
+        kafka: KafkaConfiguration, inputTopics: [String], outputTopic: String, deadLetterTopic: String, groupID: String
+    ) {
         self.kafka = kafka
         self.inputTopics = inputTopics
         self.outputTopic = outputTopic

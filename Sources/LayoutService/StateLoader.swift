@@ -25,7 +25,9 @@ public final class StateLoader {
     }
 
     /// Loads the latest layout of every page of `partitions` (input partitions; state partition numbers match).
-    public func load(_ partitions: [TopicPartition], into store: inout LayoutStore, timeoutMs: Int = 60_000) throws(KafkaError) -> Loaded {
+    public func load(_ partitions: [TopicPartition], into store: inout LayoutStore, timeoutMs: Int = 60_000)
+        throws(KafkaError) -> Loaded
+    {
         let start = DispatchTime.now()
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
@@ -33,7 +35,8 @@ public final class StateLoader {
         if let existing = self.consumer {
             consumer = existing
         } else {
-            consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"], reportsPartitionEnd: true)
+            consumer = try KafkaConsumer(
+                configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"], reportsPartitionEnd: true)
             self.consumer = consumer
         }
         for input in partitions {
@@ -41,8 +44,10 @@ public final class StateLoader {
             do {
                 (low, high) = try consumer.queryWatermarks(topic: settings.stateTopic, partition: input.partition)
             } catch {
-                throw KafkaError(code: error.code, name: error.name, message: "latest-layout topic \(settings.stateTopic) partition \(input.partition) "
-                    + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
+                throw KafkaError(
+                    code: error.code, name: error.name,
+                    message: "latest-layout topic \(settings.stateTopic) partition \(input.partition) "
+                        + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
                     isFatal: error.isFatal, isRetriable: error.isRetriable)
             }
             guard high > low else { continue }
@@ -57,8 +62,10 @@ public final class StateLoader {
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
                     guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
-                          let keyBytes = m.key else { continue }
-                    let key = LayoutStore.Key(topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
+                        let keyBytes = m.key
+                    else { continue }
+                    let key = LayoutStore.Key(
+                        topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
                     guard let value = m.value else {
                         store.remove(key)
                         loaded.tombstones += 1
@@ -69,15 +76,21 @@ public final class StateLoader {
                         loaded.layouts += 1
                     } catch {
                         loaded.unreadable += 1
-                        logger.warning("unreadable latest layout skipped", metadata: [
-                            "partition": .stringConvertible(m.partition), "offset": .stringConvertible(m.offset), "error": .string(error.description),
-                        ])
+                        logger.warning(
+                            "unreadable latest layout skipped",
+                            metadata: [
+                                "partition": .stringConvertible(m.partition), "offset": .stringConvertible(m.offset),
+                                "error": .string(error.description),
+                            ])
                     }
                 }
             }
             if DispatchTime.now() >= deadline {
-                throw KafkaError(code: -185, name: "_TIMED_OUT",
-                                 message: "rebuilding latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms")
+                throw KafkaError(
+                    code: -185, name: "_TIMED_OUT",
+                    message:
+                        "rebuilding latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms"
+                )
             }
         }
         try consumer.assign([])

@@ -17,26 +17,36 @@ public struct TimeLookup: Sendable {
     }
 
     /// The first offset of `partition` whose record is at or after `time` (ms), or `high` when there is none.
-    public func firstOffset(atOrAfter time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer) throws -> Int64 {
+    public func firstOffset(atOrAfter time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer)
+        throws -> Int64
+    {
         let answer = try consumer.offsetsForTimes([TopicPartition(topic, partition, offset: time)]).first?.offset ?? -1
-        if answer < 0 || answer >= high { return high }   // no record at or after `time`
+        if answer < 0 || answer >= high { return high }  // no record at or after `time`
         // The answer must be the first record at or after `time`: that record is not earlier, its predecessor is.
         let probe = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "20"])
         func timestamp(at offset: Int64) throws -> Int64? {
             try probe.assign([TopicPartition(topic, partition, offset: offset)])
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
-                if case .success(let m) = probe.poll(timeoutMs: 100), m.offset >= offset { return m.offset == offset ? m.timestamp : nil }
+                if case .success(let m) = probe.poll(timeoutMs: 100), m.offset >= offset {
+                    return m.offset == offset ? m.timestamp : nil
+                }
             }
             return nil
         }
         let found = try timestamp(at: answer)
         let before = answer > low ? try timestamp(at: answer - 1) : nil
         if let found, found < time {
-            throw Inconsistent(description: "the broker answered offset \(answer) for time \(time) on \(topic)[\(partition)], but that record's timestamp is \(found), earlier than asked; refusing to use a wrong offset")
+            throw Inconsistent(
+                description:
+                    "the broker answered offset \(answer) for time \(time) on \(topic)[\(partition)], but that record's timestamp is \(found), earlier than asked; refusing to use a wrong offset"
+            )
         }
         if let before, before >= time {
-            throw Inconsistent(description: "the broker answered offset \(answer) for time \(time) on \(topic)[\(partition)], but the record before it (timestamp \(before)) is already at or after that time; refusing to use a wrong offset")
+            throw Inconsistent(
+                description:
+                    "the broker answered offset \(answer) for time \(time) on \(topic)[\(partition)], but the record before it (timestamp \(before)) is already at or after that time; refusing to use a wrong offset"
+            )
         }
         return answer
     }

@@ -22,9 +22,13 @@ public final class WorkerMetrics: Sendable {
         skipped = Counter(label: MetricCatalog.skipped.name, factory: factory)
         inFlight = Gauge(label: MetricCatalog.inFlight.name, factory: factory)
         inFlightBytes = Gauge(label: MetricCatalog.inFlightBytes.name, factory: factory)
-        compileLatency = Timer(label: MetricCatalog.compileSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+        compileLatency = Timer(
+            label: MetricCatalog.compileSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
         // Families that must show from the first scrape, before anything happened.
-        for family in [MetricCatalog.produceRetries, MetricCatalog.producerReplacements, MetricCatalog.commits, MetricCatalog.commitFailures] {
+        for family in [
+            MetricCatalog.produceRetries, MetricCatalog.producerReplacements, MetricCatalog.commits,
+            MetricCatalog.commitFailures,
+        ] {
             Counter(label: family.name, factory: factory).increment(by: 0)
         }
         FloatingPointCounter(label: MetricCatalog.outputBlockedSeconds.name, factory: factory).increment(by: 0)
@@ -56,12 +60,15 @@ public final class WorkerMetrics: Sendable {
 
     func deadLettered(code: String) { counter(MetricCatalog.deadLettered, [("code", code)]).increment() }
 
-    func diagnostic(code: String, count: Int) { counter(MetricCatalog.diagnostics, [("code", code)]).increment(by: count) }
+    func diagnostic(code: String, count: Int) {
+        counter(MetricCatalog.diagnostics, [("code", code)]).increment(by: count)
+    }
 
     func changeSet(_ summary: ChangeSummary) {
         counter(MetricCatalog.changeSets).increment()
         if summary.replacedLists > 0 || summary.replacedRecord {
-            counter(MetricCatalog.changeSetFullReplaces).increment(by: summary.replacedLists + (summary.replacedRecord ? 1 : 0))
+            counter(MetricCatalog.changeSetFullReplaces).increment(
+                by: summary.replacedLists + (summary.replacedRecord ? 1 : 0))
         }
     }
 
@@ -74,8 +81,11 @@ public final class WorkerMetrics: Sendable {
     }
 
     func stateRebuilt(seconds: Double) {
-        Timer(label: MetricCatalog.stateRebuildSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
-            .recordNanoseconds(Int64(seconds * 1e9))
+        Timer(
+            label: MetricCatalog.stateRebuildSeconds.name, dimensions: [], preferredDisplayUnit: .seconds,
+            factory: factory
+        )
+        .recordNanoseconds(Int64(seconds * 1e9))
     }
 
     func retried(parts: Int) { counter(MetricCatalog.produceRetries).increment(by: parts) }

@@ -13,8 +13,11 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     let tracer: MessageTracer
     let logger: Logger
 
-    public init(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics, tracer: MessageTracer,
-                logger: Logger) {
+    public init(
+        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        tracer: MessageTracer,
+        logger: Logger
+    ) {
         self.settings = settings
         self.compiler = compiler
         self.status = status
@@ -23,7 +26,9 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
         self.logger = logger
     }
 
-    public var description: String { "WorkerService(group: \(settings.groupID), output: \(settings.outputTopic), \(settings.kafka))" }
+    public var description: String {
+        "WorkerService(group: \(settings.groupID), output: \(settings.outputTopic), \(settings.kafka))"
+    }
 
     public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
@@ -32,8 +37,10 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
         let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [settings, compiler, metrics, tracer, logger] in
-                    continuation.resume(returning: Self.runWorker(settings: settings, compiler: compiler, status: status, metrics: metrics,
-                                                                  tracer: tracer, logger: logger))
+                    continuation.resume(
+                        returning: Self.runWorker(
+                            settings: settings, compiler: compiler, status: status, metrics: metrics,
+                            tracer: tracer, logger: logger))
                 }
                 thread.name = "layout-worker"
                 thread.start()
@@ -52,11 +59,14 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     /// Runs a worker to the end and returns its counts; the worker and its Kafka clients are destroyed before this
     /// returns, so the process never exits while librdkafka's threads are still tearing down (exiting under them
     /// can crash in its TLS cleanup).
-    private static func runWorker(settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
-                                  tracer: MessageTracer, logger: Logger) -> Result<WorkerCounts, KafkaError> {
+    private static func runWorker(
+        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        tracer: MessageTracer, logger: Logger
+    ) -> Result<WorkerCounts, KafkaError> {
         do throws(KafkaError) {
-            let worker = try LayoutWorker(settings: settings, compiler: compiler, status: status, metrics: metrics, tracer: tracer,
-                                          logger: logger)
+            let worker = try LayoutWorker(
+                settings: settings, compiler: compiler, status: status, metrics: metrics, tracer: tracer,
+                logger: logger)
             try worker.run()
             return .success(worker.counts)
         } catch {

@@ -76,7 +76,9 @@ public final class WorkerStatus: Sendable {
         guard last > 0, !rebuildingFlag.load(ordering: .relaxed) else { return .passing("ok") }
         let idle = now > last ? now - last : 0
         if idle > stallLimitNanoseconds {
-            return .failing("the worker loop has not turned for \(idle / 1_000_000_000) s (limit \(stallLimitNanoseconds / 1_000_000_000) s)")
+            return .failing(
+                "the worker loop has not turned for \(idle / 1_000_000_000) s (limit \(stallLimitNanoseconds / 1_000_000_000) s)"
+            )
         }
         return .passing("ok; last loop turn \(idle / 1_000_000) ms ago")
     }

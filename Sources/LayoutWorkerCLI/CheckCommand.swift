@@ -18,7 +18,9 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Responses to resolve against the config.")
     var responses: [String] = []
 
-    @Option(name: .customLong("max-input-bytes"), help: "Responses larger than this are refused before they are read (default 8388608).")
+    @Option(
+        name: .customLong("max-input-bytes"),
+        help: "Responses larger than this are refused before they are read (default 8388608).")
     var maxInputBytes = InputSource.defaultMaxBytes
 
     func run() throws {
@@ -54,12 +56,17 @@ struct CheckCommand: ParsableCommand {
                 continue
             }
             let record = compiler.layout(ContentTree(document: document), source: RecordSource(file: path))
-            Output.line("\(path): \(record.sections.count) sections, \(record.sections.reduce(0) { $0 + $1.rows.count }) rows")
+            Output.line(
+                "\(path): \(record.sections.count) sections, \(record.sections.reduce(0) { $0 + $1.rows.count }) rows")
             for section in record.sections {
                 let flags = section.visible ? "" : " (not visible)"
                 Output.line("  [\(section.index)] \(section.id) \(section.type) → \(section.adaptor)\(flags)")
-                for view in section.supplementary { Output.line("      \(view.kind) → \(view.renderer ?? "UNRESOLVED")") }
-                if let p = section.placeholder { Output.line("      placeholder \(p.kind.rawValue) → \(p.renderer ?? "UNRESOLVED")") }
+                for view in section.supplementary {
+                    Output.line("      \(view.kind) → \(view.renderer ?? "UNRESOLVED")")
+                }
+                if let p = section.placeholder {
+                    Output.line("      placeholder \(p.kind.rawValue) → \(p.renderer ?? "UNRESOLVED")")
+                }
                 for (n, row) in section.rows.enumerated() {
                     Output.line("      row \(n) id=\(row.id) → \(row.renderer ?? "UNRESOLVED")")
                 }

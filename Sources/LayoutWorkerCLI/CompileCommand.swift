@@ -11,13 +11,17 @@ struct CompileCommand: ParsableCommand {
         abstract: "Compile responses (files, or NDJSON on stdin) into layout records on stdout."
     )
 
-    @Option(name: .long, help: "Mapping config (YAML; default: config/default.yaml here, beside the binary, or in /etc/layout-worker).")
+    @Option(
+        name: .long,
+        help: "Mapping config (YAML; default: config/default.yaml here, beside the binary, or in /etc/layout-worker).")
     var config: String?
 
     @Flag(name: .long, help: "Indent the records (models are re-indented too).")
     var pretty = false
 
-    @Option(name: .customLong("max-input-bytes"), help: "Inputs larger than this are refused before they are read (default 8388608).")
+    @Option(
+        name: .customLong("max-input-bytes"),
+        help: "Inputs larger than this are refused before they are read (default 8388608).")
     var maxInputBytes = InputSource.defaultMaxBytes
 
     @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
@@ -50,7 +54,12 @@ struct CompileCommand: ParsableCommand {
         if files.isEmpty || files == ["-"] {
             InputSource.forEachStandardInputLine(maxBytes: maxInputBytes, compile)
         } else {
-            for f in files { compile(f == "-" ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files")) : InputSource.file(f, maxBytes: maxInputBytes)) }
+            for f in files {
+                compile(
+                    f == "-"
+                        ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files"))
+                        : InputSource.file(f, maxBytes: maxInputBytes))
+            }
         }
         if failed > 0 {
             Output.error("\(failed) of \(total) input\(total == 1 ? "" : "s") failed")

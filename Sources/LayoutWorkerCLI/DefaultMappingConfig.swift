@@ -12,7 +12,10 @@ enum DefaultMappingConfig {
         if let executable {
             // The binary as invoked and as resolved (`.build/debug` is a link into `.build/<triple>/debug`).
             let url = URL(fileURLWithPath: executable)
-            for (bin, up) in [(url.deletingLastPathComponent(), "../../"), (url.resolvingSymlinksInPath().deletingLastPathComponent(), "../../../")] {
+            for (bin, up) in [
+                (url.deletingLastPathComponent(), "../../"),
+                (url.resolvingSymlinksInPath().deletingLastPathComponent(), "../../../"),
+            ] {
                 out.append(bin.appendingPathComponent("../share/layout-worker/default.yaml").standardized.path)
                 out.append(bin.appendingPathComponent(up + "config/default.yaml").standardized.path)
             }
@@ -26,8 +29,9 @@ enum DefaultMappingConfig {
     static func path() throws -> String {
         let places = candidates()
         if let found = places.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
-        throw ValidationError("no mapping config given and no default found; looked in: \(places.joined(separator: ", ")) "
-                              + "(none exists or is readable). Pass --config FILE.")
+        throw ValidationError(
+            "no mapping config given and no default found; looked in: \(places.joined(separator: ", ")) "
+                + "(none exists or is readable). Pass --config FILE.")
     }
 }
 

@@ -6,7 +6,8 @@ import LayoutService
 
 /// `layout-worker create-topics`: creates topics (an existing topic is reported, not an error).
 struct CreateTopicsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create-topics", abstract: "Create topics on the brokers.")
+    static let configuration = CommandConfiguration(
+        commandName: "create-topics", abstract: "Create topics on the brokers.")
 
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "Partitions per topic.") var partitions: Int32 = 3
@@ -33,18 +34,24 @@ struct CreateTopicsCommand: ParsableCommand {
 
 /// `layout-worker produce`: publishes responses (one file per message, or NDJSON lines from stdin).
 struct ProduceCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "produce", abstract: "Publish responses to a topic (files, or NDJSON on stdin).")
+    static let configuration = CommandConfiguration(
+        commandName: "produce", abstract: "Publish responses to a topic (files, or NDJSON on stdin).")
 
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "Topic.") var topic: String
     @Option(help: "Message key (default: the file name, or stdin:LINE).") var key: String?
-    @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone = false
-    @Option(name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused (default 67108864).") var maxInputBytes = 64 * 1024 * 1024
+    @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone =
+        false
+    @Option(
+        name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused (default 67108864).")
+    var maxInputBytes = 64 * 1024 * 1024
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
         var kafka = try connection.resolve(defaultLevel: .warning).kafka
-        for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil { kafka.properties[k] = v }
+        for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil {
+            kafka.properties[k] = v
+        }
         let producer = try KafkaProducer(configuration: kafka)
         var messages: [(String, [UInt8]?)] = []
         if tombstone {
@@ -85,9 +92,11 @@ struct TailCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "Topic.") var topic: String
-    @Option(help: "Only these partitions, e.g. 0,3 (default: all, as the topic's metadata says).") var partitions: String?
+    @Option(help: "Only these partitions, e.g. 0,3 (default: all, as the topic's metadata says).") var partitions:
+        String?
     @Option(help: "Stop after this many messages (default 100; unlimited with --follow).") var count: Int?
-    @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long (not with --follow).") var timeoutMs: Int = 3_000
+    @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long (not with --follow).")
+    var timeoutMs: Int = 3_000
     @Flag(help: "Keep printing new messages until interrupted.") var follow = false
     @Flag(help: "Print every header and each value in full.") var full = false
 
@@ -100,8 +109,10 @@ struct TailCommand: ParsableCommand {
         var chosen = (0..<Int32(partitionCount)).map { $0 }
         if let partitions {
             chosen = try partitions.split(separator: ",").map {
-                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), (0..<Int32(partitionCount)).contains(p) else {
-                    throw ValidationError("--partitions: \(topic) has partitions 0 to \(partitionCount - 1), not '\($0)'")
+                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), (0..<Int32(partitionCount)).contains(p)
+                else {
+                    throw ValidationError(
+                        "--partitions: \(topic) has partitions 0 to \(partitionCount - 1), not '\($0)'")
                 }
                 return p
             }
@@ -111,7 +122,9 @@ struct TailCommand: ParsableCommand {
         let limit = count ?? (follow ? Int.max : 100)
         var seen = 0
         var idle = DispatchTime.now()
-        while seen < limit && (follow || DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000) {
+        while seen < limit
+            && (follow || DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000)
+        {
             guard case .success(let m) = consumer.poll(timeoutMs: 100) else { continue }
             idle = DispatchTime.now()
             seen += 1
@@ -123,7 +136,9 @@ struct TailCommand: ParsableCommand {
     /// Every header, one per line, values as text (bytes that are not UTF-8 shown escaped).
     func headerLines(_ m: KafkaMessage) -> String {
         m.headers.map { h in
-            let name = h.name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            let name = h.name.unicodeScalars.map {
+                $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined()
             return "\n  header \(name): " + (h.value.map { String(decoding: $0, as: UTF8.self) } ?? "null")
         }.joined()
     }
@@ -133,33 +148,48 @@ struct TailCommand: ParsableCommand {
         var line = "\(m.topic)[\(m.partition)]@\(m.offset) key=\(key)"
         if full { line += headerLines(m) }
         if let code = m.header(OutputHeader.errorCode) {
-            line += "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(OutputHeader.errorMessage) ?? [], as: UTF8.self))"
-            line += "\n  from \(String(decoding: m.header(OutputHeader.sourceTopic) ?? [], as: UTF8.self))[\(String(decoding: m.header(OutputHeader.sourcePartition) ?? [], as: UTF8.self))]@\(String(decoding: m.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
+            line +=
+                "\n  DEAD LETTER \(String(decoding: code, as: UTF8.self)): \(String(decoding: m.header(OutputHeader.errorMessage) ?? [], as: UTF8.self))"
+            line +=
+                "\n  from \(String(decoding: m.header(OutputHeader.sourceTopic) ?? [], as: UTF8.self))[\(String(decoding: m.header(OutputHeader.sourcePartition) ?? [], as: UTF8.self))]@\(String(decoding: m.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
             return line
         }
         guard let value = m.value else { return line + " TOMBSTONE" }
         if full { return line + "\n" + String(decoding: value, as: UTF8.self) }
         guard let doc = try? JSONReader().read(value) else { return line + " \(value.count) bytes" }
-        if doc.value(0, "kind").flatMap(doc.string) == "layout-change-set" { return line + describeChangeSet(doc, bytes: value.count) }
+        if doc.value(0, "kind").flatMap(doc.string) == "layout-change-set" {
+            return line + describeChangeSet(doc, bytes: value.count)
+        }
         guard let sections = doc.value(0, "sections") else { return line + " \(value.count) bytes" }
-        line += " layout record v\(doc.value(0, "version").flatMap(doc.int) ?? 0), \(doc.nodes[sections].count) sections, \(value.count) bytes"
+        line +=
+            " layout record v\(doc.value(0, "version").flatMap(doc.int) ?? 0), \(doc.nodes[sections].count) sections, \(value.count) bytes"
         for s in doc.elements(sections) {
             guard doc.value(s, "visible").flatMap(doc.bool) == true else { continue }
             let type = doc.value(s, "type").flatMap(doc.string) ?? "?"
-            let rows = doc.value(s, "rows").map { doc.elements($0).compactMap { doc.value($0, "renderer").flatMap(doc.string) } } ?? []
-            let counts = Dictionary(grouping: rows, by: { $0 }).map { "\($0.key)×\($0.value.count)" }.sorted().joined(separator: " ")
-            let placeholder = doc.value(s, "placeholder").flatMap { doc.value($0, "kind") }.flatMap(doc.string).map { " [\($0)]" } ?? ""
+            let rows =
+                doc.value(s, "rows").map {
+                    doc.elements($0).compactMap { doc.value($0, "renderer").flatMap(doc.string) }
+                } ?? []
+            let counts = Dictionary(grouping: rows, by: { $0 }).map { "\($0.key)×\($0.value.count)" }.sorted().joined(
+                separator: " ")
+            let placeholder =
+                doc.value(s, "placeholder").flatMap { doc.value($0, "kind") }.flatMap(doc.string).map { " [\($0)]" }
+                ?? ""
             line += "\n  \(doc.value(s, "index").flatMap(doc.int) ?? 0) \(type)\(placeholder) \(counts)"
         }
         if let d = doc.value(0, "diagnostics"), doc.nodes[d].count > 0 {
-            line += "\n  diagnostics: " + doc.elements(d).compactMap { doc.value($0, "code").flatMap(doc.string) }.joined(separator: ", ")
+            line +=
+                "\n  diagnostics: "
+                + doc.elements(d).compactMap { doc.value($0, "code").flatMap(doc.string) }.joined(separator: ", ")
         }
         return line
     }
 
     /// One line per change set: its base and target, and what it does to sections and rows.
     func describeChangeSet(_ doc: JSONDocument, bytes: Int) -> String {
-        func count(_ list: Int?, _ name: JSONKey) -> Int { list.flatMap { doc.value($0, name) }.map { Int(doc.nodes[$0].count) } ?? 0 }
+        func count(_ list: Int?, _ name: JSONKey) -> Int {
+            list.flatMap { doc.value($0, name) }.map { Int(doc.nodes[$0].count) } ?? 0
+        }
         func hash(_ name: JSONKey) -> String {
             guard let id = doc.value(0, name), doc.kind(id) == .object else { return "empty" }
             return doc.value(id, "hash").flatMap(doc.string) ?? "?"
@@ -167,12 +197,14 @@ struct TailCommand: ParsableCommand {
         var line = " change set \(hash("base")) → \(hash("target")), \(bytes) bytes"
         guard let sections = doc.value(0, "sections") else { return line + " (whole record replaced)" }
         if doc.value(sections, "replace") != nil { return line + " (sections replaced whole)" }
-        line += "\n  sections: +\(count(sections, "inserts")) -\(count(sections, "deletes")) moved \(count(sections, "moves")) updated \(count(sections, "updates"))"
+        line +=
+            "\n  sections: +\(count(sections, "inserts")) -\(count(sections, "deletes")) moved \(count(sections, "moves")) updated \(count(sections, "updates"))"
         var rows = (inserts: 0, deletes: 0, moves: 0, updates: 0, replaced: 0)
         for update in doc.value(sections, "updates").map({ Array(doc.elements($0)) }) ?? [] {
             guard let r = doc.value(update, "rows") else { continue }
             if doc.value(r, "replace") != nil { rows.replaced += 1; continue }
-            rows.inserts += count(r, "inserts"); rows.deletes += count(r, "deletes"); rows.moves += count(r, "moves"); rows.updates += count(r, "updates")
+            rows.inserts += count(r, "inserts"); rows.deletes += count(r, "deletes"); rows.moves += count(r, "moves");
+            rows.updates += count(r, "updates")
         }
         line += "; rows: +\(rows.inserts) -\(rows.deletes) moved \(rows.moves) updated \(rows.updates)"
         if rows.replaced > 0 { line += ", \(rows.replaced) lists replaced whole" }

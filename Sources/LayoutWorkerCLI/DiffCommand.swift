@@ -1,6 +1,6 @@
 import ArgumentParser
-import LayoutCompiler
 import AttributeCarrying
+import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
 import LayoutRecord
@@ -13,18 +13,25 @@ struct DiffCommand: ParsableCommand {
         discussion: "OLD may be '-' for a change set from empty (a page's first layout)."
     )
 
-    @Flag(name: .long, help: "The files are assembler responses: compile them first (with --config).") var responses = false
+    @Flag(name: .long, help: "The files are assembler responses: compile them first (with --config).") var responses =
+        false
     @Option(name: .long, help: "Mapping config (YAML), with --responses (default as for compile).") var config: String?
     @Option(name: .long, help: "Page key written into the change set.") var key: String?
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
-    @Option(name: .customLong("max-input-bytes"), help: "Files larger than this are refused before they are read (default 8388608).")
+    @Option(
+        name: .customLong("max-input-bytes"),
+        help: "Files larger than this are refused before they are read (default 8388608).")
     var maxInputBytes = InputSource.defaultMaxBytes
     @Argument(help: "The previous record (or '-').") var old: String
     @Argument(help: "The new record.") var new: String
 
     func run() throws {
-        let compiler = responses ? LayoutCompiler(config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()), maxInputBytes: maxInputBytes) : nil
+        let compiler =
+            responses
+            ? LayoutCompiler(
+                config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()), maxInputBytes: maxInputBytes
+            ) : nil
         func record(_ path: String) throws -> RecordOutline {
             let input: NamedInput
             switch InputSource.file(path, maxBytes: maxInputBytes) {
@@ -52,15 +59,22 @@ struct DiffCommand: ParsableCommand {
         let base = old == "-" ? nil : try record(old)
         let target = try record(new)
         var next = target
-        if let compiler, let base, let carried = AttributeCarrier(registry: compiler.registry).carry(into: target, from: base) {
+        if let compiler, let base,
+            let carried = AttributeCarrier(registry: compiler.registry).carry(into: target, from: base)
+        {
             next = try RecordOutline(bytes: carried)
         }
         let cs = LayoutDiffer().diff(from: base, to: next, key: key)
         if summary {
             let s = cs.summary
-            Output.line("sections: \(s.sectionInserts) inserted, \(s.sectionDeletes) deleted, \(s.sectionMoves) moved, \(s.sectionUpdates) updated")
-            Output.line("rows: \(s.rowInserts) inserted, \(s.rowDeletes) deleted, \(s.rowMoves) moved, \(s.rowUpdates) updated")
-            Output.line("record members changed: \(s.recordMembers); lists replaced whole: \(s.replacedLists)\(s.replacedRecord ? "; record replaced" : "")")
+            Output.line(
+                "sections: \(s.sectionInserts) inserted, \(s.sectionDeletes) deleted, \(s.sectionMoves) moved, \(s.sectionUpdates) updated"
+            )
+            Output.line(
+                "rows: \(s.rowInserts) inserted, \(s.rowDeletes) deleted, \(s.rowMoves) moved, \(s.rowUpdates) updated")
+            Output.line(
+                "record members changed: \(s.recordMembers); lists replaced whole: \(s.replacedLists)\(s.replacedRecord ? "; record replaced" : "")"
+            )
             Output.line("change set: \(cs.bytes.count) bytes; target: \(next.document.bytes.count) bytes")
         } else if pretty, let doc = try? JSONReader().read(cs.bytes) {
             Output.out(JSONPrettyPrinter.format(doc))
@@ -77,7 +91,9 @@ struct ApplyCommand: ParsableCommand {
         abstract: "Apply a change set to its base record and print the resulting record (hashes checked)."
     )
 
-    @Option(name: .customLong("max-input-bytes"), help: "Files larger than this are refused before they are read (default 8388608).")
+    @Option(
+        name: .customLong("max-input-bytes"),
+        help: "Files larger than this are refused before they are read (default 8388608).")
     var maxInputBytes = InputSource.defaultMaxBytes
     @Argument(help: "The base record ('-' for a change set from empty).") var base: String
     @Argument(help: "The change set.") var changeSet: String

@@ -23,7 +23,9 @@ enum InputSource {
             return .failure(tooLarge(path, "\(info.st_size) bytes", maxBytes))
         }
         // Pipes and files that grow: never read more than the limit plus one byte.
-        guard let data = try? handle.read(upToCount: maxBytes + 1) else { return .success(NamedInput(name: path, bytes: [])) }
+        guard let data = try? handle.read(upToCount: maxBytes + 1) else {
+            return .success(NamedInput(name: path, bytes: []))
+        }
         if data.count > maxBytes { return .failure(tooLarge(path, "more than \(maxBytes) bytes", maxBytes)) }
         return .success(NamedInput(name: path, bytes: [UInt8](data)))
     }
@@ -33,7 +35,8 @@ enum InputSource {
     ///
     /// Reads with `read(2)` into a 1 MiB buffer of its own and finds line ends with `memchr`, so a line is copied
     /// once (from the buffer, or from the carried head of a line that spans reads) and no byte is looked at twice.
-    static func forEachStandardInputLine(maxBytes: Int, fd: Int32 = 0, _ body: (Result<NamedInput, InputError>) -> Void) {
+    static func forEachStandardInputLine(maxBytes: Int, fd: Int32 = 0, _ body: (Result<NamedInput, InputError>) -> Void)
+    {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         // The head of a line that did not end within the previous reads.
         var carried: [UInt8] = []
@@ -82,7 +85,10 @@ enum InputSource {
     }
 
     private static func tooLarge(_ name: String, _ size: String, _ limit: Int) -> InputError {
-        InputError(name: name, message: "\(CompileFailure.Code.tooLarge.rawValue): \(size), larger than the limit of \(limit) bytes (--max-input-bytes); not parsed",
-                   code: CompileFailure.Code.tooLarge.rawValue)
+        InputError(
+            name: name,
+            message:
+                "\(CompileFailure.Code.tooLarge.rawValue): \(size), larger than the limit of \(limit) bytes (--max-input-bytes); not parsed",
+            code: CompileFailure.Code.tooLarge.rawValue)
     }
 }

@@ -10,7 +10,8 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
         abstract: "Compiles Endeca Experience Manager assembler responses into layout records.",
         version: WorkerVersion.current,
         subcommands: [
-            CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self, ReplayCommand.self,
+            CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self,
+            ReplayCommand.self,
             OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self,
         ]
     )

@@ -8,7 +8,8 @@ struct OffsetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "offsets",
         abstract: "Show a consumer group's committed offsets and lag, or reset them (dry run unless --execute).",
-        discussion: "--reset: beginning | end | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION. A reset is refused while the group has members."
+        discussion:
+            "--reset: beginning | end | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION. A reset is refused while the group has members."
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -20,18 +21,25 @@ struct OffsetsCommand: ParsableCommand {
     func run() throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let kafka = resolved.kafka
-        guard let group = resolved.sources.value(group, "group") else { throw ValidationError("no group: pass --group or set LAYOUT_WORKER_GROUP") }
+        guard let group = resolved.sources.value(group, "group") else {
+            throw ValidationError("no group: pass --group or set LAYOUT_WORKER_GROUP")
+        }
         let admin = try KafkaAdmin(configuration: kafka)
-        guard let count = try admin.partitionCount(topic: topic) else { throw ValidationError("topic \(topic) does not exist") }
+        guard let count = try admin.partitionCount(topic: topic) else {
+            throw ValidationError("topic \(topic) does not exist")
+        }
         // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.
         let consumer = try KafkaConsumer(configuration: kafka, groupID: group)
         defer { consumer.close() }
         let partitions = (0..<Int32(count)).map { TopicPartition(topic, $0) }
-        let committed = Dictionary(uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
+        let committed = Dictionary(
+            uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
         var marks: [Int32: (low: Int64, high: Int64)] = [:]
         for p in partitions { marks[p.partition] = try consumer.queryWatermarks(topic: topic, partition: p.partition) }
         let description = try? admin.describeGroup(group)
-        Output.line("group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")")
+        Output.line(
+            "group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")"
+        )
         for p in partitions {
             let c = committed[p.partition] ?? TopicPartition.invalid
             let (low, high) = marks[p.partition]!
@@ -46,7 +54,9 @@ struct OffsetsCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             guard description.members == 0 else {
-                Output.error("group \(group) has \(description.members) member(s) (\(description.state)); stop its workers before resetting offsets")
+                Output.error(
+                    "group \(group) has \(description.members) member(s) (\(description.state)); stop its workers before resetting offsets"
+                )
                 throw ExitCode(1)
             }
         }
@@ -58,13 +68,17 @@ struct OffsetsCommand: ParsableCommand {
                 target = high
             } else {
                 let start: ReplayRange.Start
-                do { start = try ReplayRange.parseStart(reset, now: Date()) } catch { throw ValidationError(error.description) }
+                do { start = try ReplayRange.parseStart(reset, now: Date()) } catch {
+                    throw ValidationError(error.description)
+                }
                 switch start {
                 case .beginning: target = low
                 case .offset(let n): target = min(max(n, low), high)
-                case .offsets(let map): target = min(max(map[p.partition] ?? (committed[p.partition] ?? low), low), high)
+                case .offsets(let map):
+                    target = min(max(map[p.partition] ?? (committed[p.partition] ?? low), low), high)
                 case .time(let t):
-                    target = try TimeLookup(kafka: kafka, topic: topic).firstOffset(atOrAfter: t, partition: p.partition, low: low, high: high, consumer: consumer)
+                    target = try TimeLookup(kafka: kafka, topic: topic).firstOffset(
+                        atOrAfter: t, partition: p.partition, low: low, high: high, consumer: consumer)
                 }
             }
             targets.append(TopicPartition(topic, p.partition, offset: target))

@@ -12,11 +12,12 @@ import Tracing
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Recompile a bounded range of a topic into a chosen topic (reads by assignment; never joins a group).",
+        abstract:
+            "Recompile a bounded range of a topic into a chosen topic (reads by assignment; never joins a group).",
         discussion: """
-        --start: beginning | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION (e.g. ago:2h30m)
-        --stop:  end (the end offsets read when the replay starts) | offset:N | time:ISO8601 | now
-        """
+            --start: beginning | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION (e.g. ago:2h30m)
+            --stop:  end (the end offsets read when the replay starts) | offset:N | time:ISO8601 | now
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -24,12 +25,15 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Partitions to read, e.g. 0,3,5 (default all).") var partitions: String?
     @Option(help: "Where to start.") var start: String = "beginning"
     @Option(help: "Where to stop (exclusive).") var stop: String = "end"
-    @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).") var toTopic: String?
-    @Option(name: .customLong("dead-letter"), help: "Dead-letter topic (default <to-topic>.dead-letters).") var deadLetter: String?
+    @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).")
+    var toTopic: String?
+    @Option(name: .customLong("dead-letter"), help: "Dead-letter topic (default <to-topic>.dead-letters).")
+    var deadLetter: String?
     @Option(help: "Mapping config (LAYOUT_WORKER_CONFIG; default as for compile).") var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
     @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
-    @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.") var checkpoint: String?
+    @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.")
+    var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Flag(help: "Print the final summary as JSON on stdout.") var json = false
 
@@ -39,14 +43,17 @@ struct ReplayCommand: ParsableCommand {
         let now = Date()
         let range: ReplayRange
         do {
-            range = ReplayRange(start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
+            range = ReplayRange(
+                start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
         } catch {
             throw ValidationError(error.description)
         }
         var settings = ReplaySettings(kafka: resolved.kafka, fromTopic: fromTopic, range: range)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {
-                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else { throw ValidationError("--partitions takes numbers like 0,3,5") }
+                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
+                    throw ValidationError("--partitions takes numbers like 0,3,5")
+                }
                 return p
             }
         }
@@ -56,11 +63,14 @@ struct ReplayCommand: ParsableCommand {
         settings.checkpointPath = checkpoint
         settings.follow = follow
         if let rate {
-            guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else { throw ValidationError("--rate takes a positive number, e.g. 500/s") }
+            guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else {
+                throw ValidationError("--rate takes a positive number, e.g. 500/s")
+            }
             settings.rate = r
         }
         if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
-        let mapping = try loadMappingConfigOrExit(resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
+        let mapping = try loadMappingConfigOrExit(
+            resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
         let status = WorkerStatus()
         // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
         signal(SIGINT, SIG_IGN)
@@ -73,9 +83,11 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { sources.forEach { $0.cancel() } }
         let interactive = isatty(2) != 0
-        let replayer = Replayer(settings: settings, compiler: LayoutCompiler(config: mapping, maxInputBytes: settings.maxMessageBytes),
-                                status: status, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
-                                logger: logger) { line in
+        let replayer = Replayer(
+            settings: settings, compiler: LayoutCompiler(config: mapping, maxInputBytes: settings.maxMessageBytes),
+            status: status, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
+            logger: logger
+        ) { line in
             Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
         }
         let summary: ReplaySummary
@@ -91,16 +103,29 @@ struct ReplayCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys]
             Output.line(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else {
-            Output.line("replay of \(summary.topic)\(summary.dryRun ? " (dry run)" : " into \(summary.toTopic ?? "")"): \(summary.totalRead) read in \(String(format: "%.1f", summary.elapsedSeconds)) s\(summary.interrupted ? ", INTERRUPTED" : "")")
+            Output.line(
+                "replay of \(summary.topic)\(summary.dryRun ? " (dry run)" : " into \(summary.toTopic ?? "")"): \(summary.totalRead) read in \(String(format: "%.1f", summary.elapsedSeconds)) s\(summary.interrupted ? ", INTERRUPTED" : "")"
+            )
             for p in summary.partitions {
-                Output.line("  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), dead-lettered \(p.deadLettered), skipped \(p.skipped)")
+                Output.line(
+                    "  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), dead-lettered \(p.deadLettered), skipped \(p.skipped)"
+                )
             }
             if !summary.diagnosticsByCode.isEmpty {
-                Output.line("  diagnostics by code: " + summary.diagnosticsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-                Output.line("  diagnostics by content type: " + summary.diagnosticsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                Output.line(
+                    "  diagnostics by code: "
+                        + summary.diagnosticsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                            separator: " "))
+                Output.line(
+                    "  diagnostics by content type: "
+                        + summary.diagnosticsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                            separator: " "))
             }
             if !summary.failuresByCode.isEmpty {
-                Output.line("  \(summary.dryRun ? "would dead-letter" : "dead-lettered") by code: " + summary.failuresByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                Output.line(
+                    "  \(summary.dryRun ? "would dead-letter" : "dead-lettered") by code: "
+                        + summary.failuresByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                            separator: " "))
             }
         }
         if summary.interrupted { throw ExitCode(130) }

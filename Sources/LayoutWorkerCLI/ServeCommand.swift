@@ -4,12 +4,12 @@ import Kafka
 import LayoutCompiler
 import LayoutService
 import Logging
+import Mapping
 import Metrics
 import Prometheus
 import ServiceLifecycle
 import Tracing
 import Yams
-import Mapping
 
 /// `layout-worker serve`: the consumer-group service.
 struct ServeCommand: AsyncParsableCommand {
@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Consume assembler responses, publish layout records, dead-letter bad input (at-least-once).",
         discussion: """
-        Every option can also come from the environment (LAYOUT_WORKER_<NAME>, e.g. LAYOUT_WORKER_BROKERS) or from \
-        a YAML settings file (--settings, keys named like the options); flags win over the environment, which wins \
-        over the file. List options take comma-separated values in the environment and the file.
-        """
+            Every option can also come from the environment (LAYOUT_WORKER_<NAME>, e.g. LAYOUT_WORKER_BROKERS) or from \
+            a YAML settings file (--settings, keys named like the options); flags win over the environment, which wins \
+            over the file. List options take comma-separated values in the environment and the file.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -30,22 +30,55 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Consumer group id.") var group: String?
     @Option(help: "Mapping config (YAML).") var config: String?
     @Option(help: "Tombstones: forward (default) or skip.") var tombstones: String?
-    @Option(name: .customLong("max-message-bytes"), help: "Larger inputs are dead-lettered (default 8388608).") var maxMessageBytes: Int?
-    @Option(name: .customLong("max-in-flight"), help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
-    @Option(name: .customLong("max-in-flight-bytes"), help: "Pause fetching above this many input + output bytes unacknowledged (default 33554432).") var maxInFlightBytes: Int?
-    @Option(name: .customLong("crash-state-dir"), help: "Directory for the crash-loop breaker's state; must outlive the process ('off' disables; default $TMPDIR/layout-worker).") var crashStateDir: String?
+    @Option(name: .customLong("max-message-bytes"), help: "Larger inputs are dead-lettered (default 8388608).")
+    var maxMessageBytes: Int?
+    @Option(
+        name: .customLong("max-in-flight"),
+        help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
+    @Option(
+        name: .customLong("max-in-flight-bytes"),
+        help: "Pause fetching above this many input + output bytes unacknowledged (default 33554432).")
+    var maxInFlightBytes: Int?
+    @Option(
+        name: .customLong("crash-state-dir"),
+        help:
+            "Directory for the crash-loop breaker's state; must outlive the process ('off' disables; default $TMPDIR/layout-worker)."
+    ) var crashStateDir: String?
     @Option(name: .customLong("batch-size"), help: "Messages compiled per batch (default 256).") var batchSize: Int?
-    @Option(name: .customLong("shutdown-timeout-ms"), help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
-    @Option(name: .customLong("producer-stall-ms"), help: "Replace a producer that acknowledges nothing for this long while messages wait (default 10000).") var producerStallMs: Int?
-    @Option(help: "Ops endpoints /metrics, /healthz, /readyz on host:port, [ipv6]:port or name:port (default 127.0.0.1:9464; 'off' disables).") var http: String?
-    @Option(name: .customLong("liveness-stall-seconds"), help: "/healthz fails when the worker loop stands still this long (default 90).") var livenessStallSeconds: Int?
-    @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).") var consumerProperty: [String] = []
-    @Option(name: .customLong("producer-property"), help: "librdkafka producer property key=value (repeatable).") var producerProperty: [String] = []
-    @Option(name: .customLong("changes-topic"), help: "Also publish a change set per message against the page's previous layout.") var changesTopic: String?
-    @Option(name: .customLong("state-topic"), help: "Compacted latest-layout topic, partitioned like the input (default <changes-topic>.latest).") var stateTopic: String?
-    @Option(name: .customLong("page-key"), help: "Page key for change sets: message-key (default) or response (content path + canonical navigation state).") var pageKey: String?
-    @Option(name: .customLong("state-max-bytes"), help: "Budget of the in-memory latest-layout store (default 268435456).") var stateMaxBytes: Int?
-    @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).") var stopAfter: Int?
+    @Option(
+        name: .customLong("shutdown-timeout-ms"),
+        help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
+    @Option(
+        name: .customLong("producer-stall-ms"),
+        help: "Replace a producer that acknowledges nothing for this long while messages wait (default 10000).")
+    var producerStallMs: Int?
+    @Option(
+        help:
+            "Ops endpoints /metrics, /healthz, /readyz on host:port, [ipv6]:port or name:port (default 127.0.0.1:9464; 'off' disables)."
+    ) var http: String?
+    @Option(
+        name: .customLong("liveness-stall-seconds"),
+        help: "/healthz fails when the worker loop stands still this long (default 90).") var livenessStallSeconds: Int?
+    @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).")
+    var consumerProperty: [String] = []
+    @Option(name: .customLong("producer-property"), help: "librdkafka producer property key=value (repeatable).")
+    var producerProperty: [String] = []
+    @Option(
+        name: .customLong("changes-topic"),
+        help: "Also publish a change set per message against the page's previous layout.") var changesTopic: String?
+    @Option(
+        name: .customLong("state-topic"),
+        help: "Compacted latest-layout topic, partitioned like the input (default <changes-topic>.latest).")
+    var stateTopic: String?
+    @Option(
+        name: .customLong("page-key"),
+        help: "Page key for change sets: message-key (default) or response (content path + canonical navigation state)."
+    ) var pageKey: String?
+    @Option(
+        name: .customLong("state-max-bytes"), help: "Budget of the in-memory latest-layout store (default 268435456).")
+    var stateMaxBytes: Int?
+    @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).")
+    var stopAfter: Int?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
 
     func run() async throws {
@@ -53,23 +86,33 @@ struct ServeCommand: AsyncParsableCommand {
         let sources = resolved.sources
         func value(_ flag: String?, _ name: String) -> String? { sources.value(flag, name) }
         func list(_ flags: [String], _ name: String) -> [String] { sources.list(flags, name) }
-        func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? { try sources.int(flag, name, atLeast: minimum) }
-        func properties(_ flags: [String], _ name: String) throws -> [String: String] { try sources.properties(flags, name) }
+        func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? {
+            try sources.int(flag, name, atLeast: minimum)
+        }
+        func properties(_ flags: [String], _ name: String) throws -> [String: String] {
+            try sources.properties(flags, name)
+        }
 
         let consumerProperties = try properties(consumerProperty, "consumer-property")
         let producerProperties = try properties(producerProperty, "producer-property")
-        let logger = resolved.hide(consumerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value)
-            + producerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value))
+        let logger = resolved.hide(
+            consumerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value)
+                + producerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value))
         let kafka = resolved.kafka
 
         let inputs = list(input, "input")
         guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
-        guard let outputTopic = value(output, "output") else { throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT") }
-        var serve = ServeSettings(kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
-                                  deadLetterTopic: value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
-                                  groupID: value(group, "group") ?? "layout-worker")
+        guard let outputTopic = value(output, "output") else {
+            throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT")
+        }
+        var serve = ServeSettings(
+            kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
+            deadLetterTopic: value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
+            groupID: value(group, "group") ?? "layout-worker")
         if let t = value(tombstones, "tombstones") {
-            guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else { throw ValidationError("tombstones must be forward or skip") }
+            guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else {
+                throw ValidationError("tombstones must be forward or skip")
+            }
             serve.tombstones = policy
         }
         if let n = try int(maxMessageBytes, "max-message-bytes", atLeast: 1) { serve.maxMessageBytes = n }
@@ -79,7 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms", atLeast: 100) { serve.shutdownTimeoutMs = n }
         if let n = try int(producerStallMs, "producer-stall-ms", atLeast: 1_000) { serve.producerStallMs = n }
         serve.stopAfter = try int(stopAfter, "stop-after", atLeast: 1)
-        let crashDir = value(crashStateDir, "crash-state-dir")
+        let crashDir =
+            value(crashStateDir, "crash-state-dir")
             ?? (sources.environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
         serve.crashStateDirectory = crashDir == "off" ? nil : crashDir
         #if DEBUG
@@ -90,9 +134,12 @@ struct ServeCommand: AsyncParsableCommand {
         serve.producerProperties = producerProperties
 
         if let topic = value(changesTopic, "changes-topic") {
-            var changes = ChangeSettings(changesTopic: topic, stateTopic: value(stateTopic, "state-topic") ?? topic + ".latest")
+            var changes = ChangeSettings(
+                changesTopic: topic, stateTopic: value(stateTopic, "state-topic") ?? topic + ".latest")
             if let k = value(pageKey, "page-key") {
-                guard let source = ChangeSettings.PageKeySource(rawValue: k) else { throw ValidationError("page-key must be message-key or response") }
+                guard let source = ChangeSettings.PageKeySource(rawValue: k) else {
+                    throw ValidationError("page-key must be message-key or response")
+                }
                 changes.pageKey = source
             }
             if let n = try int(stateMaxBytes, "state-max-bytes") { changes.storeMaxBytes = max(1, n) }
@@ -104,27 +151,44 @@ struct ServeCommand: AsyncParsableCommand {
 
         let registry = PrometheusCollectorRegistry()
         let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        let status = WorkerStatus(stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
-        logger.info("kafka settings", metadata: ["properties": .string(serve.kafka.redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))])
+        let status = WorkerStatus(
+            stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
+        logger.info(
+            "kafka settings",
+            metadata: [
+                "properties": .string(
+                    serve.kafka.redactedProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                        separator: " "))
+            ])
 
         // Spans go to the tracer a program embedding this command bootstrapped (none in `layout-worker` itself).
         let tracer = MessageTracer(tracer: InstrumentationSystem.tracer, group: serve.groupID)
-        let worker = WorkerService(settings: serve, compiler: compiler, status: status, metrics: metrics, tracer: tracer, logger: logger)
-        var services = [ServiceGroupConfiguration.ServiceConfiguration(
-            service: worker, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker")]
+        let worker = WorkerService(
+            settings: serve, compiler: compiler, status: status, metrics: metrics, tracer: tracer, logger: logger)
+        var services = [
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: worker, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker")
+        ]
         let httpAddress = value(http, "http") ?? "127.0.0.1:9464"
         if httpAddress != "off" {
             guard let address = OpsAddress(parsing: httpAddress) else {
                 throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(httpAddress)'")
             }
-            let exposition = MetricsExposition(registry: registry, build: [
-                ("version", WorkerVersion.current), ("librdkafka", Librdkafka.version), ("swift", WorkerVersion.swift),
-            ])
+            let exposition = MetricsExposition(
+                registry: registry,
+                build: [
+                    ("version", WorkerVersion.current), ("librdkafka", Librdkafka.version),
+                    ("swift", WorkerVersion.swift),
+                ])
             let ops = OpsServer.application(address: address, exposition: exposition, status: status, logger: logger)
             // The ops endpoints stop with the worker; their failing to bind stops everything.
-            services.append(.init(service: ops, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(
+                .init(
+                    service: ops, successTerminationBehavior: .gracefullyShutdownGroup,
+                    failureTerminationBehavior: .gracefullyShutdownGroup))
         }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

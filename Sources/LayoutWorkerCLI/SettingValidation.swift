@@ -13,8 +13,12 @@ enum SettingValidation {
     /// A bootstrap broker list: comma-separated `host:port` entries (an optional `scheme://` prefix, IPv6 hosts in
     /// brackets), each with a host and a port from 1 to 65535.
     static func brokers(_ list: String, _ name: String = "brokers") throws -> String {
-        let entries = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard entries.contains(where: { !$0.isEmpty }) else { throw ValidationError("\(name) is empty: give host:port[,host:port]") }
+        let entries = list.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard entries.contains(where: { !$0.isEmpty }) else {
+            throw ValidationError("\(name) is empty: give host:port[,host:port]")
+        }
         for entry in entries {
             guard !entry.isEmpty else { throw ValidationError("\(name) '\(list)' has an empty entry") }
             var address = Substring(entry)
@@ -40,7 +44,8 @@ enum SettingValidation {
         for pair in pairs {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
                 // The text may be (part of) a secret: say where it is, never what it is.
-                throw ValidationError("\(name) takes key=value; an entry of \(pair.count) characters has no key before '='")
+                throw ValidationError(
+                    "\(name) takes key=value; an entry of \(pair.count) characters has no key before '='")
             }
             out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }

@@ -32,7 +32,9 @@ struct SettingsSources {
         "debug-crash-key",
     ]
     /// Settings holding librdkafka properties, each with its per-property variable prefix.
-    static let propertySettings = ["kafka-property": "KAFKA_", "consumer-property": "CONSUMER_", "producer-property": "PRODUCER_"]
+    static let propertySettings = [
+        "kafka-property": "KAFKA_", "consumer-property": "CONSUMER_", "producer-property": "PRODUCER_",
+    ]
 
     let environment: [String: String]
     let file: [String: FileValue]
@@ -66,7 +68,9 @@ struct SettingsSources {
     func list(_ flags: [String], _ name: String) -> [String] {
         if !flags.isEmpty { return flags }
         if case .list(let l)? = file[name], environment[Self.variable(name)] == nil { return l }
-        return value(nil, name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        return value(nil, name)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        } ?? []
     }
 
     /// An integer setting, refused below `minimum`.
@@ -83,13 +87,21 @@ struct SettingsSources {
         var out: [String: String] = [:]
         switch file[name] {
         case .map(let pairs)?: for (k, v) in pairs { out[k] = v }
-        case .list(let items)?: for (k, v) in try SettingValidation.properties(items, name + " in \(filePath ?? "the settings file")") { out[k] = v }
-        case .scalar(let s)?: for (k, v) in try SettingValidation.properties([s], name + " in \(filePath ?? "the settings file")") { out[k] = v }
+        case .list(let items)?:
+            for (k, v) in try SettingValidation.properties(items, name + " in \(filePath ?? "the settings file")") {
+                out[k] = v
+            }
+        case .scalar(let s)?:
+            for (k, v) in try SettingValidation.properties([s], name + " in \(filePath ?? "the settings file")") {
+                out[k] = v
+            }
         case nil: break
         }
         let listVariable = Self.variable(name)
         if let list = environment[listVariable], !list.isEmpty {
-            let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             for (k, v) in try SettingValidation.properties(items, listVariable) { out[k] = v }
         }
         if let prefix = Self.propertySettings[name].map({ Self.environmentPrefix + $0 }) {
@@ -105,12 +117,18 @@ struct SettingsSources {
     /// Refuses unknown file keys and unknown `LAYOUT_WORKER_*` variables, naming the closest known one.
     func validate() throws {
         for key in file.keys.sorted() where !Self.knownNames.contains(key) {
-            throw ValidationError("unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: Self.knownNames))")
+            throw ValidationError(
+                "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: Self.knownNames))"
+            )
         }
         let variables = Dictionary(uniqueKeysWithValues: Self.knownNames.map { (Self.variable($0), $0) })
         let propertyPrefixes = Self.propertySettings.values.map { Self.environmentPrefix + $0 }
         for name in environment.keys.sorted() where name.hasPrefix(Self.environmentPrefix) {
-            if variables[name] != nil || propertyPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count }) { continue }
+            if variables[name] != nil
+                || propertyPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count })
+            {
+                continue
+            }
             let suggestion = Self.suggestion(for: name, among: Set(variables.keys))
             throw ValidationError("unknown environment variable \(name)\(suggestion)")
         }
@@ -118,7 +136,9 @@ struct SettingsSources {
 
     /// `"; did you mean 'x'?"` for the closest candidate within a small edit distance, else "".
     static func suggestion(for word: String, among candidates: Set<String>) -> String {
-        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.sorted {
+            $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0
+        }
         guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return "" }
         return "; did you mean '\(best.0)'?"
     }
@@ -140,7 +160,9 @@ struct SettingsSources {
     }
 
     static func readFile(_ path: String) throws -> [String: FileValue] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read settings file \(path)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read settings file \(path)")
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -148,14 +170,19 @@ struct SettingsSources {
             throw ValidationError("settings file \(path) is not valid YAML: \(error)")
         }
         guard let node else { return [:] }
-        guard case .mapping(let mapping) = node else { throw ValidationError("settings file \(path) must be a mapping of setting: value") }
+        guard case .mapping(let mapping) = node else {
+            throw ValidationError("settings file \(path) must be a mapping of setting: value")
+        }
         var out: [String: FileValue] = [:]
         for (k, v) in mapping {
-            guard let key = k.string else { throw ValidationError("settings file \(path): a key that is not a string at line \(k.mark?.line ?? 0)") }
+            guard let key = k.string else {
+                throw ValidationError("settings file \(path): a key that is not a string at line \(k.mark?.line ?? 0)")
+            }
             switch v {
             case .scalar(let s): out[key] = .scalar(s.string)
             case .sequence(let seq): out[key] = .list(seq.compactMap(\.string))
-            case .mapping(let m): out[key] = .map(m.compactMap { kv in kv.key.string.map { ($0, kv.value.string ?? "") } })
+            case .mapping(let m):
+                out[key] = .map(m.compactMap { kv in kv.key.string.map { ($0, kv.value.string ?? "") } })
             default: throw ValidationError("settings file \(path): '\(key)' has a value of an unsupported kind")
             }
         }

@@ -9,9 +9,12 @@ extension ConditionExpression {
         case .variable(let v): return "@" + v.rawValue
         case .exists(let p): return "exists($.\(p.description))"
         case .not(let inner): return "not(\(inner.canonical))"
-        case .and(let parts): return "and(" + flatten(parts, and: true).map(\.canonical).sorted().joined(separator: ",") + ")"
-        case .or(let parts): return "or(" + flatten(parts, and: false).map(\.canonical).sorted().joined(separator: ",") + ")"
-        case .member(let l, let list): return "in(\(l.canonical),[" + Set(list.map(Self.text)).sorted().joined(separator: ",") + "])"
+        case .and(let parts):
+            return "and(" + flatten(parts, and: true).map(\.canonical).sorted().joined(separator: ",") + ")"
+        case .or(let parts):
+            return "or(" + flatten(parts, and: false).map(\.canonical).sorted().joined(separator: ",") + ")"
+        case .member(let l, let list):
+            return "in(\(l.canonical),[" + Set(list.map(Self.text)).sorted().joined(separator: ",") + "])"
         case .test(let t, let l, let r): return "\(t.rawValue)(\(l.canonical),\(r.canonical))"
         case .compare(let op, let l, let r):
             let (a, b) = (l.canonical, r.canonical)
@@ -58,11 +61,13 @@ extension ConditionExpression {
             var allowed: [String: Set<ConditionLiteral>] = [:]
             for part in flatten(parts, and: true) {
                 switch part {
-                case .compare(.equal, let s, .literal(let l)) where !s.isLiteral, .compare(.equal, .literal(let l), let s) where !s.isLiteral:
+                case .compare(.equal, let s, .literal(let l)) where !s.isLiteral,
+                    .compare(.equal, .literal(let l), let s) where !s.isLiteral:
                     let key = s.canonical
                     if let old = pins[key], old != l, !(Self.numericallyEqual(old, l)) { return true }
                     pins[key] = l
-                case .compare(.notEqual, let s, .literal(let l)) where !s.isLiteral, .compare(.notEqual, .literal(let l), let s) where !s.isLiteral:
+                case .compare(.notEqual, let s, .literal(let l)) where !s.isLiteral,
+                    .compare(.notEqual, .literal(let l), let s) where !s.isLiteral:
                     exclusions[s.canonical, default: []].insert(l)
                 case .member(let s, let list):
                     let set = Set(list)

@@ -78,14 +78,17 @@ extension Condition {
             switch test {
             case .startsWith: return x.utf8.starts(with: y.utf8)
             case .endsWith: return x.utf8.reversed().starts(with: y.utf8.reversed())
-            case .contains: return y.isEmpty || x.utf8.count >= y.utf8.count && containsBytes(Array(x.utf8), Array(y.utf8))
+            case .contains:
+                return y.isEmpty || x.utf8.count >= y.utf8.count && containsBytes(Array(x.utf8), Array(y.utf8))
             }
         }
     }
 
     /// `field == "literal"` answered on the response's bytes, without making strings: nil unless `field` is a field
     /// path and `literal` a string literal and both values are ASCII (where byte equality is String equality).
-    static func asciiEquality(_ field: ConditionExpression, _ literal: ConditionExpression, _ c: ConditionContext) -> Bool? {
+    static func asciiEquality(_ field: ConditionExpression, _ literal: ConditionExpression, _ c: ConditionContext)
+        -> Bool?
+    {
         guard case .field(let path) = field, case .literal(.string(var text)) = literal else { return nil }
         let doc = c.document
         guard let node = path.resolve(in: doc, from: c.model) else { return false }
@@ -96,7 +99,8 @@ extension Condition {
             return doc.bytes.withUnsafeBufferPointer { b -> Bool? in
                 let body = UnsafeBufferPointer(rebasing: b[Int(n.start) + 1..<Int(n.end) - 1])
                 guard !body.contains(where: { $0 >= 0x80 }) else { return nil }
-                return body.count == lit.count && (lit.isEmpty || memcmpEqual(body.baseAddress!, lit.baseAddress!, lit.count))
+                return body.count == lit.count
+                    && (lit.isEmpty || memcmpEqual(body.baseAddress!, lit.baseAddress!, lit.count))
             }
         }
     }

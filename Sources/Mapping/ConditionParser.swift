@@ -15,7 +15,9 @@ struct ConditionParser {
         let e = try orExpression()
         skipSpace()
         if i < s.count { throw error("unexpected '\(s[i])'") }
-        guard e.isBoolean else { throw error("a condition must be a test (comparison, exists, in, and/or/not), not a bare value", at: 0) }
+        guard e.isBoolean else {
+            throw error("a condition must be a test (comparison, exists, in, and/or/not), not a bare value", at: 0)
+        }
         return e
     }
 
@@ -110,7 +112,8 @@ struct ConditionParser {
         let left = try primary()
         skipSpace()
         let opStart = i
-        for op in [ComparisonOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater] where symbol(op.rawValue) {
+        for op in [ComparisonOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
+        where symbol(op.rawValue) {
             let right = try primary()
             if left.isBoolean || right.isBoolean, op != .equal && op != .notEqual {
                 throw error("'\(op.rawValue)' compares values, not tests", at: opStart)
@@ -127,7 +130,9 @@ struct ConditionParser {
                 repeat {
                     skipSpace()
                     let at = i
-                    guard case .literal(let lit) = try primary() else { throw error("'in' lists hold literals only", at: at) }
+                    guard case .literal(let lit) = try primary() else {
+                        throw error("'in' lists hold literals only", at: at)
+                    }
                     list.append(lit)
                     if list.count > 1000 { throw error("'in' list longer than 1000 values") }
                 } while symbol(",")
@@ -138,7 +143,9 @@ struct ConditionParser {
         }
         for test in [StringTest.startsWith, .endsWith, .contains] where keyword(test.rawValue) {
             let right = try primary()
-            guard !left.isBoolean, !right.isBoolean else { throw error("'\(test.rawValue)' needs values on both sides", at: opStart) }
+            guard !left.isBoolean, !right.isBoolean else {
+                throw error("'\(test.rawValue)' needs values on both sides", at: opStart)
+            }
             try count()
             return .test(test, left, right)
         }
@@ -217,7 +224,10 @@ struct ConditionParser {
     private mutating func numberLiteral() throws(ConditionError) -> Double {
         let start = i
         if s[i] == "-" { i += 1 }
-        while i < s.count, (s[i] >= "0" && s[i] <= "9") || s[i] == "." || s[i] == "e" || s[i] == "E" || ((s[i] == "+" || s[i] == "-") && (s[i - 1] == "e" || s[i - 1] == "E")) {
+        while i < s.count,
+            (s[i] >= "0" && s[i] <= "9") || s[i] == "." || s[i] == "e" || s[i] == "E"
+                || ((s[i] == "+" || s[i] == "-") && (s[i - 1] == "e" || s[i - 1] == "E"))
+        {
             i += 1
         }
         let text = String(String.UnicodeScalarView(s[start..<i]))

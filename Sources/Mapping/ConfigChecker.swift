@@ -16,26 +16,40 @@ public struct ConfigChecker: Sendable {
     public func check(_ config: MappingConfig) -> [Diagnostic] {
         var entries: [Entry] = []
         for m in config.renderers {
-            entries.append(Entry(label: "renderer \(m.renderer)", scope: "row", types: m.types, condition: m.condition, location: m.location))
+            entries.append(
+                Entry(
+                    label: "renderer \(m.renderer)", scope: "row", types: m.types, condition: m.condition,
+                    location: m.location))
         }
         for m in config.supplementary {
-            entries.append(Entry(label: "\(m.kind) \(m.renderer)", scope: "supplementary \(m.kind)", types: m.types, condition: m.condition, location: m.location))
+            entries.append(
+                Entry(
+                    label: "\(m.kind) \(m.renderer)", scope: "supplementary \(m.kind)", types: m.types,
+                    condition: m.condition, location: m.location))
         }
         for m in config.placeholders {
-            entries.append(Entry(label: "\(m.kind.rawValue) placeholder \(m.renderer)", scope: "placeholder \(m.kind.rawValue)",
-                                 types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
+            entries.append(
+                Entry(
+                    label: "\(m.kind.rawValue) placeholder \(m.renderer)", scope: "placeholder \(m.kind.rawValue)",
+                    types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
         }
         var findings: [Diagnostic] = []
         if entries.isEmpty && config.defaultRenderer == nil && config.adaptors.isEmpty {
-            findings.append(Diagnostic(.warning, "empty-config", path: config.origin,
-                                       "the config maps nothing: no renderers, supplementary views, placeholders, adaptors or defaultRenderer; every row will be unmapped"))
+            findings.append(
+                Diagnostic(
+                    .warning, "empty-config", path: config.origin,
+                    "the config maps nothing: no renderers, supplementary views, placeholders, adaptors or defaultRenderer; every row will be unmapped"
+                ))
         }
         func at(_ e: Entry) -> String { e.location.map { "\(config.origin):\($0)" } ?? config.origin }
-        func where_(_ e: Entry) -> String { e.location.map { " (line \($0.line))" } ?? "" }
+        func location(_ e: Entry) -> String { e.location.map { " (line \($0.line))" } ?? "" }
 
         for e in entries {
             if let c = e.condition, c.expression.isUnsatisfiable {
-                findings.append(Diagnostic(.error, "unreachable-mapping", path: at(e), "\(e.label) can never be chosen: its condition '\(c.source)' is never true"))
+                findings.append(
+                    Diagnostic(
+                        .error, "unreachable-mapping", path: at(e),
+                        "\(e.label) can never be chosen: its condition '\(c.source)' is never true"))
             }
         }
         // Group by (scope, type).
@@ -54,29 +68,41 @@ public struct ConfigChecker: Sendable {
             let unconditional = group.filter { $0.condition == nil }
             if unconditional.count > 1 {
                 for e in unconditional.dropFirst() {
-                    findings.append(Diagnostic(.error, "duplicate-mapping", path: at(e),
-                        "\(e.label) and \(unconditional[0].label)\(where_(unconditional[0])) both map \(type) without a condition; every \(type) would be ambiguous"))
+                    findings.append(
+                        Diagnostic(
+                            .error, "duplicate-mapping", path: at(e),
+                            "\(e.label) and \(unconditional[0].label)\(location(unconditional[0])) both map \(type) without a condition; every \(type) would be ambiguous"
+                        ))
                 }
             }
             if let always = unconditional.first {
                 for e in group where e.condition != nil {
-                    findings.append(Diagnostic(.error, "unreachable-mapping", path: at(e),
-                        "\(e.label) can never be chosen for \(type): every \(type) it matches also matches \(always.label)\(where_(always)), which has no condition, so the row is ambiguous"))
+                    findings.append(
+                        Diagnostic(
+                            .error, "unreachable-mapping", path: at(e),
+                            "\(e.label) can never be chosen for \(type): every \(type) it matches also matches \(always.label)\(location(always)), which has no condition, so the row is ambiguous"
+                        ))
                 }
             }
             var seen: [String: Entry] = [:]
             for e in group {
                 guard let c = e.condition else { continue }
                 if let earlier = seen[c.canonical] {
-                    findings.append(Diagnostic(.error, "indistinguishable-conditions", path: at(e),
-                        "\(e.label) and \(earlier.label)\(where_(earlier)) have conditions that cannot be told apart for \(type): '\(c.source)' vs '\(earlier.condition!.source)'"))
+                    findings.append(
+                        Diagnostic(
+                            .error, "indistinguishable-conditions", path: at(e),
+                            "\(e.label) and \(earlier.label)\(location(earlier)) have conditions that cannot be told apart for \(type): '\(c.source)' vs '\(earlier.condition!.source)'"
+                        ))
                 } else {
                     seen[c.canonical] = e
                 }
             }
         }
         if config.defaultRenderer == nil {
-            findings.append(Diagnostic(.info, "no-default-renderer", path: config.origin, "no defaultRenderer: rows no mapping matches are reported as unmapped"))
+            findings.append(
+                Diagnostic(
+                    .info, "no-default-renderer", path: config.origin,
+                    "no defaultRenderer: rows no mapping matches are reported as unmapped"))
         }
         return findings
     }

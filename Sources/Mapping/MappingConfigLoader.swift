@@ -1,5 +1,5 @@
-public import ContentTree
 import Adaptors
+public import ContentTree
 import LayoutJSON
 import Yams
 
@@ -16,7 +16,8 @@ public struct MappingConfigLoader: Sendable {
         } catch let error as YamlError {
             return .failure(MappingConfigError(diagnostics: [reader.yamlDiagnostic(error)]))
         } catch {
-            return .failure(MappingConfigError(diagnostics: [Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")]))
+            return .failure(
+                MappingConfigError(diagnostics: [Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")]))
         }
         var config = MappingConfig()
         config.origin = origin
@@ -30,7 +31,8 @@ public struct MappingConfigLoader: Sendable {
     static func byLocation(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
         func key(_ d: Diagnostic) -> (Int, Int) {
             let parts = d.path.split(separator: ":")
-            guard parts.count >= 2, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) else { return (0, 0) }
+            guard parts.count >= 2, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1])
+            else { return (0, 0) }
             return (line, column)
         }
         return key(a) < key(b)
@@ -71,15 +73,17 @@ private struct Reader {
             return Diagnostic(.error, "yaml-syntax", path: "\(origin):\(mark.line):\(mark.column)", problem)
         case let .duplicatedKeysInMapping(duplicates, context):
             // Yams marks the first occurrence of the duplicated key.
-            return Diagnostic(.error, "duplicate-key", path: "\(origin):\(context.mark.line):\(context.mark.column)",
-                              "key given more than once in one mapping (first here): \(duplicates.sorted().joined(separator: ", "))")
+            return Diagnostic(
+                .error, "duplicate-key", path: "\(origin):\(context.mark.line):\(context.mark.column)",
+                "key given more than once in one mapping (first here): \(duplicates.sorted().joined(separator: ", "))")
         default:
             return Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")
         }
     }
 
     /// The key/value pairs of a mapping node; unknown keys are errors.
-    mutating func fields(_ node: Node, allowed: [String], what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+    mutating func fields(_ node: Node, allowed: [String], what: String) -> [(key: String, keyNode: Node, value: Node)]?
+    {
         guard case .mapping(let mapping) = node else {
             fail(node, "wrong-type", "\(what) must be a mapping")
             return nil
@@ -91,7 +95,9 @@ private struct Reader {
                 continue
             }
             if !allowed.contains(key) {
-                fail(k, "unknown-field", "unknown field '\(key)' in \(what) (allowed: \(allowed.joined(separator: ", ")))")
+                fail(
+                    k, "unknown-field",
+                    "unknown field '\(key)' in \(what) (allowed: \(allowed.joined(separator: ", ")))")
                 continue
             }
             out.append((key, k, v))
@@ -142,7 +148,10 @@ private struct Reader {
             if case .scalar(let s) = node, s.style == .singleQuoted || s.style == .doubleQuoted { quoted = 1 }
             let line = base.line + error.line - 1
             let column = error.line == 1 ? base.column + quoted + error.column - 1 : error.column
-            errors.append(Diagnostic(.error, "condition-syntax", path: "\(origin):\(line):\(column)", "in condition '\(text)': \(error.message)"))
+            errors.append(
+                Diagnostic(
+                    .error, "condition-syntax", path: "\(origin):\(line):\(column)",
+                    "in condition '\(text)': \(error.message)"))
             return nil
         }
     }
@@ -158,7 +167,9 @@ private struct Reader {
     }
 
     mutating func readTop(_ root: Node, into config: inout MappingConfig) {
-        let allowed = ["version", "policy", "defaultRenderer", "options", "adaptors", "renderers", "supplementary", "placeholders"]
+        let allowed = [
+            "version", "policy", "defaultRenderer", "options", "adaptors", "renderers", "supplementary", "placeholders",
+        ]
         guard let top = fields(root, allowed: allowed, what: "the config") else { return }
         for (key, _, value) in top {
             switch key {
@@ -166,7 +177,11 @@ private struct Reader {
                 if value.int != 1 { fail(value, "unsupported-version", "version must be 1") }
             case "policy":
                 if let s = string(value, what: "policy") {
-                    if let p = Policy(rawValue: s) { config.policy = p } else { fail(value, "wrong-value", "policy must be strict or lenient, not '\(s)'") }
+                    if let p = Policy(rawValue: s) {
+                        config.policy = p
+                    } else {
+                        fail(value, "wrong-value", "policy must be strict or lenient, not '\(s)'")
+                    }
                 }
             case "defaultRenderer":
                 config.defaultRenderer = string(value, what: "defaultRenderer")
@@ -175,11 +190,17 @@ private struct Reader {
             case "adaptors":
                 readAdaptors(value, into: &config)
             case "renderers":
-                forEachEntry(value, what: "renderers") { reader, entry in reader.readRenderer(entry).map { config.renderers.append($0) } }
+                forEachEntry(value, what: "renderers") { reader, entry in
+                    reader.readRenderer(entry).map { config.renderers.append($0) }
+                }
             case "supplementary":
-                forEachEntry(value, what: "supplementary") { reader, entry in reader.readSupplementary(entry).map { config.supplementary.append($0) } }
+                forEachEntry(value, what: "supplementary") { reader, entry in
+                    reader.readSupplementary(entry).map { config.supplementary.append($0) }
+                }
             case "placeholders":
-                forEachEntry(value, what: "placeholders") { reader, entry in reader.readPlaceholder(entry).map { config.placeholders.append($0) } }
+                forEachEntry(value, what: "placeholders") { reader, entry in
+                    reader.readPlaceholder(entry).map { config.placeholders.append($0) }
+                }
             default: break
             }
         }
@@ -194,14 +215,22 @@ private struct Reader {
     }
 
     mutating func readOptions(_ node: Node, into options: inout CompileOptions) {
-        guard let entries = fields(node, allowed: ["omitContainers", "emptyMenusShowNoResults", "emptySlotsShowLoading", "maxDepth"], what: "options") else { return }
+        guard
+            let entries = fields(
+                node, allowed: ["omitContainers", "emptyMenusShowNoResults", "emptySlotsShowLoading", "maxDepth"],
+                what: "options")
+        else { return }
         for (key, _, value) in entries {
             switch key {
             case "omitContainers": bool(value, what: key).map { options.omitContainers = $0 }
             case "emptyMenusShowNoResults": bool(value, what: key).map { options.emptyMenusShowNoResults = $0 }
             case "emptySlotsShowLoading": bool(value, what: key).map { options.emptySlotsShowLoading = $0 }
             case "maxDepth":
-                if let n = value.int, n >= 1, n <= 100_000 { options.maxDepth = n } else { fail(value, "wrong-value", "maxDepth must be an integer from 1 to 100000") }
+                if let n = value.int, n >= 1, n <= 100_000 {
+                    options.maxDepth = n
+                } else {
+                    fail(value, "wrong-value", "maxDepth must be an integer from 1 to 100000")
+                }
             default: break
             }
         }
@@ -228,7 +257,11 @@ private struct Reader {
             }
             return AdaptorBinding(adaptor: adaptor, location: location(node))
         }
-        guard let entries = fields(node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder"], what: "the adaptor binding for \(type)") else { return nil }
+        guard
+            let entries = fields(
+                node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder"],
+                what: "the adaptor binding for \(type)")
+        else { return nil }
         var name = AdaptorName.generic.rawValue
         var rows: GenericAdaptor.Rows?
         var idPaths: [FieldPath]?
@@ -246,20 +279,29 @@ private struct Reader {
                 case "none": rows = GenericAdaptor.Rows.none
                 case "auto": rows = .auto
                 default:
-                    if text.hasPrefix("field:"), text.count > 6 { rows = .field(String(text.dropFirst(6))) }
-                    else { fail(value, "wrong-value", "rows must be one, none, auto or field:NAME, not '\(text)'") }
+                    if text.hasPrefix("field:"), text.count > 6 {
+                        rows = .field(String(text.dropFirst(6)))
+                    } else {
+                        fail(value, "wrong-value", "rows must be one, none, auto or field:NAME, not '\(text)'")
+                    }
                 }
             case "idFields":
                 guard let list = strings(value, what: "idFields") else { continue }
                 var paths: [FieldPath] = []
                 for text in list {
-                    do { paths.append(try FieldPath(parsing: text)) } catch { fail(value, "field-path-syntax", "idFields '\(text)': \(error)") }
+                    do { paths.append(try FieldPath(parsing: text)) } catch {
+                        fail(value, "field-path-syntax", "idFields '\(text)': \(error)")
+                    }
                 }
                 idPaths = paths
             case "groupBy": groupBy = fieldPath(value, what: "groupBy")
             case "groupOrder":
                 if let text = string(value, what: "groupOrder") {
-                    if let o = RowGrouper.Order(rawValue: text) { order = o } else { fail(value, "wrong-value", "groupOrder must be firstAppearance or value") }
+                    if let o = RowGrouper.Order(rawValue: text) {
+                        order = o
+                    } else {
+                        fail(value, "wrong-value", "groupOrder must be firstAppearance or value")
+                    }
                 }
             default: break
             }
@@ -276,11 +318,14 @@ private struct Reader {
             if idPaths != nil { fail(node, "wrong-field", "idFields applies to the Generic adaptor only") }
             adaptor = builtIn
         }
-        return AdaptorBinding(adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order) }, location: location(node))
+        return AdaptorBinding(
+            adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order) }, location: location(node))
     }
 
     mutating func readRenderer(_ node: Node) -> RendererMapping? {
-        guard let entries = fields(node, allowed: ["renderer", "types", "when"], what: "a renderer mapping") else { return nil }
+        guard let entries = fields(node, allowed: ["renderer", "types", "when"], what: "a renderer mapping") else {
+            return nil
+        }
         var renderer: String?, types: [String]?, condition: Condition?
         var ok = true
         for (key, _, value) in entries {
@@ -300,7 +345,10 @@ private struct Reader {
     }
 
     mutating func readSupplementary(_ node: Node) -> SupplementaryMapping? {
-        guard let entries = fields(node, allowed: ["kind", "types", "field", "renderer", "when"], what: "a supplementary mapping") else { return nil }
+        guard
+            let entries = fields(
+                node, allowed: ["kind", "types", "field", "renderer", "when"], what: "a supplementary mapping")
+        else { return nil }
         var kind: String?, types: [String]?, field: FieldPath?, renderer: String?, condition: Condition?
         var ok = true
         for (key, _, value) in entries {
@@ -318,11 +366,13 @@ private struct Reader {
             fail(node, "missing-field", "a supplementary mapping needs kind, types, field and renderer")
             return nil
         }
-        return SupplementaryMapping(kind: kind, types: types, field: field, renderer: renderer, condition: condition, location: location(node))
+        return SupplementaryMapping(
+            kind: kind, types: types, field: field, renderer: renderer, condition: condition, location: location(node))
     }
 
     mutating func readPlaceholder(_ node: Node) -> PlaceholderMapping? {
-        guard let entries = fields(node, allowed: ["kind", "types", "renderer", "when"], what: "a placeholder mapping") else { return nil }
+        guard let entries = fields(node, allowed: ["kind", "types", "renderer", "when"], what: "a placeholder mapping")
+        else { return nil }
         var kind: PlaceholderKind?, types: [String] = [], renderer: String?, condition: Condition?
         var ok = true
         for (key, _, value) in entries {
@@ -330,7 +380,10 @@ private struct Reader {
             case "kind":
                 if let text = string(value, what: "kind") {
                     kind = PlaceholderKind(rawValue: text)
-                    if kind == nil { fail(value, "wrong-value", "placeholder kind must be loading, noResults or error, not '\(text)'") }
+                    if kind == nil {
+                        fail(
+                            value, "wrong-value", "placeholder kind must be loading, noResults or error, not '\(text)'")
+                    }
                 }
                 ok = ok && kind != nil
             case "types":
@@ -345,6 +398,7 @@ private struct Reader {
             fail(node, "missing-field", "a placeholder mapping needs kind and renderer")
             return nil
         }
-        return PlaceholderMapping(kind: kind, types: types, renderer: renderer, condition: condition, location: location(node))
+        return PlaceholderMapping(
+            kind: kind, types: types, renderer: renderer, condition: condition, location: location(node))
     }
 }

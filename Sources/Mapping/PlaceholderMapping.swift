@@ -10,7 +10,10 @@ public struct PlaceholderMapping: Sendable {
     public var condition: Condition?
     public var location: SourceLocation?
 
-    public init(kind: PlaceholderKind, types: [String] = [], renderer: String, condition: Condition? = nil, location: SourceLocation? = nil) {
+    public init(
+        kind: PlaceholderKind, types: [String] = [], renderer: String, condition: Condition? = nil,
+        location: SourceLocation? = nil
+    ) {
         self.kind = kind
         self.types = types
         self.renderer = renderer

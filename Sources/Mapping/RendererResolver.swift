@@ -1,5 +1,5 @@
-import LayoutJSON
 public import Adaptors
+import LayoutJSON
 
 /// The class part of the fallback chain worked out for one `@class`, kept while rows share it (in any section).
 public struct TypeChainCache: Sendable {
@@ -36,7 +36,9 @@ public struct RendererResolver: Sendable {
         var rows: [String: [Int]] = [:]
         for (n, m) in config.renderers.enumerated() { for t in Set(m.types) { rows[t, default: []].append(n) } }
         var supplementary: [String: [String: [Int]]] = [:]
-        for (n, m) in config.supplementary.enumerated() { for t in Set(m.types) { supplementary[m.kind, default: [:]][t, default: []].append(n) } }
+        for (n, m) in config.supplementary.enumerated() {
+            for t in Set(m.types) { supplementary[m.kind, default: [:]][t, default: []].append(n) }
+        }
         var placeholders: [PlaceholderKind: [String: [Int]]] = [:]
         var anyType: [PlaceholderKind: [Int]] = [:]
         for (n, m) in config.placeholders.enumerated() {
@@ -48,9 +50,13 @@ public struct RendererResolver: Sendable {
         for m in config.supplementary where !kinds.contains(m.kind) { kinds.append(m.kind) }
         var byType: [String: [(kind: String, candidates: [Int])]] = [:]
         for kind in kinds {
-            for (type, candidates) in supplementary[kind] ?? [:] { byType[type, default: []].append((kind, candidates)) }
+            for (type, candidates) in supplementary[kind] ?? [:] {
+                byType[type, default: []].append((kind, candidates))
+            }
         }
-        for type in byType.keys { byType[type]!.sort { kinds.firstIndex(of: $0.kind)! < kinds.firstIndex(of: $1.kind)! } }
+        for type in byType.keys {
+            byType[type]!.sort { kinds.firstIndex(of: $0.kind)! < kinds.firstIndex(of: $1.kind)! }
+        }
         supplementaryByType = byType
         supplementaryKinds = kinds
         placeholdersByKind = placeholders
@@ -63,16 +69,22 @@ public struct RendererResolver: Sendable {
     /// The renderer for one row.
     public func resolveRow(_ context: ConditionContext, adaptor: String) -> Resolution {
         var cache = TypeChainCache()
-        return resolveRow(context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor), cache: &cache)
+        return resolveRow(
+            context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor), cache: &cache)
     }
 
     /// The renderer for one row of a section with `mappings`, reusing the class levels of the previous row
     /// resolved with `cache` when its `@class` is the same.
-    public func resolveRow(_ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache) -> Resolution {
+    public func resolveRow(_ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache)
+        -> Resolution
+    {
         let doc = context.document
         let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
-        if !cache.valid || !(classNode == cache.classNode || (classNode >= 0 && cache.classNode >= 0
-                                                               && Self.sameText(classNode, cache.classNode, in: doc))) {
+        if !cache.valid
+            || !(classNode == cache.classNode
+                || (classNode >= 0 && cache.classNode >= 0
+                    && Self.sameText(classNode, cache.classNode, in: doc)))
+        {
             cache = classLevels(classNode, in: doc)
         }
         if cache.short >= 0, let resolution = resolve(context, entry: cache.short) { return resolution }
@@ -103,7 +115,8 @@ public struct RendererResolver: Sendable {
         bytes.withUnsafeBufferPointer { name in
             let full = String(decoding: name, as: UTF8.self)
             let start = Self.shortNameStart(name)
-            return start == 0 ? [full] : [String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self), full]
+            return start == 0
+                ? [full] : [String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self), full]
         }
     }
 
@@ -128,7 +141,9 @@ public struct RendererResolver: Sendable {
             entry.full = start == 0 ? -1 : rowType(name)
         }
         if node.flags & JSONNode.Flags.escaped == 0 {
-            doc.bytes.withUnsafeBufferPointer { b in levels(UnsafeBufferPointer(rebasing: b[Int(node.start) + 1..<Int(node.end) - 1])) }
+            doc.bytes.withUnsafeBufferPointer { b in
+                levels(UnsafeBufferPointer(rebasing: b[Int(node.start) + 1..<Int(node.end) - 1]))
+            }
         } else {
             doc.decodedStringBytes(classNode).withUnsafeBufferPointer { levels($0) }
         }
@@ -138,7 +153,11 @@ public struct RendererResolver: Sendable {
     /// The `rowTypes` index of the type spelled by `name`, or -1.
     private func rowType(_ name: UnsafeBufferPointer<UInt8>) -> Int {
         for (n, entry) in rowTypes.enumerated() where entry.utf8.count == name.count {
-            if name.isEmpty || entry.utf8.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, name.baseAddress!, name.count) }) { return n }
+            if name.isEmpty
+                || entry.utf8.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, name.baseAddress!, name.count) })
+            {
+                return n
+            }
         }
         return -1
     }
@@ -160,7 +179,9 @@ public struct RendererResolver: Sendable {
     }
 
     /// The supplementary view of `kind` for a section (nil when no mapping applies); the model is the item's field.
-    public func resolveSupplementary(kind: String, item context: ConditionContext, adaptor: String) -> (resolution: Resolution, model: Int)? {
+    public func resolveSupplementary(kind: String, item context: ConditionContext, adaptor: String) -> (
+        resolution: Resolution, model: Int
+    )? {
         supplementaryViews(item: context, adaptor: adaptor).first { $0.kind == kind }.map { ($0.resolution, $0.model) }
     }
 
@@ -171,24 +192,33 @@ public struct RendererResolver: Sendable {
             for (kind, candidates) in supplementaryByType[type] ?? [] { supplementary.append((kind, type, candidates)) }
         }
         let placeholders = SectionMappings.placeholderKinds.map { kind in
-            [(sectionType, placeholdersByKind[kind]?[sectionType] ?? []), (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
-             ("*", anyTypePlaceholders[kind] ?? [])].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
+            [
+                (sectionType, placeholdersByKind[kind]?[sectionType] ?? []),
+                (adaptor, placeholdersByKind[kind]?[adaptor] ?? []),
+                ("*", anyTypePlaceholders[kind] ?? []),
+            ].filter { !$0.1.isEmpty }.map { (type: $0.0, candidates: $0.1) }
         }
         var rows: [Int] = []
         for type in [sectionType, adaptor] {
             if let entry = rowTypes.firstIndex(where: { $0.type == type }), !rows.contains(entry) { rows.append(entry) }
         }
-        return SectionMappings(sectionType: sectionType, adaptor: adaptor, rows: rows, supplementary: supplementary, placeholders: placeholders)
+        return SectionMappings(
+            sectionType: sectionType, adaptor: adaptor, rows: rows, supplementary: supplementary,
+            placeholders: placeholders)
     }
 
     /// Every supplementary view a section gets, in kind order: for each kind, the section type's mappings,
     /// else the adaptor's; the model is the item's field (kinds whose field is missing are left out).
-    public func supplementaryViews(item context: ConditionContext, adaptor: String) -> [(kind: String, resolution: Resolution, model: Int)] {
+    public func supplementaryViews(item context: ConditionContext, adaptor: String) -> [(
+        kind: String, resolution: Resolution, model: Int
+    )] {
         supplementaryViews(item: context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor))
     }
 
     /// `supplementaryViews(item:adaptor:)` with the section type's mappings already looked up.
-    public func supplementaryViews(item context: ConditionContext, mappings: SectionMappings) -> [(kind: String, resolution: Resolution, model: Int)] {
+    public func supplementaryViews(item context: ConditionContext, mappings: SectionMappings) -> [(
+        kind: String, resolution: Resolution, model: Int
+    )] {
         var views: [(kind: String, resolution: Resolution, model: Int)] = []
         for (kind, type, candidates) in mappings.supplementary where !views.contains(where: { $0.kind == kind }) {
             var first = -1
@@ -199,7 +229,8 @@ public struct RendererResolver: Sendable {
             guard first >= 0 else { continue }
             let mapping = config.supplementary[first]
             guard let model = mapping.field.resolve(in: context.document, from: context.model) else { continue }
-            let resolution: Resolution = more.isEmpty
+            let resolution: Resolution =
+                more.isEmpty
                 ? .resolved(renderer: mapping.renderer, type: type)
                 : .ambiguous(type: type, renderers: ([first] + more).map { config.supplementary[$0].renderer })
             views.append((kind, resolution, model))
@@ -212,17 +243,24 @@ public struct RendererResolver: Sendable {
     }
 
     /// The renderer for a placeholder of `kind` in a section (type-specific mappings first, then those for every type).
-    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, adaptor: String) -> Resolution {
-        resolvePlaceholder(kind, item: context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor))
+    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, adaptor: String)
+        -> Resolution
+    {
+        resolvePlaceholder(
+            kind, item: context, mappings: sectionMappings(sectionType: context.sectionType, adaptor: adaptor))
     }
 
     /// `resolvePlaceholder(_:item:adaptor:)` with the section type's mappings already looked up.
-    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, mappings: SectionMappings) -> Resolution {
+    public func resolvePlaceholder(_ kind: PlaceholderKind, item context: ConditionContext, mappings: SectionMappings)
+        -> Resolution
+    {
         for (type, candidates) in mappings.placeholders[SectionMappings.slot(kind)] {
             var matched: [Int] = []
             for n in candidates where config.placeholders[n].condition?.evaluate(context) ?? true { matched.append(n) }
             if matched.count == 1 { return .resolved(renderer: config.placeholders[matched[0]].renderer, type: type) }
-            if matched.count > 1 { return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer }) }
+            if matched.count > 1 {
+                return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer })
+            }
         }
         return .unmapped(tried: [mappings.sectionType, mappings.adaptor, "*"])
     }

@@ -15,8 +15,11 @@ public final class SectionMappings: Sendable {
     /// Placeholder levels (type, candidates) per kind, in `placeholderKinds` order; empty levels left out.
     let placeholders: [[(type: String, candidates: [Int])]]
 
-    init(sectionType: String, adaptor: String, rows: [Int],
-         supplementary: [(kind: String, type: String, candidates: [Int])], placeholders: [[(type: String, candidates: [Int])]]) {
+    init(
+        sectionType: String, adaptor: String, rows: [Int],
+        supplementary: [(kind: String, type: String, candidates: [Int])],
+        placeholders: [[(type: String, candidates: [Int])]]
+    ) {
         self.sectionType = sectionType
         self.adaptor = adaptor
         self.rows = rows

@@ -13,7 +13,10 @@ public struct SupplementaryMapping: Sendable {
     public var condition: Condition?
     public var location: SourceLocation?
 
-    public init(kind: String, types: [String], field: FieldPath, renderer: String, condition: Condition? = nil, location: SourceLocation? = nil) {
+    public init(
+        kind: String, types: [String], field: FieldPath, renderer: String, condition: Condition? = nil,
+        location: SourceLocation? = nil
+    ) {
         self.kind = kind
         self.types = types
         self.field = field

@@ -1,6 +1,6 @@
-import Testing
 import ContentTree
 import LayoutJSON
+import Testing
 
 private func tree(_ text: String) throws -> ContentTree {
     ContentTree(document: try JSONReader().read(Array(text.utf8)))
@@ -8,14 +8,22 @@ private func tree(_ text: String) throws -> ContentTree {
 
 @Suite struct ContentTreeTests {
     @Test func findsItemsUnderAnyKeyParentFirstInDocumentOrder() throws {
-        let t = try tree(#"""
-        {"contents":[{"SecondaryContent":[{"@type":"Breadcrumbs"},{"contents":[{"navigation":[{"@type":"RefinementMenu"},{"@type":"PriceSlider"}],"@type":"GuidedNavigation"}],"@type":"ContentSlot-Secondary"}],"@type":"MobilePage"}],"@type":"PageSlot"}
-        """#)
-        #expect(t.items.map(\.type) == ["PageSlot", "MobilePage", "Breadcrumbs", "ContentSlot-Secondary", "GuidedNavigation", "RefinementMenu", "PriceSlider"])
-        #expect(t.items.map(\.path) == ["$", "contents[0]", "contents[0].SecondaryContent[0]", "contents[0].SecondaryContent[1]",
-                                        "contents[0].SecondaryContent[1].contents[0]",
-                                        "contents[0].SecondaryContent[1].contents[0].navigation[0]",
-                                        "contents[0].SecondaryContent[1].contents[0].navigation[1]"])
+        let t = try tree(
+            #"""
+            {"contents":[{"SecondaryContent":[{"@type":"Breadcrumbs"},{"contents":[{"navigation":[{"@type":"RefinementMenu"},{"@type":"PriceSlider"}],"@type":"GuidedNavigation"}],"@type":"ContentSlot-Secondary"}],"@type":"MobilePage"}],"@type":"PageSlot"}
+            """#)
+        #expect(
+            t.items.map(\.type) == [
+                "PageSlot", "MobilePage", "Breadcrumbs", "ContentSlot-Secondary", "GuidedNavigation", "RefinementMenu",
+                "PriceSlider",
+            ])
+        #expect(
+            t.items.map(\.path) == [
+                "$", "contents[0]", "contents[0].SecondaryContent[0]", "contents[0].SecondaryContent[1]",
+                "contents[0].SecondaryContent[1].contents[0]",
+                "contents[0].SecondaryContent[1].contents[0].navigation[0]",
+                "contents[0].SecondaryContent[1].contents[0].navigation[1]",
+            ])
         #expect(t.items.map(\.parent) == [nil, 0, 1, 1, 3, 4, 4])
         #expect(t.items.map(\.depth) == [0, 1, 2, 2, 3, 4, 4])
         #expect(t.children(of: 1) == [2, 3])
@@ -29,25 +37,31 @@ private func tree(_ text: String) throws -> ContentTree {
     }
 
     @Test func singleObjectChildrenAndNonItemRoot() throws {
-        let t = try tree(#"{"resultsList":{"@type":"ResultsList","records":[]},"navigation":{"navigation":[{"@type":"RefinementMenu"}]}}"#)
+        let t = try tree(
+            #"{"resultsList":{"@type":"ResultsList","records":[]},"navigation":{"navigation":[{"@type":"RefinementMenu"}]}}"#
+        )
         #expect(t.items.map(\.path) == ["resultsList", "navigation.navigation[0]"])
         #expect(t.items.allSatisfy { $0.parent == nil })
         #expect(!t.rootIsContentItem)
     }
 
     @Test func modelObjectsAreNotContentItems() throws {
-        let t = try tree(#"{"@type":"ResultsList","records":[{"@class":"com.endeca.infront.cartridge.model.Record","attributes":{}}]}"#)
+        let t = try tree(
+            #"{"@type":"ResultsList","records":[{"@class":"com.endeca.infront.cartridge.model.Record","attributes":{}}]}"#
+        )
         #expect(t.items.count == 1)
         let both = try tree(#"{"@type":"A","x":{"@class":"c","@type":"B"}}"#)
         #expect(both.items.map(\.type) == ["A"])
         #expect(both.diagnostics.map(\.code) == ["type-and-class"])
         #expect(both.diagnostics.first?.path == "x")
         // Either key order, escaped spellings, and items inside a model object (which is walked, not an item).
-        let later = try tree(#"{"@type":"A","x":{"@type":"B","k":1,"@class":"c"},"m":{"@class":"c","inner":[{"@type":"C"}]}}"#)
+        let later = try tree(
+            #"{"@type":"A","x":{"@type":"B","k":1,"@class":"c"},"m":{"@class":"c","inner":[{"@type":"C"}]}}"#)
         #expect(later.items.map(\.type) == ["A", "C"])
         #expect(later.items.map(\.path) == ["$", "m.inner[0]"])
         #expect(later.diagnostics.map(\.path) == ["x"])
-        let escaped = try tree(#"{"\u0040type":"E","x":{"@class":"c","\u0040type":"F"},"y":{"\u0040class":"c","@type":"G"}}"#)
+        let escaped = try tree(
+            #"{"\u0040type":"E","x":{"@class":"c","\u0040type":"F"},"y":{"\u0040class":"c","@type":"G"}}"#)
         #expect(escaped.items.map(\.type) == ["E"])
         #expect(escaped.diagnostics.map(\.path) == ["x", "y"])
     }
@@ -61,8 +75,10 @@ private func tree(_ text: String) throws -> ContentTree {
     }
 
     @Test func typeMayComeAfterChildrenAndKeysNeedQuoting() throws {
-        let t = try tree(#"{"contents":[{"my slot":[{"@type":"X"}],"ecr:inner":{"@type":"Y"},"@type":"P"}],"@type":"Root"}"#)
-        #expect(t.items.map(\.path) == ["$", "contents[0]", #"contents[0]["my slot"][0]"#, #"contents[0]["ecr:inner"]"#])
+        let t = try tree(
+            #"{"contents":[{"my slot":[{"@type":"X"}],"ecr:inner":{"@type":"Y"},"@type":"P"}],"@type":"Root"}"#)
+        #expect(
+            t.items.map(\.path) == ["$", "contents[0]", #"contents[0]["my slot"][0]"#, #"contents[0]["ecr:inner"]"#])
         #expect(t.items[2].parent == 1)
     }
 

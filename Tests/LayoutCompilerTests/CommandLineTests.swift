@@ -1,13 +1,17 @@
-import Testing
 import Foundation
 import LayoutJSON
 import TestSupport
+import Testing
 
 /// Runs the built `layout-worker` binary (or `binary`) in `directory` (default: the repository).
-private func run(_ arguments: [String], stdin: String? = nil, binary: String? = nil, directory: URL = Fixtures.root) throws -> (status: Int32, out: String, err: String) {
+private func run(_ arguments: [String], stdin: String? = nil, binary: String? = nil, directory: URL = Fixtures.root)
+    throws -> (status: Int32, out: String, err: String)
+{
     let built = Fixtures.path(".build/debug/layout-worker")
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary ?? (FileManager.default.fileExists(atPath: built) ? built : Fixtures.path(".build/release/layout-worker")))
+    process.executableURL = URL(
+        fileURLWithPath: binary
+            ?? (FileManager.default.fileExists(atPath: built) ? built : Fixtures.path(".build/release/layout-worker")))
     process.arguments = arguments
     process.currentDirectoryURL = directory
     let out = Pipe(), err = Pipe(), input = Pipe()
@@ -30,16 +34,21 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         try Data(repeating: UInt8(ascii: "["), count: 20_000).write(to: big)
         defer { try? FileManager.default.removeItem(at: big) }
         let limit = ["--max-input-bytes", "10000"]
-        for args in [["compile"] + limit + [big.path], ["check", "config/default.yaml", big.path] + limit,
-                     ["diff", "-", big.path] + limit, ["apply", "-", big.path] + limit] {
+        for args in [
+            ["compile"] + limit + [big.path], ["check", "config/default.yaml", big.path] + limit,
+            ["diff", "-", big.path] + limit, ["apply", "-", big.path] + limit,
+        ] {
             let r = try run(args)
             #expect(r.status != 0, "\(args)")
-            #expect((r.out + r.err).contains("too-large: 20000 bytes, larger than the limit of 10000 bytes"), "\(args): \(r.out) \(r.err)")
+            #expect(
+                (r.out + r.err).contains("too-large: 20000 bytes, larger than the limit of 10000 bytes"),
+                "\(args): \(r.out) \(r.err)")
             #expect(!(r.out + r.err).contains("invalid-json"), "\(args) parsed the input")
         }
         // NDJSON on stdin: the long line is refused, the lines around it still compile.
         let line = #"{"@type":"ResultsList","records":[]}"#
-        let r = try run(["compile"] + limit, stdin: line + "\n" + String(repeating: "[", count: 30_000) + "\n" + line + "\n")
+        let r = try run(
+            ["compile"] + limit, stdin: line + "\n" + String(repeating: "[", count: 30_000) + "\n" + line + "\n")
         #expect(r.status == 1)
         #expect(r.out.split(separator: "\n").count == 2)
         #expect(r.err.contains("stdin:2: too-large: a line of more than 10000 bytes"))
@@ -56,13 +65,15 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
     }
 
     @Test func compileReadsNDJSONAndReportsBadLinesButCompilesTheRest() throws {
-        let result = try run(["compile", "--config", "config/default.yaml"], stdin: """
-        {"@type":"ResultsList","records":[]}
-        {"@type": oops}
+        let result = try run(
+            ["compile", "--config", "config/default.yaml"],
+            stdin: """
+                {"@type":"ResultsList","records":[]}
+                {"@type": oops}
 
-        [1,2]
-        {"@type":"SearchBox"}
-        """)
+                [1,2]
+                {"@type":"SearchBox"}
+                """)
         #expect(result.status == 1)
         #expect(result.out.split(separator: "\n").count == 2)
         #expect(result.err.contains("stdin:2: invalid-json: unexpected 'o', expected a value (byte 10)"))
@@ -109,7 +120,8 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         #expect(result.out.contains("error [duplicate-mapping] \(bad.path):3:5"))
         #expect(result.out.contains("error [unreachable-mapping] \(bad.path):4:5"))
         let syntax = dir.appendingPathComponent("syntax.yaml")
-        try "renderers:\n  - { renderer: A, types: Record, colour: red }\n".write(to: syntax, atomically: true, encoding: .utf8)
+        try "renderers:\n  - { renderer: A, types: Record, colour: red }\n".write(
+            to: syntax, atomically: true, encoding: .utf8)
         let s = try run(["check", syntax.path])
         #expect(s.status == 1)
         #expect(s.out.contains("error [unknown-field] \(syntax.path):2:35: unknown field 'colour'"))
@@ -144,7 +156,9 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
     /// The broker list is checked before the numeric settings, so a good list gets as far as the next mistake.
     @Test func goodBrokerListsAreAccepted() throws {
         for list in ["127.0.0.1:9092", "a:1,b:2", "SSL://[::1]:9093", " host:9092 , other:9093 "] {
-            let r = try run(["serve", "--input", "in", "--output", "out", "--http", "off", "--brokers", list, "--max-in-flight", "0"])
+            let r = try run([
+                "serve", "--input", "in", "--output", "out", "--http", "off", "--brokers", list, "--max-in-flight", "0",
+            ])
             #expect(r.status == 64 && r.err.contains("max-in-flight must be at least 1"), "\(list): \(r.err)")
         }
     }
@@ -157,9 +171,14 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-overflow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let overflow = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
-        let end = overflow.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775800,"lastRecNum":9223372036854775807"#)
-        let next = overflow.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#)
+        let overflow =
+            #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+        let end = overflow.replacingOccurrences(
+            of: #""firstRecNum":1,"lastRecNum":10"#,
+            with: #""firstRecNum":9223372036854775800,"lastRecNum":9223372036854775807"#)
+        let next = overflow.replacingOccurrences(
+            of: #""firstRecNum":1,"lastRecNum":10"#,
+            with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#)
         var files: [String] = []
         for (name, text) in [("overflow", overflow), ("end", end), ("next", next)] {
             let url = dir.appendingPathComponent("\(name).json")
@@ -197,7 +216,7 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         // 70 lines of 4-45 KB: about 2.3 MB, so lines start and end at every offset relative to the 1 MiB reads.
         let lines = (0..<70).map { pages[$0 % pages.count] }
         let input = dir.appendingPathComponent("in.ndjson")
-        try Data((lines.joined(separator: "\n\n \r\n") ).utf8).write(to: input)  // no line end after the last
+        try Data((lines.joined(separator: "\n\n \r\n")).utf8).write(to: input)  // no line end after the last
         let output = dir.appendingPathComponent("out.ndjson")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
@@ -227,7 +246,9 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
 
     @Test func versionIsPrinted() throws {
         let r = try run(["--version"])
-        #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(r.out) \(r.err)")
+        #expect(
+            r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3,
+            "\(r.out) \(r.err)")
     }
 
     /// Without --config, compile finds config/default.yaml beside the binary from any directory, and says where it
@@ -239,11 +260,15 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         let found = try run(["compile", Fixtures.path("samples/search-page.json")], directory: elsewhere)
         #expect(found.status == 0 && found.out.hasPrefix("{\"version\":1"), "\(found.err)")
         let lonely = elsewhere.appendingPathComponent("bin/layout-worker")
-        try FileManager.default.createDirectory(at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixtures.path(".build/debug/layout-worker"), toPath: lonely.path)
-        let missing = try run(["compile", Fixtures.path("samples/search-page.json")], binary: lonely.path, directory: elsewhere)
+        let missing = try run(
+            ["compile", Fixtures.path("samples/search-page.json")], binary: lonely.path, directory: elsewhere)
         if !FileManager.default.fileExists(atPath: "/etc/layout-worker/default.yaml") {
-            #expect(missing.status == 64 && missing.err.contains("looked in: ") && missing.err.contains("share/layout-worker/default.yaml"), "\(missing.err)")
+            #expect(
+                missing.status == 64 && missing.err.contains("looked in: ")
+                    && missing.err.contains("share/layout-worker/default.yaml"), "\(missing.err)")
         }
     }
 }

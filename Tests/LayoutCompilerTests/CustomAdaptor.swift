@@ -7,7 +7,10 @@ struct TwoRowAdaptor: ContentItemAdaptor {
 
     func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {
         var section = AdaptedSection()
-        section.rows = [AdaptedRow(node: item.node, id: "first", action: nil), AdaptedRow(node: item.node, id: "second", action: nil)]
+        section.rows = [
+            AdaptedRow(node: item.node, id: "first", action: nil),
+            AdaptedRow(node: item.node, id: "second", action: nil),
+        ]
         return section
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import LayoutCompiler
 import LayoutJSON
 import TestSupport
+import Testing
 
 /// Generated hostile inputs: every one gets a clean failure or a valid record, never a crash or a hang.
 /// Time bounds here are hang detectors (orders of magnitude above normal), not speed targets.
@@ -11,8 +11,10 @@ import TestSupport
 
     @Test func truncationAtEveryStructuralPositionOfASample() throws {
         let sample = Fixtures.bytes("samples/search-page.json")
-        let structural: Set<UInt8> = [UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                                      UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\"")]
+        let structural: Set<UInt8> = [
+            UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\""),
+        ]
         var cuts = 0
         let start = Date()
         for (i, b) in sample.enumerated() where structural.contains(b) && i + 1 < sample.count {
@@ -30,11 +32,14 @@ import TestSupport
     }
 
     @Test func duplicateKeysTakeTheFirstOccurrence() throws {
-        let compiled = try compiler.compile(Array(#"{"@type":"A","name":"first","@type":"B","name":"second"}"#.utf8)).get()
+        let compiled = try compiler.compile(Array(#"{"@type":"A","name":"first","@type":"B","name":"second"}"#.utf8))
+            .get()
         #expect(compiled.record.sections.first?.type == "A")
         #expect(compiled.record.page.name == "first")
         // The model is still copied byte for byte, duplicates included.
-        #expect(String(decoding: compiled.bytes, as: UTF8.self).contains(#""model":{"@type":"A","name":"first","@type":"B","name":"second"}"#))
+        #expect(
+            String(decoding: compiled.bytes, as: UTF8.self).contains(
+                #""model":{"@type":"A","name":"first","@type":"B","name":"second"}"#))
     }
 
     @Test(arguments: ["[]", "\"x\"", "1", "true", "null", "[{\"@type\":\"A\"}]"])
@@ -51,9 +56,12 @@ import TestSupport
         let start = Date()
         let big = #"{"@type":"X","text":""# + String(repeating: "é", count: 4 << 20) + #""}"#
         #expect(try compiler.compile(Array(big.utf8)).get().record.sections.count == 1)
-        let flat = #"{"@type":"Page","contents":["# + Array(repeating: #"{"@type":"T"}"#, count: 200_000).joined(separator: ",") + "]}"
+        let flat =
+            #"{"@type":"Page","contents":["#
+            + Array(repeating: #"{"@type":"T"}"#, count: 200_000).joined(separator: ",") + "]}"
         #expect(try compiler.compile(Array(flat.utf8)).get().record.sections.count == 200_001)
-        let digits = #"{"@type":"ResultsList","totalNumRecs":"# + String(repeating: "9", count: 5_000) + #","records":[]}"#
+        let digits =
+            #"{"@type":"ResultsList","totalNumRecs":"# + String(repeating: "9", count: 5_000) + #","records":[]}"#
         #expect(try compiler.compile(Array(digits.utf8)).get().record.sections.first?.placeholder?.kind == .noResults)
         #expect(Date().timeIntervalSince(start) < 120, "big inputs took too long: a hang?")
     }

@@ -1,22 +1,23 @@
-import Testing
 import LayoutCompiler
 import LayoutJSON
 import TestSupport
+import Testing
 
 private let base = """
-defaultRenderer: Cell
-renderers:
-  - { renderer: ProductCell, types: Record }
-placeholders:
-  - { kind: noResults, renderer: Empty }
-  - { kind: error, renderer: Oops }
-  - { kind: loading, renderer: Spinner }
+    defaultRenderer: Cell
+    renderers:
+      - { renderer: ProductCell, types: Record }
+    placeholders:
+      - { kind: noResults, renderer: Empty }
+      - { kind: error, renderer: Oops }
+      - { kind: loading, renderer: Spinner }
 
-"""
+    """
 
 @Suite struct PlaceholderTests {
     @Test func emptyResultsListShowsNoResults() throws {
-        let (r, _) = try compileChecked(try compiler(base), Array(#"{"@type":"ResultsList","records":[],"totalNumRecs":0}"#.utf8))
+        let (r, _) = try compileChecked(
+            try compiler(base), Array(#"{"@type":"ResultsList","records":[],"totalNumRecs":0}"#.utf8))
         #expect(r.text("sections[0].placeholder.kind") == "noResults")
         #expect(r.text("sections[0].placeholder.renderer") == "Empty")
         #expect(r.flag("sections[0].visible") == true)
@@ -33,10 +34,13 @@ placeholders:
     }
 
     @Test func cartridgeErrorGivesAnErrorPlaceholderAndTheRestCompiles() throws {
-        let (r, _) = try compileChecked(try compiler(base), Array(#"""
-        {"@type":"Page","a":[{"@type":"NeticelS_CategoryFilterPrice","PriceItem":[],"@error":"property: dimensionId should not be null"},
-                             {"@type":"ResultsList","records":[{"@class":"x.Record","attributes":{}}]}]}
-        """#.utf8))
+        let (r, _) = try compileChecked(
+            try compiler(base),
+            Array(
+                #"""
+                {"@type":"Page","a":[{"@type":"NeticelS_CategoryFilterPrice","PriceItem":[],"@error":"property: dimensionId should not be null"},
+                                     {"@type":"ResultsList","records":[{"@class":"x.Record","attributes":{}}]}]}
+                """#.utf8))
         #expect(r.text("sections[1].placeholder.kind") == "error")
         #expect(r.text("sections[1].placeholder.renderer") == "Oops")
         #expect(r.text("sections[1].placeholder.message") == "property: dimensionId should not be null")
@@ -49,9 +53,12 @@ placeholders:
     /// `@error` is found however its key is spelled (the reader flags objects with the plain key, or any escaped key).
     @Test(arguments: [#""@error""#, #""\u0040error""#, #""@\u0065rror""#])
     func cartridgeErrorKeyWithEscapes(key: String) throws {
-        let (r, _) = try compileChecked(try compiler(base), Array(#"""
-        {"@type":"Page","a":[{"@type":"X",\#(key):"boom"},{"@type":"Y","@errors":"no"},{"@type":"Z","@eRror":"no"}]}
-        """#.utf8))
+        let (r, _) = try compileChecked(
+            try compiler(base),
+            Array(
+                #"""
+                {"@type":"Page","a":[{"@type":"X",\#(key):"boom"},{"@type":"Y","@errors":"no"},{"@type":"Z","@eRror":"no"}]}
+                """#.utf8))
         #expect(r.text("sections[1].placeholder.kind") == "error")
         #expect(r.text("sections[1].placeholder.message") == "boom")
         #expect(r.at("sections[2].placeholder") == nil)
@@ -69,13 +76,15 @@ placeholders:
     }
 
     @Test func nullRowsAreEmptyNotBroken() throws {
-        let (r, _) = try compileChecked(try compiler(base), Array(#"{"@type":"RefinementMenu","refinements":null}"#.utf8))
+        let (r, _) = try compileChecked(
+            try compiler(base), Array(#"{"@type":"RefinementMenu","refinements":null}"#.utf8))
         #expect(r.count("diagnostics") == 0)
         #expect(r.count("sections[0].rows") == 0)
     }
 
     @Test func deferredSlotShowsLoadingWhenConfigured() throws {
-        let slot = Array(#"{"@type":"ContentSlot-Main","contents":[],"contentPaths":["/content/Shared/Results List"]}"#.utf8)
+        let slot = Array(
+            #"{"@type":"ContentSlot-Main","contents":[],"contentPaths":["/content/Shared/Results List"]}"#.utf8)
         let (off, _) = try compileChecked(try compiler(base), slot)
         #expect(off.at("sections[0].placeholder") == nil)
         #expect(off.flag("sections[0].visible") == false)
@@ -86,7 +95,8 @@ placeholders:
     }
 
     @Test func unmappedPlaceholderIsAnError() throws {
-        let (r, _) = try compileChecked(try compiler("defaultRenderer: C\n"), Array(#"{"@type":"ResultsList","records":[]}"#.utf8))
+        let (r, _) = try compileChecked(
+            try compiler("defaultRenderer: C\n"), Array(#"{"@type":"ResultsList","records":[]}"#.utf8))
         #expect(r.at("sections[0].placeholder.renderer").map { r.kind($0) } == .null)
         #expect(r.text("diagnostics[0].code") == "unmapped")
     }
@@ -94,11 +104,11 @@ placeholders:
 
 @Suite struct PolicyTests {
     let ambiguous = """
-    renderers:
-      - { renderer: A, types: Record }
-      - { renderer: B, types: Record, when: 'row == 0' }
+        renderers:
+          - { renderer: A, types: Record }
+          - { renderer: B, types: Record, when: 'row == 0' }
 
-    """
+        """
     let response = Array(#"{"@type":"ResultsList","records":[{"@class":"x.Record"},{"@class":"x.Record"}]}"#.utf8)
 
     @Test func lenientPublishesWithDiagnostics() throws {
@@ -120,7 +130,8 @@ placeholders:
     }
 
     @Test func strictAcceptsWarnings() throws {
-        let strict = try compiler("policy: strict\ndefaultRenderer: C\nplaceholders:\n  - { kind: error, renderer: E }\n")
+        let strict = try compiler(
+            "policy: strict\ndefaultRenderer: C\nplaceholders:\n  - { kind: error, renderer: E }\n")
         let compiled = try strict.compile(Array(#"{"@type":"X","@error":"boom"}"#.utf8)).get()
         #expect(compiled.record.diagnostics.map(\.severity) == [.warning])
     }
@@ -132,7 +143,8 @@ placeholders:
     }
 
     @Test func duplicateRowIdsAreFlagged() throws {
-        let (r, _) = try compileChecked(try compiler("defaultRenderer: C\n"),
+        let (r, _) = try compileChecked(
+            try compiler("defaultRenderer: C\n"),
             Array(#"{"@type":"RefinementMenu","refinements":[{"label":"A"},{"label":"A"},{"label":"B"}]}"#.utf8))
         #expect(r.text("diagnostics[0].code") == "duplicate-row-id")
         #expect(r.text("diagnostics[0].message")?.hasSuffix(": A") == true)
@@ -141,9 +153,10 @@ placeholders:
     /// Small sections compare ids pairwise, larger ones hash them: both report each repeat once, in row order.
     @Test(arguments: [6, 12, 13, 40])
     func duplicateRowIdsAreFlaggedAtEverySectionSize(rows: Int) throws {
-        let labels = (0..<rows).map { "L\($0 % (rows - 3))" }   // the last 3 rows repeat the first 3
+        let labels = (0..<rows).map { "L\($0 % (rows - 3))" }  // the last 3 rows repeat the first 3
         let refinements = labels.map { #"{"label":"\#($0)"}"# }.joined(separator: ",")
-        let (r, _) = try compileChecked(try compiler("defaultRenderer: C\n"),
+        let (r, _) = try compileChecked(
+            try compiler("defaultRenderer: C\n"),
             Array(#"{"@type":"RefinementMenu","refinements":[\#(refinements)]}"#.utf8))
         #expect(r.text("diagnostics[0].code") == "duplicate-row-id")
         #expect(r.text("diagnostics[0].message")?.hasSuffix(": L0, L1, L2") == true)
@@ -173,10 +186,14 @@ placeholders:
 
     @Test func tooLargeAndTooDeep() throws {
         let small = LayoutCompiler(config: try compiler("defaultRenderer: C\n").config, maxInputBytes: 10)
-        guard case .failure(let f) = small.compile(Array(#"{"@type":"ResultsList"}"#.utf8)) else { Issue.record("accepted"); return }
+        guard case .failure(let f) = small.compile(Array(#"{"@type":"ResultsList"}"#.utf8)) else {
+            Issue.record("accepted"); return
+        }
         #expect(f.code == .tooLarge)
         let shallow = try compiler("defaultRenderer: C\noptions: { maxDepth: 3 }\n")
-        guard case .failure(let g) = shallow.compile(Array(#"{"@type":"A","b":[[{}]]}"#.utf8)) else { Issue.record("accepted"); return }
+        guard case .failure(let g) = shallow.compile(Array(#"{"@type":"A","b":[[{}]]}"#.utf8)) else {
+            Issue.record("accepted"); return
+        }
         #expect(g.code == .invalidJSON)
         #expect(g.message == "nesting deeper than 3 levels")
     }

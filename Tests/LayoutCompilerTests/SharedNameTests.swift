@@ -1,8 +1,8 @@
 import Adaptors
 import Foundation
 import LayoutCompiler
-import Testing
 import TestSupport
+import Testing
 
 /// Names defined once in Swift and repeated outside it (the config schema, README) must agree with the definition.
 @Suite struct SharedNameTests {
@@ -41,10 +41,13 @@ import TestSupport
         #expect(Set(try #require(adaptorName["enum"] as? [String])) == names)
         #expect(firstColumn(ofTableStarting: "| adaptor |", in: try readme()) == names)
         // Every name is one the registry builds.
-        for name in AdaptorName.allCases { #expect(AdaptorRegistry.builtIn(named: name.rawValue)?.name == name.rawValue) }
+        for name in AdaptorName.allCases {
+            #expect(AdaptorRegistry.builtIn(named: name.rawValue)?.name == name.rawValue)
+        }
     }
 
     @Test func compileFailureCodesAgreeWithREADME() throws {
-        #expect(try listed(after: "Failure codes:", in: try readme()) == Set(CompileFailure.Code.allCases.map(\.rawValue)))
+        #expect(
+            try listed(after: "Failure codes:", in: try readme()) == Set(CompileFailure.Code.allCases.map(\.rawValue)))
     }
 }

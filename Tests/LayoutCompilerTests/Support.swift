@@ -17,7 +17,9 @@ func compiler(file: String) throws -> LayoutCompiler {
 let recordSchema = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
 
 /// Compiles `text` and checks the record against the record schema.
-func compileChecked(_ compiler: LayoutCompiler, _ bytes: [UInt8]) throws -> (record: JSONDocument, compiled: CompiledLayout) {
+func compileChecked(_ compiler: LayoutCompiler, _ bytes: [UInt8]) throws -> (
+    record: JSONDocument, compiled: CompiledLayout
+) {
     let compiled = try compiler.compile(bytes).get()
     let violations = recordSchema.validate(compiled.bytes)
     if !violations.isEmpty { throw SchemaViolation(errors: violations) }

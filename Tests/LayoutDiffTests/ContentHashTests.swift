@@ -1,5 +1,5 @@
-import Testing
 import LayoutDiff
+import Testing
 
 @Suite struct ContentHashTests {
     // Reference values of XXH64 with seed 0.

@@ -1,7 +1,7 @@
-import Testing
 import LayoutDiff
 import LayoutJSON
 import TestSupport
+import Testing
 
 /// diff → write → apply reproduces the new record byte for byte, for random edits of every kind.
 @Suite struct DiffPropertyTests {
@@ -12,7 +12,9 @@ import TestSupport
         let old = try a.map { try RecordOutline(bytes: $0) }
         let cs = differ.diff(from: old, to: try RecordOutline(bytes: b), key: key)
         let rebuilt = try applier.apply(cs.bytes, to: a)
-        #expect(rebuilt == b, "applying the change set did not reproduce the record:\n\(String(decoding: cs.bytes, as: UTF8.self))")
+        #expect(
+            rebuilt == b,
+            "applying the change set did not reproduce the record:\n\(String(decoding: cs.bytes, as: UTF8.self))")
         return cs
     }
 
@@ -26,8 +28,12 @@ import TestSupport
             let new = edit.apply(to: old, &g, counter: &counter)
             let cs = try roundTrip(old.bytes(), new.bytes())
             #expect(cs.summary.replacedLists == 0)
-            if edit == .fullToEmpty { #expect(cs.summary.sectionDeletes == old.sections.count && cs.summary.sectionInserts == 0) }
-            if edit == .emptyToFull { #expect(cs.summary.sectionInserts == new.sections.count && cs.summary.sectionDeletes == 0) }
+            if edit == .fullToEmpty {
+                #expect(cs.summary.sectionDeletes == old.sections.count && cs.summary.sectionInserts == 0)
+            }
+            if edit == .emptyToFull {
+                #expect(cs.summary.sectionInserts == new.sections.count && cs.summary.sectionDeletes == 0)
+            }
         }
     }
 
@@ -40,7 +46,8 @@ import TestSupport
         renderer = try applier.apply(first.bytes, to: renderer)
         for _ in 0..<200 {
             let next = Edit.allCases.randomElement(using: &g)!.apply(to: current, &g, counter: &counter)
-            let cs = differ.diff(from: try RecordOutline(bytes: current.bytes()), to: try RecordOutline(bytes: next.bytes()), key: "k")
+            let cs = differ.diff(
+                from: try RecordOutline(bytes: current.bytes()), to: try RecordOutline(bytes: next.bytes()), key: "k")
             renderer = try applier.apply(cs.bytes, to: renderer)
             #expect(renderer == next.bytes())
             current = next
@@ -70,11 +77,17 @@ import TestSupport
     @Test func movesAreMinimal() throws {
         // One row moved from the end to the front is one move, not n.
         var r = RecordModel(offset: 1)
-        r.sections = [.init(id: "s", type: "ResultsList", rows: (0..<50).map { .init(id: "r\($0)", renderer: "Cell", model: $0, action: nil) })]
+        r.sections = [
+            .init(
+                id: "s", type: "ResultsList",
+                rows: (0..<50).map { .init(id: "r\($0)", renderer: "Cell", model: $0, action: nil) })
+        ]
         var moved = r
         moved.sections[0].rows.insert(moved.sections[0].rows.removeLast(), at: 0)
         let cs = try roundTrip(r.bytes(), moved.bytes())
-        #expect(cs.summary.rowMoves == 1 && cs.summary.rowInserts == 0 && cs.summary.rowDeletes == 0 && cs.summary.rowUpdates == 0)
+        #expect(
+            cs.summary.rowMoves == 1 && cs.summary.rowInserts == 0 && cs.summary.rowDeletes == 0
+                && cs.summary.rowUpdates == 0)
         // Reversal keeps one row in place.
         var reversed = r
         reversed.sections[0].rows.reverse()
@@ -83,7 +96,11 @@ import TestSupport
 
     @Test func aRowIsUpdatedWhenRendererModelOrActionChanges() throws {
         var r = RecordModel(offset: 1)
-        r.sections = [.init(id: "s", type: "ResultsList", rows: (0..<3).map { .init(id: "r\($0)", renderer: "Cell", model: $0, action: nil) })]
+        r.sections = [
+            .init(
+                id: "s", type: "ResultsList",
+                rows: (0..<3).map { .init(id: "r\($0)", renderer: "Cell", model: $0, action: nil) })
+        ]
         for change in 0..<3 {
             var b = r
             switch change {
@@ -98,7 +115,9 @@ import TestSupport
 
     @Test func insertingASectionDoesNotUpdateTheOnesAfterIt() throws {
         var r = RecordModel(offset: 1)
-        r.sections = (0..<4).map { .init(id: "s\($0)", type: "T", rows: [.init(id: "r", renderer: nil, model: $0, action: nil)]) }
+        r.sections = (0..<4).map {
+            .init(id: "s\($0)", type: "T", rows: [.init(id: "r", renderer: nil, model: $0, action: nil)])
+        }
         var b = r
         b.sections.insert(.init(id: "new", type: "T"), at: 0)
         let cs = try roundTrip(r.bytes(), b.bytes())
@@ -108,7 +127,14 @@ import TestSupport
 
     @Test func duplicateIdsFallBackToAFullReplaceWithADiagnostic() throws {
         var r = RecordModel(offset: 1)
-        r.sections = [.init(id: "s", type: "T", rows: [.init(id: "a", renderer: nil, model: 1, action: nil), .init(id: "b", renderer: nil, model: 2, action: nil)])]
+        r.sections = [
+            .init(
+                id: "s", type: "T",
+                rows: [
+                    .init(id: "a", renderer: nil, model: 1, action: nil),
+                    .init(id: "b", renderer: nil, model: 2, action: nil),
+                ])
+        ]
         var b = r
         b.sections[0].rows.append(.init(id: "a", renderer: nil, model: 3, action: nil))
         let cs = try roundTrip(r.bytes(), b.bytes())
@@ -146,7 +172,8 @@ import TestSupport
         let b = Edit.mixed.apply(to: a, &g, counter: &counter)
         var other = a
         other.offset = 12345
-        let cs = differ.diff(from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
+        let cs = differ.diff(
+            from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
         #expect(throws: LayoutDiffError.self) { try applier.apply(cs.bytes, to: other.bytes()) }
         #expect(throws: LayoutDiffError.self) { try applier.apply(cs.bytes, to: nil) }
         do {
@@ -161,7 +188,8 @@ import TestSupport
         var counter = 0
         let a = RecordModel.random(&g, sections: 2...4, rows: 1...3, counter: &counter)
         let b = Edit.mixed.apply(to: a, &g, counter: &counter)
-        let cs = differ.diff(from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
+        let cs = differ.diff(
+            from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
         let once = try applier.apply(cs.bytes, to: a.bytes())
         #expect(try applier.apply(cs.bytes, to: once) == b.bytes())
     }
@@ -173,12 +201,17 @@ import TestSupport
         for _ in 0..<150 {
             let a = RecordModel.random(&g, sections: 1...5, rows: 1...6, counter: &counter)
             let b = Edit.mixed.apply(to: a, &g, counter: &counter)
-            let cs = differ.diff(from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
+            let cs = differ.diff(
+                from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
             for _ in 0..<10 {
                 var bytes = cs.bytes
                 let i = Int.random(in: 0..<bytes.count, using: &g)
                 // Flip digits to other digits mostly, so the JSON stays valid and indexes go wrong.
-                if bytes[i] >= 0x30 && bytes[i] <= 0x39 { bytes[i] = 0x30 + UInt8.random(in: 0...9, using: &g) } else { bytes[i] = UInt8.random(in: 0...255, using: &g) }
+                if bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+                    bytes[i] = 0x30 + UInt8.random(in: 0...9, using: &g)
+                } else {
+                    bytes[i] = UInt8.random(in: 0...255, using: &g)
+                }
                 do {
                     let out = try applier.apply(bytes, to: a.bytes())
                     // Accepted only when the target hash still matches, i.e. the result is exactly b.

@@ -1,11 +1,11 @@
 import AttributeCarrying
 import Foundation
-import Testing
 import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
 import Mapping
 import TestSupport
+import Testing
 
 /// Numbers a response (or a previous record) may carry where the adaptors do arithmetic: the 64-bit edges, one past
 /// them, the largest and smallest doubles, negative zero, an underflowing exponent and a 5,000-digit integer.
@@ -18,9 +18,15 @@ let extremeNumbers = [
 /// applied, and carried over from and into the original: a trap in any of them kills the test process.
 @Suite struct ExtremeNumberTests {
     let compilers: [(name: String, compiler: LayoutCompiler)] = {
-        var out = [("default", LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get()))]
+        var out = [
+            ("default", LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get()))
+        ]
         if !Fixtures.corpusFiles.isEmpty {
-            out.append(("supermami", LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/examples/supermami.yaml")).get())))
+            out.append(
+                (
+                    "supermami",
+                    LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/examples/supermami.yaml")).get())
+                ))
         }
         return out
     }()
@@ -39,7 +45,9 @@ let extremeNumbers = [
     /// Compiles `mutated`, diffs it against `original` both ways, applies both change sets and carries attributes
     /// both ways. Returns whether it compiled.
     @discardableResult
-    static func exercise(_ mutated: [UInt8], against original: RecordOutline, with compiler: LayoutCompiler) throws -> Bool {
+    static func exercise(_ mutated: [UInt8], against original: RecordOutline, with compiler: LayoutCompiler) throws
+        -> Bool
+    {
         guard case .success(let compiled) = compiler.compile(mutated) else { return false }
         let record = try RecordOutline(bytes: compiled.bytes)
         let differ = LayoutDiffer(), applier = ChangeSetApplier()
@@ -69,7 +77,9 @@ let extremeNumbers = [
             }
         }
         // Replacing a number by another never makes a valid response invalid.
-        #expect(compiled == positions.count * extremeNumbers.count, "\(sample): \(compiled) of \(positions.count * extremeNumbers.count)")
+        #expect(
+            compiled == positions.count * extremeNumbers.count,
+            "\(sample): \(compiled) of \(positions.count * extremeNumbers.count)")
     }
 
     /// For the corpus (large pages): every numeric field name, all its occurrences at once, with each config.
@@ -102,10 +112,14 @@ let extremeNumbers = [
     @Test func pagingFieldsInEveryCombination() throws {
         let (_, compiler) = compilers[0]
         let fields = ["totalNumRecs", "recsPerPage", "firstRecNum", "lastRecNum"]
-        let edges = ["9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308", "-0", "0", "1", "10"]
+        let edges = [
+            "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308", "-0", "0", "1", "10",
+        ]
         func page(_ values: [String: String]) -> [UInt8] {
             let numbers = fields.map { "\"\($0)\":\(values[$0] ?? "10")" }.joined(separator: ",")
-            return Array(#"{"@type":"ResultsList",\#(numbers),"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D&Nrpp=%7BrecordsPerPage%7D"},"records":[{"@class":"x.R","attributes":{"product.repositoryId":["p1"]}}]}"#.utf8)
+            return Array(
+                #"{"@type":"ResultsList",\#(numbers),"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D&Nrpp=%7BrecordsPerPage%7D"},"records":[{"@class":"x.R","attributes":{"product.repositoryId":["p1"]}}]}"#
+                    .utf8)
         }
         var pages: [[UInt8]] = []
         for a in fields.indices {
@@ -126,17 +140,35 @@ let extremeNumbers = [
     /// The 170-byte response that crash-looped the worker: a page ending at 2^63-1 compiles, with a diagnostic.
     @Test func theOverflowResponseCompilesWithADiagnostic() throws {
         let (_, compiler) = compilers[0]
-        let text = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+        let text =
+            #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
         let compiled = try compiler.compile(Array(text.utf8)).get()
         let paging = String(decoding: compiled.bytes, as: UTF8.self)
         #expect(paging.contains(#""pageCount":922337203685477581"#))
-        let negative = try compiler.compile(Array(text.replacingOccurrences(of: "9223372036854775807", with: "-5").utf8)).get()
-        #expect(negative.diagnostics.contains { $0.code == "paging-out-of-range" && $0.message.contains("totalNumRecs -5") })
-        let huge = try compiler.compile(Array(text.replacingOccurrences(of: "9223372036854775807", with: "18446744073709551616").utf8)).get()
-        #expect(huge.diagnostics.contains { $0.code == "paging-out-of-range" && $0.message.contains("totalNumRecs 18446744073709551616") })
+        let negative = try compiler.compile(
+            Array(text.replacingOccurrences(of: "9223372036854775807", with: "-5").utf8)
+        ).get()
+        #expect(
+            negative.diagnostics.contains { $0.code == "paging-out-of-range" && $0.message.contains("totalNumRecs -5") }
+        )
+        let huge = try compiler.compile(
+            Array(text.replacingOccurrences(of: "9223372036854775807", with: "18446744073709551616").utf8)
+        ).get()
+        #expect(
+            huge.diagnostics.contains {
+                $0.code == "paging-out-of-range" && $0.message.contains("totalNumRecs 18446744073709551616")
+            })
         // A window ending at 2^63-1 followed by a page starting there: carried without overflow.
-        let end = Array(text.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775800,"lastRecNum":9223372036854775807"#).utf8)
-        let next = Array(text.replacingOccurrences(of: #""firstRecNum":1,"lastRecNum":10"#, with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#).utf8)
+        let end = Array(
+            text.replacingOccurrences(
+                of: #""firstRecNum":1,"lastRecNum":10"#,
+                with: #""firstRecNum":9223372036854775800,"lastRecNum":9223372036854775807"#
+            ).utf8)
+        let next = Array(
+            text.replacingOccurrences(
+                of: #""firstRecNum":1,"lastRecNum":10"#,
+                with: #""firstRecNum":9223372036854775807,"lastRecNum":9223372036854775807"#
+            ).utf8)
         let a = try RecordOutline(bytes: try compiler.compile(end).get().bytes)
         let b = try RecordOutline(bytes: try compiler.compile(next).get().bytes)
         _ = AttributeCarrier(registry: compiler.registry).carry(into: b, from: a)

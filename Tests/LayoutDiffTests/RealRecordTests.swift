@@ -1,18 +1,20 @@
 import AttributeCarrying
 import Foundation
-import Testing
 import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
 import Mapping
 import TestSupport
+import Testing
 
 private let defaultCompiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
 
 /// A results-list response for records `first...last` of `total`.
 private func resultsPage(first: Int, last: Int, total: Int = 100) -> [UInt8] {
     let records = (first...last).map { #"{"@class":"x.Record","attributes":{"product.repositoryId":["p\#($0)"]}}"# }
-    return Array(#"{"@type":"PageSlot","contents":[{"@type":"ResultsList","totalNumRecs":\#(total),"recsPerPage":12,"firstRecNum":\#(first),"lastRecNum":\#(last),"records":[\#(records.joined(separator: ","))]}]}"#.utf8)
+    return Array(
+        #"{"@type":"PageSlot","contents":[{"@type":"ResultsList","totalNumRecs":\#(total),"recsPerPage":12,"firstRecNum":\#(first),"lastRecNum":\#(last),"records":[\#(records.joined(separator: ","))]}]}"#
+            .utf8)
 }
 
 /// Re-serialises a response after `edit`, so old and new share one formatting (models are copied byte for byte).
@@ -54,7 +56,9 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         let a = try outline(original), b = try outline(changed)
         let cs = differ.diff(from: a, to: b, key: "search")
         #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
-        #expect(cs.summary.rowDeletes == 2 && cs.summary.rowMoves == 1 && cs.summary.rowUpdates == 1 && cs.summary.rowInserts == 0)
+        #expect(
+            cs.summary.rowDeletes == 2 && cs.summary.rowMoves == 1 && cs.summary.rowUpdates == 1
+                && cs.summary.rowInserts == 0)
         #expect(cs.summary.sectionUpdates == 1 && cs.summary.sectionInserts == 0 && cs.summary.sectionDeletes == 0)
         let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/layout-change-set.schema.json"))
         #expect(schema.validate(cs.bytes).isEmpty)
@@ -62,7 +66,8 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
 
     @Test func everySampleAgainstEveryOtherRoundTrips() throws {
         let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/layout-change-set.schema.json"))
-        let records = try Fixtures.samples.compactMap { try? defaultCompiler.compile(Fixtures.bytes($0)).get().bytes }.map { try RecordOutline(bytes: $0) }
+        let records = try Fixtures.samples.compactMap { try? defaultCompiler.compile(Fixtures.bytes($0)).get().bytes }
+            .map { try RecordOutline(bytes: $0) }
         #expect(records.count >= 4)
         for a in [nil] + records {
             for b in records {
@@ -83,29 +88,38 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         let b = try RecordOutline(bytes: bytes)
         let cs = differ.diff(from: a, to: b, key: "p")
         #expect(edited >= 12)
-        #expect(cs.summary.replacedLists == 0 && cs.summary.rowUpdates == edited && cs.summary.rowInserts + cs.summary.rowDeletes + cs.summary.rowMoves == 0)
+        #expect(
+            cs.summary.replacedLists == 0 && cs.summary.rowUpdates == edited
+                && cs.summary.rowInserts + cs.summary.rowDeletes + cs.summary.rowMoves == 0)
         #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
     }
 
     @Test func resultsListCarriesItsPagingWindow() throws {
         func window(_ record: [UInt8]) throws -> String? {
             let doc = try JSONReader().read(record)
-            guard let s = doc.value(doc.root, "sections").flatMap({ doc.element($0, 1) }), let a = doc.value(s, "attributes"),
-                  let w = doc.value(a, "pagingWindow") else { return nil }
+            guard let s = doc.value(doc.root, "sections").flatMap({ doc.element($0, 1) }),
+                let a = doc.value(s, "attributes"),
+                let w = doc.value(a, "pagingWindow")
+            else { return nil }
             return String(decoding: doc.raw(w), as: UTF8.self)
         }
         let page1 = try outline(resultsPage(first: 1, last: 12))
         #expect(try window(page1.document.bytes) == #"{"first":1,"last":12}"#)
         // The next page continues the window (infinite scrolling).
         let page2 = try outline(resultsPage(first: 13, last: 24))
-        let carried2 = try #require(AttributeCarrier(registry: defaultCompiler.registry).carry(into: page2, from: page1))
+        let carried2 = try #require(
+            AttributeCarrier(registry: defaultCompiler.registry).carry(into: page2, from: page1))
         #expect(try window(carried2) == #"{"first":1,"last":24}"#)
         // Reloading a page inside the window keeps it.
         let again = try outline(resultsPage(first: 1, last: 12))
-        let carried3 = try #require(AttributeCarrier(registry: defaultCompiler.registry).carry(into: again, from: try RecordOutline(bytes: carried2)))
+        let carried3 = try #require(
+            AttributeCarrier(registry: defaultCompiler.registry).carry(
+                into: again, from: try RecordOutline(bytes: carried2)))
         #expect(try window(carried3) == #"{"first":1,"last":24}"#)
         // A jump starts a new window: nothing to carry.
-        #expect(AttributeCarrier(registry: defaultCompiler.registry).carry(into: try outline(resultsPage(first: 49, last: 60)), from: try RecordOutline(bytes: carried2)) == nil)
+        #expect(
+            AttributeCarrier(registry: defaultCompiler.registry).carry(
+                into: try outline(resultsPage(first: 49, last: 60)), from: try RecordOutline(bytes: carried2)) == nil)
         // Everything but the carried attribute is untouched.
         let plain = try JSONReader().read(page2.document.bytes), carried = try JSONReader().read(carried2)
         #expect(plain.nodes.count == carried.nodes.count)

@@ -33,7 +33,9 @@ struct RecordModel: Equatable {
             w.key("topic"); w.string("in")
             w.key("offset"); w.int(offset)
             w.endObject()
-        } else { w.null() }
+        } else {
+            w.null()
+        }
         w.key("page")
         w.beginObject()
         w.key("type"); w.string(pageType)
@@ -59,7 +61,8 @@ struct RecordModel: Equatable {
                 w.beginObject()
                 w.key("id"); w.string(r.id)
                 w.key("renderer"); w.string(orNull: r.renderer)
-                w.key("model"); w.raw(Array(#"{"@class":"x.Record","n":\#(r.model),"text":"caf\u00e9 \"\#(r.id)\""}"#.utf8))
+                w.key("model");
+                w.raw(Array(#"{"@class":"x.Record","n":\#(r.model),"text":"caf\u00e9 \"\#(r.id)\""}"#.utf8))
                 if let a = r.action {
                     w.key("action")
                     w.beginObject()
@@ -88,15 +91,21 @@ struct RecordModel: Equatable {
         return w.bytes
     }
 
-    static func random(_ g: inout SeededRandom, sections: ClosedRange<Int> = 0...8, rows: ClosedRange<Int> = 0...12, counter: inout Int) -> RecordModel {
+    static func random(
+        _ g: inout SeededRandom, sections: ClosedRange<Int> = 0...8, rows: ClosedRange<Int> = 0...12, counter: inout Int
+    ) -> RecordModel {
         var r = RecordModel(offset: Int.random(in: 0...1000, using: &g))
-        for _ in 0..<Int.random(in: sections, using: &g) { r.sections.append(randomSection(&g, rows: rows, counter: &counter)) }
+        for _ in 0..<Int.random(in: sections, using: &g) {
+            r.sections.append(randomSection(&g, rows: rows, counter: &counter))
+        }
         return r
     }
 
     static func randomSection(_ g: inout SeededRandom, rows: ClosedRange<Int>, counter: inout Int) -> Section {
         counter += 1
-        var s = Section(id: "contents[0].Main[\(counter)]", type: ["ResultsList", "RefinementMenu", "Breadcrumbs"].randomElement(using: &g)!)
+        var s = Section(
+            id: "contents[0].Main[\(counter)]",
+            type: ["ResultsList", "RefinementMenu", "Breadcrumbs"].randomElement(using: &g)!)
         if Bool.random(using: &g) { s.attributes["total"] = Int.random(in: 0...99, using: &g) }
         for _ in 0..<Int.random(in: rows, using: &g) { s.rows.append(randomRow(&g, counter: &counter)) }
         return s
@@ -104,8 +113,10 @@ struct RecordModel: Equatable {
 
     static func randomRow(_ g: inout SeededRandom, counter: inout Int) -> Row {
         counter += 1
-        return Row(id: "p\(counter)", renderer: Bool.random(using: &g) ? "ProductCell" : nil, model: Int.random(in: 0...9, using: &g),
-                   action: Bool.random(using: &g) ? "/p/\(counter)" : nil)
+        return Row(
+            id: "p\(counter)", renderer: Bool.random(using: &g) ? "ProductCell" : nil,
+            model: Int.random(in: 0...9, using: &g),
+            action: Bool.random(using: &g) ? "/p/\(counter)" : nil)
     }
 }
 
@@ -126,7 +137,10 @@ enum Edit: CaseIterable {
             r.sections = []
             return r
         case .mixed:
-            for _ in 0..<Int.random(in: 1...6, using: &g) { r = ([Edit.insert, .delete, .move, .update].randomElement(using: &g)!).apply(to: r, &g, counter: &counter) }
+            for _ in 0..<Int.random(in: 1...6, using: &g) {
+                r = ([Edit.insert, .delete, .move, .update].randomElement(using: &g)!).apply(
+                    to: r, &g, counter: &counter)
+            }
             if Bool.random(using: &g) { r.pageType = "Other" }
             if Bool.random(using: &g) { r.diagnostics.append("unmapped") }
             return r
@@ -135,14 +149,22 @@ enum Edit: CaseIterable {
         let onSections = r.sections.isEmpty || Int.random(in: 0..<4, using: &g) == 0
         if onSections {
             switch self {
-            case .insert: r.sections.insert(RecordModel.randomSection(&g, rows: 0...5, counter: &counter), at: Int.random(in: 0...r.sections.count, using: &g))
-            case .delete where !r.sections.isEmpty: r.sections.remove(at: Int.random(in: 0..<r.sections.count, using: &g))
+            case .insert:
+                r.sections.insert(
+                    RecordModel.randomSection(&g, rows: 0...5, counter: &counter),
+                    at: Int.random(in: 0...r.sections.count, using: &g))
+            case .delete where !r.sections.isEmpty:
+                r.sections.remove(at: Int.random(in: 0..<r.sections.count, using: &g))
             case .move where r.sections.count > 1:
                 let s = r.sections.remove(at: Int.random(in: 0..<r.sections.count, using: &g))
                 r.sections.insert(s, at: Int.random(in: 0...r.sections.count, using: &g))
             case .update where !r.sections.isEmpty:
                 let k = Int.random(in: 0..<r.sections.count, using: &g)
-                if Bool.random(using: &g) { r.sections[k].visible.toggle() } else { r.sections[k].attributes["total", default: 0] += 1 }
+                if Bool.random(using: &g) {
+                    r.sections[k].visible.toggle()
+                } else {
+                    r.sections[k].attributes["total", default: 0] += 1
+                }
             default: break
             }
             return r
@@ -150,7 +172,8 @@ enum Edit: CaseIterable {
         let k = Int.random(in: 0..<r.sections.count, using: &g)
         var rows = r.sections[k].rows
         switch self {
-        case .insert: rows.insert(RecordModel.randomRow(&g, counter: &counter), at: Int.random(in: 0...rows.count, using: &g))
+        case .insert:
+            rows.insert(RecordModel.randomRow(&g, counter: &counter), at: Int.random(in: 0...rows.count, using: &g))
         case .delete where !rows.isEmpty: rows.remove(at: Int.random(in: 0..<rows.count, using: &g))
         case .move where rows.count > 1:
             let row = rows.remove(at: Int.random(in: 0..<rows.count, using: &g))

@@ -1,7 +1,7 @@
-import Testing
 import CJSONScan
 import LayoutJSON
 import TestSupport
+import Testing
 
 private func read(_ text: String, maxDepth: Int = 512) throws(JSONSyntaxError) -> JSONDocument {
     try JSONReader(maxDepth: maxDepth).read(Array(text.utf8))
@@ -43,8 +43,11 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
     @Test func valuesFindsSeveralKeysInOnePass() throws {
         // Keys of 63 bytes and more share one length bucket: two of them that differ only in length.
         let long70 = String(repeating: "k", count: 70), long64 = String(repeating: "k", count: 64)
-        let doc = try read(#"{"b":1,"a":2,"b":3,"\u0063":4,"":5,"ab":6,"long key name here":7,"\#(long64)":8,"\#(long70)":9}"#)
-        let table = JSONKeyTable(["a", "b", "c", "", "missing", "long key name here", "ab", JSONKey(long70), JSONKey(long64)])
+        let doc = try read(
+            #"{"b":1,"a":2,"b":3,"\u0063":4,"":5,"ab":6,"long key name here":7,"\#(long64)":8,"\#(long70)":9}"#)
+        let table = JSONKeyTable([
+            "a", "b", "c", "", "missing", "long key name here", "ab", JSONKey(long70), JSONKey(long64),
+        ])
         var found: [Int] = [99]
         doc.values(0, table, into: &found)
         #expect(found.count == 9)
@@ -118,14 +121,14 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
     }
 
     @Test(arguments: [
-        [UInt8(0x22), 0xC3, 0x28, 0x22],              // bad continuation
-        [0x22, 0xC0, 0xAF, 0x22],                     // overlong '/'
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],               // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],               // UTF-8 encoded surrogate
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],         // above U+10FFFF
-        [0x22, 0xFF, 0x22],                           // never valid
-        [0x22, 0x80, 0x22],                           // lone continuation
-        [0x22, 0xE2, 0x82, 0x22],                     // truncated sequence
+        [UInt8(0x22), 0xC3, 0x28, 0x22],  // bad continuation
+        [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
+        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+        [0x22, 0xFF, 0x22],  // never valid
+        [0x22, 0x80, 0x22],  // lone continuation
+        [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
     ])
     func rejectsInvalidUTF8(bytes: [UInt8]) {
         #expect(reason(bytes)?.reason == .invalidUTF8)
@@ -169,7 +172,7 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
     }
 
     @Test func longStringsAndManyValues() throws {
-        let long = String(repeating: "abcdefgh", count: 1_000_000)   // 8 MB string
+        let long = String(repeating: "abcdefgh", count: 1_000_000)  // 8 MB string
         let doc = try read("[\"" + long + "\"]")
         #expect(doc.string(1)?.utf8.count == 8_000_000)
         let many = "[" + Array(repeating: "1", count: 200_000).joined(separator: ",") + "]"
@@ -188,17 +191,18 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
         let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x20, 0x41]
         for _ in 0..<20_000 {
             let length = Int(rng.next() % 80)
-            var bytes = (0..<length).map { _ in UInt8(0x21 + rng.next() % 0x5E) }   // printable ASCII
+            var bytes = (0..<length).map { _ in UInt8(0x21 + rng.next() % 0x5E) }  // printable ASCII
             for _ in 0..<Int(rng.next() % 3) where length > 0 {
                 bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % UInt64(specials.count))]
             }
             let from = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
             bytes.withUnsafeBufferPointer { b in
                 let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                let expected = (from..<length).first { i in
-                    let c = bytes[i]
-                    return c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80
-                } ?? length
+                let expected =
+                    (from..<length).first { i in
+                        let c = bytes[i]
+                        return c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80
+                    } ?? length
                 #expect(cjsonscan_string_stop(base, from, length) == expected)
                 #expect(cjsonscan_string_stop_portable(base, from, length) == expected)
             }

@@ -1,5 +1,5 @@
-import Testing
 import LayoutJSON
+import Testing
 
 @Suite struct JSONWriterTests {
     @Test func writesCompactJSONWithCommasAndEscapes() throws {
@@ -98,7 +98,10 @@ import LayoutJSON
         let compact = Array(#"{"a":[1,{"b":"x"},[]],"c":{},"d":"\u00e9"}"#.utf8)
         let pretty = JSONPrettyPrinter.format(try JSONReader().read(compact))
         let text = String(decoding: pretty, as: UTF8.self)
-        #expect(text == "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x\"\n    },\n    []\n  ],\n  \"c\": {},\n  \"d\": \"\\u00e9\"\n}\n")
+        #expect(
+            text
+                == "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x\"\n    },\n    []\n  ],\n  \"c\": {},\n  \"d\": \"\\u00e9\"\n}\n"
+        )
         let again = try JSONReader().read(pretty)
         #expect(again.value(0, "d").flatMap(again.string) == "é")
     }

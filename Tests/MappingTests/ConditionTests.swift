@@ -1,15 +1,18 @@
-import Testing
 import LayoutJSON
 import Mapping
+import Testing
 
-private let model = try! JSONReader().read(Array(#"""
-{"@class":"com.endeca.infront.cartridge.model.Record","label":"Aceite","count":12,
- "attributes":{"product.vegan":["true"],"sku.activePrice":["8899.000000"],"record.type":["Producto","SKU"]},
- "flag":true,"nothing":null}
-"""#.utf8))
+private let model = try! JSONReader().read(
+    Array(
+        #"""
+        {"@class":"com.endeca.infront.cartridge.model.Record","label":"Aceite","count":12,
+         "attributes":{"product.vegan":["true"],"sku.activePrice":["8899.000000"],"record.type":["Producto","SKU"]},
+         "flag":true,"nothing":null}
+        """#.utf8))
 
 private func holds(_ text: String, row: Int = 0, section: Int = 0, type: String = "ResultsList") throws -> Bool {
-    try Condition(text).evaluate(ConditionContext(document: model, model: 0, row: row, section: section, sectionType: type))
+    try Condition(text).evaluate(
+        ConditionContext(document: model, model: 0, row: row, section: section, sectionType: type))
 }
 
 @Suite struct ConditionTests {
@@ -76,10 +79,12 @@ private func holds(_ text: String, row: Int = 0, section: Int = 0, type: String 
     ])
     func stringEqualityMatchesStringSemantics(text: String, expected: Bool) throws {
         // "kelvin" is U+212A KELVIN SIGN (canonically equal to "K"); "accent" is "e" + U+0301 (equal to "é").
-        let doc = try JSONReader().read(Array(#"""
-        {"ascii":"Si","empty":"","escaped":"\u0041B","kelvin":"\#u{212A}","accent":"cafe\#u{301}","number":12,
-         "numberText":"12","nothing":null,"list":["Si"]}
-        """#.utf8))
+        let doc = try JSONReader().read(
+            Array(
+                #"""
+                {"ascii":"Si","empty":"","escaped":"\u0041B","kelvin":"\#u{212A}","accent":"cafe\#u{301}","number":12,
+                 "numberText":"12","nothing":null,"list":["Si"]}
+                """#.utf8))
         let context = ConditionContext(document: doc, model: 0, row: 0, section: 0, sectionType: "T")
         #expect(try Condition(text).evaluate(context) == expected, "\(text)")
     }
@@ -114,13 +119,17 @@ private func holds(_ text: String, row: Int = 0, section: Int = 0, type: String 
         #expect(throws: ConditionError.self) { try Condition(wide) }
         let deep = String(repeating: "(", count: 40) + "true" + String(repeating: ")", count: 40)
         #expect(throws: ConditionError.self) { try Condition(deep) }
-        #expect(throws: Never.self) { try Condition(String(repeating: "(", count: 10) + "true" + String(repeating: ")", count: 10)) }
+        #expect(throws: Never.self) {
+            try Condition(String(repeating: "(", count: 10) + "true" + String(repeating: ")", count: 10))
+        }
     }
 
     @Test func canonicalFormIgnoresOrderAndOrientation() throws {
         #expect(try Condition("a == 1 and b > 2").canonical == Condition("2 < b and 1 == a").canonical)
         #expect(try Condition("a in [\"x\", \"y\"]").canonical == Condition("a in ['y','x']").canonical)
-        #expect(try Condition("(a == 1 or b == 2) or c == 3").canonical == Condition("c == 3 or (b == 2 or a == 1)").canonical)
+        #expect(
+            try Condition("(a == 1 or b == 2) or c == 3").canonical
+                == Condition("c == 3 or (b == 2 or a == 1)").canonical)
         #expect(try Condition("a == 1").canonical != Condition("a == 2").canonical)
         #expect(try Condition("a < 1").canonical != Condition("a > 1").canonical)
     }

@@ -1,8 +1,8 @@
-import Testing
 import Adaptors
 import ContentTree
 import LayoutJSON
 import Mapping
+import Testing
 
 func loadConfig(_ yaml: String) -> Result<MappingConfig, MappingConfigError> {
     MappingConfigLoader().load(yaml: yaml, origin: "test.yaml")
@@ -21,31 +21,34 @@ func errors(_ yaml: String) -> [Diagnostic] {
 
 @Suite struct MappingConfigLoaderTests {
     @Test func loadsEveryField() throws {
-        let c = try config("""
-        version: 1
-        policy: strict
-        defaultRenderer: Cell
-        options: { omitContainers: true, emptyMenusShowNoResults: true, emptySlotsShowLoading: true, maxDepth: 64 }
-        adaptors:
-          COTO_ResultsList: ResultsList
-          Grid: { adaptor: ResultsList, groupBy: 'attributes["b"][0]', groupOrder: value }
-          Html: { adaptor: Generic, rows: one, idFields: [id] }
-          Items: { rows: "field:items" }
-        renderers:
-          - { renderer: A, types: Record, when: 'count > 1' }
-          - { renderer: B, types: [Refinement, RefinementBreadcrumb] }
-        supplementary:
-          - { kind: header, types: RefinementMenu, field: displayName, renderer: H }
-        placeholders:
-          - { kind: noResults, renderer: N }
-          - { kind: error, types: [ResultsList], renderer: E }
-        """)
+        let c = try config(
+            """
+            version: 1
+            policy: strict
+            defaultRenderer: Cell
+            options: { omitContainers: true, emptyMenusShowNoResults: true, emptySlotsShowLoading: true, maxDepth: 64 }
+            adaptors:
+              COTO_ResultsList: ResultsList
+              Grid: { adaptor: ResultsList, groupBy: 'attributes["b"][0]', groupOrder: value }
+              Html: { adaptor: Generic, rows: one, idFields: [id] }
+              Items: { rows: "field:items" }
+            renderers:
+              - { renderer: A, types: Record, when: 'count > 1' }
+              - { renderer: B, types: [Refinement, RefinementBreadcrumb] }
+            supplementary:
+              - { kind: header, types: RefinementMenu, field: displayName, renderer: H }
+            placeholders:
+              - { kind: noResults, renderer: N }
+              - { kind: error, types: [ResultsList], renderer: E }
+            """)
         #expect(c.policy == .strict)
         #expect(c.defaultRenderer == "Cell")
         #expect(c.options.omitContainers && c.options.emptyMenusShowNoResults && c.options.emptySlotsShowLoading)
         #expect(c.options.maxDepth == 64)
         #expect(c.adaptors["COTO_ResultsList"]?.adaptor.name == "ResultsList")
-        #expect(c.adaptors["Grid"]?.grouper == RowGrouper(path: try FieldPath(parsing: #"attributes["b"][0]"#), order: .value))
+        #expect(
+            c.adaptors["Grid"]?.grouper
+                == RowGrouper(path: try FieldPath(parsing: #"attributes["b"][0]"#), order: .value))
         #expect((c.adaptors["Html"]?.adaptor as? GenericAdaptor)?.rows == .one)
         #expect((c.adaptors["Items"]?.adaptor as? GenericAdaptor)?.rows == .field("items"))
         #expect(c.renderers.map(\.renderer) == ["A", "B"])
@@ -59,30 +62,32 @@ func errors(_ yaml: String) -> [Diagnostic] {
     }
 
     @Test func unknownFieldsAndWrongTypesAreErrorsWithLocations() {
-        let found = errors("""
-        version: 1
-        renderers:
-          - renderer: A
-            types: Record
-            whem: 'x == 1'
-        options:
-          omitContainers: maybe
-        adaptors:
-          X: Magic
-        colour: blue
-        """)
+        let found = errors(
+            """
+            version: 1
+            renderers:
+              - renderer: A
+                types: Record
+                whem: 'x == 1'
+            options:
+              omitContainers: maybe
+            adaptors:
+              X: Magic
+            colour: blue
+            """)
         #expect(found.map(\.code) == ["unknown-field", "wrong-type", "unknown-adaptor", "unknown-field"])
         #expect(found.map(\.path) == ["test.yaml:5:5", "test.yaml:7:19", "test.yaml:9:6", "test.yaml:10:1"])
         #expect(found[0].message.contains("unknown field 'whem'"))
     }
 
     @Test func conditionErrorsPointIntoTheYAML() {
-        let found = errors("""
-        renderers:
-          - renderer: A
-            types: Record
-            when: 'count >> 1'
-        """)
+        let found = errors(
+            """
+            renderers:
+              - renderer: A
+                types: Record
+                when: 'count >> 1'
+            """)
         #expect(found.count == 1)
         #expect(found.first?.code == "condition-syntax")
         #expect(found.first?.path == "test.yaml:4:19")
@@ -111,7 +116,8 @@ func errors(_ yaml: String) -> [Diagnostic] {
 
     @Test func missingRequiredFields() {
         #expect(errors("renderers:\n  - renderer: A\n").map(\.code) == ["missing-field"])
-        #expect(errors("supplementary:\n  - { kind: header, types: X, renderer: H }\n").map(\.code) == ["missing-field"])
+        #expect(
+            errors("supplementary:\n  - { kind: header, types: X, renderer: H }\n").map(\.code) == ["missing-field"])
         #expect(errors("placeholders:\n  - { kind: spinner, renderer: S }\n").map(\.code) == ["wrong-value"])
         #expect(errors("adaptors:\n  X: { adaptor: ResultsList, rows: one }\n").map(\.code) == ["wrong-field"])
     }

@@ -1,15 +1,17 @@
-import Testing
 import Adaptors
 import LayoutJSON
 import Mapping
+import Testing
 
-private let models = try! JSONReader().read(Array(#"""
-[{"@class":"com.endeca.infront.cartridge.model.Refinement","label":"A","count":3},
- {"@class":"com.endeca.infront.cartridge.model.Record","attributes":{"vegan":["true"]}},
- {"@class":"com.endeca.infront.cartridge.model.Record","attributes":{"vegan":["false"]}},
- {"@class":"com.other.Thing"},
- {"label":"no class"}]
-"""#.utf8))
+private let models = try! JSONReader().read(
+    Array(
+        #"""
+        [{"@class":"com.endeca.infront.cartridge.model.Refinement","label":"A","count":3},
+         {"@class":"com.endeca.infront.cartridge.model.Record","attributes":{"vegan":["true"]}},
+         {"@class":"com.endeca.infront.cartridge.model.Record","attributes":{"vegan":["false"]}},
+         {"@class":"com.other.Thing"},
+         {"label":"no class"}]
+        """#.utf8))
 
 private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) -> ConditionContext {
     ConditionContext(document: models, model: models.element(0, n)!, row: row, section: 0, sectionType: type)
@@ -25,62 +27,89 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
         let full = RendererResolver(config: try config("renderers:\n  - { renderer: F, types: com.other.Thing }\n"))
         #expect(full.resolveRow(context(3), adaptor: "X") == .resolved(renderer: "F", type: "com.other.Thing"))
         let section = RendererResolver(config: try config("renderers:\n  - { renderer: S, types: Custom_Menu }\n"))
-        #expect(section.resolveRow(context(4, type: "Custom_Menu"), adaptor: "Generic") == .resolved(renderer: "S", type: "Custom_Menu"))
+        #expect(
+            section.resolveRow(context(4, type: "Custom_Menu"), adaptor: "Generic")
+                == .resolved(renderer: "S", type: "Custom_Menu"))
         let adaptor = RendererResolver(config: try config("renderers:\n  - { renderer: G, types: Generic }\n"))
-        #expect(adaptor.resolveRow(context(4, type: "Custom_Menu"), adaptor: "Generic") == .resolved(renderer: "G", type: "Generic"))
-        let short = RendererResolver(config: try config("renderers:\n  - { renderer: S, types: Thing }\n  - { renderer: F, types: com.other.Thing }\n"))
+        #expect(
+            adaptor.resolveRow(context(4, type: "Custom_Menu"), adaptor: "Generic")
+                == .resolved(renderer: "G", type: "Generic"))
+        let short = RendererResolver(
+            config: try config(
+                "renderers:\n  - { renderer: S, types: Thing }\n  - { renderer: F, types: com.other.Thing }\n"))
         #expect(short.resolveRow(context(3), adaptor: "X") == .resolved(renderer: "S", type: "Thing"))
         let fallback = RendererResolver(config: try config("defaultRenderer: D\n"))
         #expect(fallback.resolveRow(context(3), adaptor: "X") == .defaulted(renderer: "D"))
         let none = RendererResolver(config: try config("renderers: []\n"))
-        #expect(none.resolveRow(context(3, type: "T"), adaptor: "X") == .unmapped(tried: ["Thing", "com.other.Thing", "T", "X"]))
+        #expect(
+            none.resolveRow(context(3, type: "T"), adaptor: "X")
+                == .unmapped(tried: ["Thing", "com.other.Thing", "T", "X"]))
     }
 
     @Test func conditionsChooseAndFallThroughWhenNoneMatch() throws {
-        let c = try config("""
-        renderers:
-          - { renderer: Vegan, types: Record, when: 'attributes["vegan"][0] == "true"' }
-          - { renderer: Section, types: ResultsList }
-        """)
+        let c = try config(
+            """
+            renderers:
+              - { renderer: Vegan, types: Record, when: 'attributes["vegan"][0] == "true"' }
+              - { renderer: Section, types: ResultsList }
+            """)
         let r = RendererResolver(config: c)
-        #expect(r.resolveRow(context(1, type: "ResultsList"), adaptor: "ResultsList") == .resolved(renderer: "Vegan", type: "Record"))
-        #expect(r.resolveRow(context(2, type: "ResultsList"), adaptor: "ResultsList") == .resolved(renderer: "Section", type: "ResultsList"))
+        #expect(
+            r.resolveRow(context(1, type: "ResultsList"), adaptor: "ResultsList")
+                == .resolved(renderer: "Vegan", type: "Record"))
+        #expect(
+            r.resolveRow(context(2, type: "ResultsList"), adaptor: "ResultsList")
+                == .resolved(renderer: "Section", type: "ResultsList"))
     }
 
     @Test func moreThanOneMatchIsAmbiguousNotFirstWins() throws {
-        let c = try config("""
-        renderers:
-          - { renderer: A, types: Record, when: 'exists attributes' }
-          - { renderer: B, types: [Refinement, Record], when: 'row == 0' }
-        """)
+        let c = try config(
+            """
+            renderers:
+              - { renderer: A, types: Record, when: 'exists attributes' }
+              - { renderer: B, types: [Refinement, Record], when: 'row == 0' }
+            """)
         let r = RendererResolver(config: c)
-        #expect(r.resolveRow(context(1, type: "ResultsList"), adaptor: "ResultsList") == .ambiguous(type: "Record", renderers: ["A", "B"]))
-        #expect(r.resolveRow(context(1, type: "ResultsList", row: 1), adaptor: "ResultsList") == .resolved(renderer: "A", type: "Record"))
+        #expect(
+            r.resolveRow(context(1, type: "ResultsList"), adaptor: "ResultsList")
+                == .ambiguous(type: "Record", renderers: ["A", "B"]))
+        #expect(
+            r.resolveRow(context(1, type: "ResultsList", row: 1), adaptor: "ResultsList")
+                == .resolved(renderer: "A", type: "Record"))
         // Families: B serves Refinement too.
         #expect(r.resolveRow(context(0), adaptor: "RefinementMenu") == .resolved(renderer: "B", type: "Refinement"))
     }
 
     @Test func supplementaryAndPlaceholders() throws {
-        let c = try config("""
-        supplementary:
-          - { kind: header, types: RefinementMenu, field: label, renderer: H }
-          - { kind: badge, types: RefinementMenu, field: count, renderer: Badge, when: 'count > 5' }
-        placeholders:
-          - { kind: noResults, renderer: AnyEmpty }
-          - { kind: noResults, types: RefinementMenu, renderer: MenuEmpty }
-          - { kind: error, types: [X], renderer: E1 }
-          - { kind: error, types: [X], renderer: E2 }
-        """)
+        let c = try config(
+            """
+            supplementary:
+              - { kind: header, types: RefinementMenu, field: label, renderer: H }
+              - { kind: badge, types: RefinementMenu, field: count, renderer: Badge, when: 'count > 5' }
+            placeholders:
+              - { kind: noResults, renderer: AnyEmpty }
+              - { kind: noResults, types: RefinementMenu, renderer: MenuEmpty }
+              - { kind: error, types: [X], renderer: E1 }
+              - { kind: error, types: [X], renderer: E2 }
+            """)
         let r = RendererResolver(config: c)
         let header = try #require(r.resolveSupplementary(kind: "header", item: context(0), adaptor: "RefinementMenu"))
         #expect(header.resolution == .resolved(renderer: "H", type: "RefinementMenu"))
         #expect(models.string(header.model) == "A")
         #expect(r.resolveSupplementary(kind: "badge", item: context(0), adaptor: "RefinementMenu") == nil)
         #expect(r.resolveSupplementary(kind: "header", item: context(0, type: "Other"), adaptor: "Other") == nil)
-        #expect(r.resolvePlaceholder(.noResults, item: context(0), adaptor: "RefinementMenu") == .resolved(renderer: "MenuEmpty", type: "RefinementMenu"))
-        #expect(r.resolvePlaceholder(.noResults, item: context(0, type: "ResultsList"), adaptor: "ResultsList") == .resolved(renderer: "AnyEmpty", type: "*"))
-        #expect(r.resolvePlaceholder(.error, item: context(0, type: "X"), adaptor: "Generic") == .ambiguous(type: "X", renderers: ["E1", "E2"]))
-        #expect(r.resolvePlaceholder(.loading, item: context(0), adaptor: "Generic") == .unmapped(tried: ["RefinementMenu", "Generic", "*"]))
+        #expect(
+            r.resolvePlaceholder(.noResults, item: context(0), adaptor: "RefinementMenu")
+                == .resolved(renderer: "MenuEmpty", type: "RefinementMenu"))
+        #expect(
+            r.resolvePlaceholder(.noResults, item: context(0, type: "ResultsList"), adaptor: "ResultsList")
+                == .resolved(renderer: "AnyEmpty", type: "*"))
+        #expect(
+            r.resolvePlaceholder(.error, item: context(0, type: "X"), adaptor: "Generic")
+                == .ambiguous(type: "X", renderers: ["E1", "E2"]))
+        #expect(
+            r.resolvePlaceholder(.loading, item: context(0), adaptor: "Generic")
+                == .unmapped(tried: ["RefinementMenu", "Generic", "*"]))
         #expect(r.supplementaryKinds == ["header", "badge"])
     }
 }
@@ -91,46 +120,60 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
     }
 
     @Test func duplicateUnconditionalMappings() throws {
-        #expect(try findings("""
-        renderers:
-          - { renderer: A, types: Record }
-          - { renderer: B, types: [Record, Refinement] }
-        """) == ["duplicate-mapping@test.yaml:3:5"])
+        #expect(
+            try findings(
+                """
+                renderers:
+                  - { renderer: A, types: Record }
+                  - { renderer: B, types: [Record, Refinement] }
+                """) == ["duplicate-mapping@test.yaml:3:5"])
     }
 
     @Test func mappingsThatCanNeverBeChosen() throws {
-        #expect(try findings("""
-        renderers:
-          - { renderer: A, types: Record, when: 'false' }
-          - { renderer: B, types: Record, when: 'x == 1 and x == 2' }
-          - { renderer: C, types: Record, when: 'x in ["a"] and x != "a"' }
-          - { renderer: D, types: Record, when: 'x == 1 and x == "1"' }
-        """) == ["unreachable-mapping@test.yaml:2:5", "unreachable-mapping@test.yaml:3:5", "unreachable-mapping@test.yaml:4:5"])
-        #expect(try findings("""
-        renderers:
-          - { renderer: Any, types: Record }
-          - { renderer: Vegan, types: Record, when: 'vegan == "true"' }
-        """) == ["unreachable-mapping@test.yaml:3:5"])
+        #expect(
+            try findings(
+                """
+                renderers:
+                  - { renderer: A, types: Record, when: 'false' }
+                  - { renderer: B, types: Record, when: 'x == 1 and x == 2' }
+                  - { renderer: C, types: Record, when: 'x in ["a"] and x != "a"' }
+                  - { renderer: D, types: Record, when: 'x == 1 and x == "1"' }
+                """) == [
+                    "unreachable-mapping@test.yaml:2:5", "unreachable-mapping@test.yaml:3:5",
+                    "unreachable-mapping@test.yaml:4:5",
+                ])
+        #expect(
+            try findings(
+                """
+                renderers:
+                  - { renderer: Any, types: Record }
+                  - { renderer: Vegan, types: Record, when: 'vegan == "true"' }
+                """) == ["unreachable-mapping@test.yaml:3:5"])
     }
 
     @Test func conditionsThatCannotBeToldApart() throws {
-        #expect(try findings("""
-        renderers:
-          - { renderer: A, types: Record, when: 'a == 1 and b > 2' }
-          - { renderer: B, types: Record, when: '2 < b and 1 == a' }
-          - { renderer: C, types: Record, when: 'a == 3' }
-        supplementary:
-          - { kind: header, types: M, field: x, renderer: H1 }
-          - { kind: header, types: M, field: y, renderer: H2 }
-        """) == ["indistinguishable-conditions@test.yaml:3:5", "duplicate-mapping@test.yaml:7:5"])
+        #expect(
+            try findings(
+                """
+                renderers:
+                  - { renderer: A, types: Record, when: 'a == 1 and b > 2' }
+                  - { renderer: B, types: Record, when: '2 < b and 1 == a' }
+                  - { renderer: C, types: Record, when: 'a == 3' }
+                supplementary:
+                  - { kind: header, types: M, field: x, renderer: H1 }
+                  - { kind: header, types: M, field: y, renderer: H2 }
+                """) == ["indistinguishable-conditions@test.yaml:3:5", "duplicate-mapping@test.yaml:7:5"])
     }
 
     @Test func aCleanConfigHasNoErrors() throws {
-        #expect(try findings("""
-        defaultRenderer: D
-        renderers:
-          - { renderer: A, types: Record, when: 'onSale == "true"' }
-          - { renderer: B, types: Record, when: 'onSale != "true"' }
-        """).isEmpty)
+        #expect(
+            try findings(
+                """
+                defaultRenderer: D
+                renderers:
+                  - { renderer: A, types: Record, when: 'onSale == "true"' }
+                  - { renderer: B, types: Record, when: 'onSale != "true"' }
+                """
+            ).isEmpty)
     }
 }

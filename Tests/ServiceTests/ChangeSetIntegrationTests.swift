@@ -3,8 +3,8 @@ import Kafka
 import LayoutDiff
 import LayoutJSON
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
@@ -12,9 +12,12 @@ private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.pre
 private func page(_ key: String, step n: Int) -> [UInt8] {
     let records = (0..<8).map { i -> String in
         let id = n * 3 + i
-        return #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(key)-\#(id)"],"product.price":["\#(i == 0 ? n : id)"]}}"#
+        return
+            #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(key)-\#(id)"],"product.price":["\#(i == 0 ? n : id)"]}}"#
     }
-    return Array(#"{"@type":"PageSlot","name":"\#(key)","contents":[{"@type":"ResultsList","totalNumRecs":500,"recsPerPage":8,"firstRecNum":\#(1 + n * 8),"lastRecNum":\#(8 + n * 8),"records":[\#(records.joined(separator: ","))]}]}"#.utf8)
+    return Array(
+        #"{"@type":"PageSlot","name":"\#(key)","contents":[{"@type":"ResultsList","totalNumRecs":500,"recsPerPage":8,"firstRecNum":\#(1 + n * 8),"lastRecNum":\#(8 + n * 8),"records":[\#(records.joined(separator: ","))]}]}"#
+            .utf8)
 }
 
 /// A renderer that keeps the latest record per page key by applying change sets, resyncing from full records on a base mismatch.
@@ -31,13 +34,17 @@ private struct TestRenderer {
                 current[key] = nil
                 continue
             }
-            guard let target = try? JSONReader().read(bytes), let offset = target.value(target.value(0, "target")!, "offset").flatMap(target.int) else {
+            guard let target = try? JSONReader().read(bytes),
+                let offset = target.value(target.value(0, "target")!, "offset").flatMap(target.int)
+            else {
                 Issue.record("unreadable change set")
                 continue
             }
             do {
                 let rebuilt = try ChangeSetApplier().apply(bytes, to: current[key])
-                #expect(rebuilt == records[Int64(offset)], "change set for \(key)@\(offset) did not rebuild the published record")
+                #expect(
+                    rebuilt == records[Int64(offset)],
+                    "change set for \(key)@\(offset) did not rebuild the published record")
                 current[key] = rebuilt
                 applied += 1
             } catch {
@@ -53,7 +60,8 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
     var out: [Int64: [UInt8]] = [:]
     for m in messages {
         guard let v = m.value, let doc = try? JSONReader().read(v), let s = doc.value(0, "source"),
-              let o = doc.value(s, "offset").flatMap(doc.int), let p = doc.value(s, "partition").flatMap(doc.int) else { continue }
+            let o = doc.value(s, "offset").flatMap(doc.int), let p = doc.value(s, "partition").flatMap(doc.int)
+        else { continue }
         out[Int64(p) << 32 | Int64(o)] = v
     }
     return out
@@ -62,21 +70,27 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
 @Suite(.serialized) struct ChangeSetIntegrationTests {
     @Test func changeSetsAppliedInOrderRebuildEveryRecord() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         var messages: [(key: String?, value: [UInt8]?)] = []
         for n in 0..<10 { for key in ["a", "b"] { messages.append((key, page(key, step: n))) } }
         messages.append(("a", nil))  // a tombstone clears page a
         messages.append(("a", page("a", step: 3)))
         try broker.produce(input, messages)
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "22", "--changes-topic", changes, "--state-topic", state])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "22", "--changes-topic", changes, "--state-topic", state])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let records = try broker.consume(output, partitions: 1, count: 22).filter { $0.value != nil }
         let sets = try broker.consume(changes, partitions: 1, count: 22)
         #expect(records.count == 21 && sets.count == 22)
         var renderer = TestRenderer()
-        renderer.follow(sets, records: Dictionary(uniqueKeysWithValues: recordsByOffset(records).map { ($0.key & 0xFFFF_FFFF, $0.value) }))
+        renderer.follow(
+            sets,
+            records: Dictionary(uniqueKeysWithValues: recordsByOffset(records).map { ($0.key & 0xFFFF_FFFF, $0.value) })
+        )
         #expect(renderer.applied == 21 && renderer.resyncs.isEmpty, "\(renderer.resyncs)")
         // First change set per key is from empty; the one after the tombstone too.
         let bases = sets.compactMap { m -> Bool? in
@@ -97,19 +111,24 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
 
     @Test func stateSurvivesAKillARestartAndASecondWorker() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
         let keys = ["p0", "p1", "p2", "p3", "p4", "p5"]
         // Key k lives on partition k % 3, so offsets are per partition and records are found by (partition, offset).
         func produce(step: Int) throws {
-            for (k, key) in keys.enumerated() { try broker.produce(input, [(key, page(key, step: step))], partition: Int32(k % 3)) }
+            for (k, key) in keys.enumerated() {
+                try broker.produce(input, [(key, page(key, step: step))], partition: Int32(k % 3))
+            }
         }
         let group = unique("g")
         let flags = ["--changes-topic", changes, "--state-topic", state]
         // 1. A worker processes two steps and is killed (SIGKILL: no drain, offsets possibly uncommitted).
         try produce(step: 0)
         try produce(step: 1)
-        let first = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        let first = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
         _ = try broker.consume(changes, partitions: 3, count: 12, timeout: 60)
         _ = try broker.consume(state, partitions: 3, count: 12, timeout: 30)
         first.signal(SIGKILL)
@@ -117,12 +136,14 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         // 2. A restarted worker rebuilds state from the latest-layout topic before processing step 2.
         try produce(step: 2)
         let port = try TestBroker.freePort()
-        let second = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags,
-                                       http: "127.0.0.1:\(port)")
+        let second = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags,
+            http: "127.0.0.1:\(port)")
         #expect(second.waitForLog("latest layouts rebuilt", seconds: 60), "\(second.logText)")
         _ = try broker.consume(changes, partitions: 3, count: 18, timeout: 60)
         // 3. A second worker joins; partitions move, and each side rebuilds what it was given.
-        let third = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        let third = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
         #expect(third.waitForLog("latest layouts rebuilt", seconds: 60), "\(third.logText)")
         try produce(step: 3)
         try produce(step: 4)
@@ -148,43 +169,60 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         for m in sets { keyed[String(decoding: m.key ?? [], as: UTF8.self), default: []].append(m) }
         for (key, list) in keyed {
             let inputPartition = Int64(keys.firstIndex(of: key)! % 3)
-            renderer.follow(list, records: Dictionary(uniqueKeysWithValues: records.filter { $0.key >> 32 == inputPartition }.map { ($0.key & 0xFFFF_FFFF, $0.value) }))
+            renderer.follow(
+                list,
+                records: Dictionary(
+                    uniqueKeysWithValues: records.filter { $0.key >> 32 == inputPartition }.map {
+                        ($0.key & 0xFFFF_FFFF, $0.value)
+                    }))
         }
         // Every step of every page was published at least once (a kill may add duplicates), and every change set linked to
         // the renderer's current record: no base mismatch, including right after each rebuild.
         #expect(sets.count >= 30)
         #expect(renderer.applied == sets.count && renderer.resyncs.isEmpty, "\(renderer.resyncs)")
         // After the restart no change set for a page that had a layout is from empty.
-        let fromEmpty = sets.filter { m in m.value.flatMap { try? JSONReader().read($0) }.map { $0.kind($0.value(0, "base")!) == .null } ?? false }
+        let fromEmpty = sets.filter { m in
+            m.value.flatMap { try? JSONReader().read($0) }.map { $0.kind($0.value(0, "base")!) == .null } ?? false
+        }
         #expect(fromEmpty.count == keys.count, "\(fromEmpty.count) change sets from empty; expected one per page")
     }
 
     @Test func aLatestLayoutTopicWithTooFewPartitionsStopsTheWorkerWithAClearError() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
         try broker.createTopics([input, output, dlq, changes], partitions: 3)
         try broker.createTopics([state], partitions: 1)
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--changes-topic", changes, "--state-topic", state])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--changes-topic", changes, "--state-topic", state])
         let status = worker.wait(seconds: 60)
         #expect(status != nil && status != 0, "\(worker.logText.suffix(2000))")
-        #expect(worker.logText.contains("create it compacted with as many partitions as the input"), "\(worker.logText.suffix(2000))")
+        #expect(
+            worker.logText.contains("create it compacted with as many partitions as the input"),
+            "\(worker.logText.suffix(2000))")
     }
 
     @Test func anUnreadableLatestLayoutIsSkippedAndThePageStartsFromEmpty() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         // A latest layout that is not a layout record (and one for another input topic, which must be ignored).
         let producer = try KafkaProducer(configuration: broker.configuration)
-        try producer.produce(topic: state, partition: 0, key: Array("a".utf8), value: Array("{not json".utf8),
-                             headers: [KafkaHeader("layout-worker-source-topic", text: input)], token: 1)
-        try producer.produce(topic: state, partition: 0, key: Array("b".utf8), value: Array("[]".utf8),
-                             headers: [KafkaHeader("layout-worker-source-topic", text: "another-topic")], token: 2)
+        try producer.produce(
+            topic: state, partition: 0, key: Array("a".utf8), value: Array("{not json".utf8),
+            headers: [KafkaHeader("layout-worker-source-topic", text: input)], token: 1)
+        try producer.produce(
+            topic: state, partition: 0, key: Array("b".utf8), value: Array("[]".utf8),
+            headers: [KafkaHeader("layout-worker-source-topic", text: "another-topic")], token: 2)
         #expect(producer.flush(timeoutMs: 10_000).pending == 0)
         try broker.produce(input, [("a", page("a", step: 0)), ("b", page("b", step: 0))])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
         #expect(worker.logText.contains("unreadable latest layout skipped"))
         #expect(worker.lastEntry("latest layouts rebuilt")?["unreadable"] as? Int == 1)

@@ -2,13 +2,14 @@ import Kafka
 import LayoutCompiler
 import LayoutDiff
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 private let compiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
 
 private func layout(_ name: String, rows: Int) throws -> RecordOutline {
-    let records = (0..<rows).map { #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(name)-\#($0)"]}}"# }.joined(separator: ",")
+    let records = (0..<rows).map { #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(name)-\#($0)"]}}"# }
+        .joined(separator: ",")
     let response = Array(#"{"@type":"ResultsList","name":"\#(name)","records":[\#(records)]}"#.utf8)
     return try RecordOutline(bytes: try compiler.compile(response).get().bytes)
 }
@@ -42,7 +43,9 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
     @Test func dropsARevokedPartition() throws {
         let a = try layout("a", rows: 2)
         var store = LayoutStore(maxBytes: 1 << 30)
-        for p in Int32(0)..<3 { for page in ["x", "y"] { store.store(a, for: .init(topic: "in", partition: p, page: page)) } }
+        for p in Int32(0)..<3 {
+            for page in ["x", "y"] { store.store(a, for: .init(topic: "in", partition: p, page: page)) }
+        }
         store.store(a, for: .init(topic: "other", partition: 1, page: "x"))
         store.removePartition(topic: "in", partition: 1)
         #expect(store.count == 5)
@@ -65,14 +68,17 @@ extension ChangeStage.Outcome {
         var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
         settings.pageKey = .response
         var stage = ChangeStage(settings: settings, compiler: compiler)
-        let response = Array(#"{"@type":"PageSlot","endeca:contentPath":"/browse","canonicalLink":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"/browse","navigationState":"/_/N-5j2xvv?format=json","siteRootPath":"/pages"},"contents":[{"@type":"ResultsList","records":[]}]}"#.utf8)
+        let response = Array(
+            #"{"@type":"PageSlot","endeca:contentPath":"/browse","canonicalLink":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"/browse","navigationState":"/_/N-5j2xvv?format=json","siteRootPath":"/pages"},"contents":[{"@type":"ResultsList","records":[]}]}"#
+                .utf8)
         let record = try compiler.compile(response).get().bytes
         let first = try #require(stage.outcomes([(message(key: "ignored", value: response), record)])[0].step)
         #expect(first.pageKey == "/browse|/browse/_/N-5j2xvv?format=json")
         #expect(first.changeSet.base == nil)
         // The same page again, under another message key: same page, so a change set against the first.
         let second = try #require(stage.outcomes([(message(key: "other", value: response), record)])[0].step)
-        #expect(second.changeSet.base?.hash == first.changeSet.target.hash && second.changeSet.summary == ChangeSummary())
+        #expect(
+            second.changeSet.base?.hash == first.changeSet.target.hash && second.changeSet.summary == ChangeSummary())
         // Tombstones cannot name a response-keyed page.
         #expect(stage.outcomes([(message(key: "other", value: nil), nil)])[0].cleared == nil)
     }
@@ -81,7 +87,9 @@ extension ChangeStage.Outcome {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
         let record = try layout("a", rows: 3).document.bytes
         func base(_ key: String?, partition: Int32 = 0) -> ContentHash?? {
-            stage.outcomes([(message(key: key, value: [], partition: partition), record)])[0].step.map { $0.changeSet.base?.hash }
+            stage.outcomes([(message(key: key, value: [], partition: partition), record)])[0].step.map {
+                $0.changeSet.base?.hash
+            }
         }
         #expect(base("k1") == .some(nil))
         #expect(base("k2") == .some(nil))
@@ -100,7 +108,8 @@ extension ChangeStage.Outcome {
         let a3 = try layout("a3", rows: 2).document.bytes, b1 = try layout("b1", rows: 5).document.bytes
         let out = stage.outcomes([
             (message(key: "a", value: []), a1), (message(key: "b", value: []), b1), (message(key: "a", value: []), a2),
-            (message(key: "a", value: nil), nil), (message(key: "a", value: []), a3), (message(key: "b", value: []), b1),
+            (message(key: "a", value: nil), nil), (message(key: "a", value: []), a3),
+            (message(key: "b", value: []), b1),
         ])
         let hash = { (b: [UInt8]) in ContentHash(of: b) }
         #expect(out[0].step?.changeSet.base == nil)

@@ -6,18 +6,27 @@ import Testing
 /// headers from the input.
 @Suite struct DeadLetterTests {
     func message(key: Int, value: Int, headers: [KafkaHeader]) -> KafkaMessage {
-        KafkaMessage(topic: "in", partition: 3, offset: 42, key: [UInt8](repeating: 1, count: key),
-                     value: [UInt8](repeating: 2, count: value), headers: headers, timestamp: 1_700_000_000_000)
+        KafkaMessage(
+            topic: "in", partition: 3, offset: 42, key: [UInt8](repeating: 1, count: key),
+            value: [UInt8](repeating: 2, count: value), headers: headers, timestamp: 1_700_000_000_000)
     }
 
     @Test func aLetterThatFitsIsTheInputAsItCame() {
-        let m = message(key: 4, value: 100, headers: [KafkaHeader("trace", text: "t"), KafkaHeader("layout-worker-error-code", text: "old")])
-        let letter = DeadLetter.letter(for: m, code: "invalid-json", reason: "why", version: "1", trace: MessageTrace(of: m).headers, limit: 10_000)
+        let m = message(
+            key: 4, value: 100,
+            headers: [KafkaHeader("trace", text: "t"), KafkaHeader("layout-worker-error-code", text: "old")])
+        let letter = DeadLetter.letter(
+            for: m, code: "invalid-json", reason: "why", version: "1", trace: MessageTrace(of: m).headers, limit: 10_000
+        )
         #expect(letter.cut == .none && letter.value == m.value && letter.key == m.key)
         // The input's headers, its trace context as a child span, then the provenance.
-        #expect(letter.headers.map(\.name) == ["trace", "traceparent", "layout-worker-error-code", "layout-worker-error-message", "layout-worker-source-topic",
-                                              "layout-worker-source-partition", "layout-worker-source-offset",
-                                              "layout-worker-source-timestamp", "layout-worker-version"])
+        #expect(
+            letter.headers.map(\.name) == [
+                "trace", "traceparent", "layout-worker-error-code", "layout-worker-error-message",
+                "layout-worker-source-topic",
+                "layout-worker-source-partition", "layout-worker-source-offset",
+                "layout-worker-source-timestamp", "layout-worker-version",
+            ])
         #expect(letter.headers[2].value == Array("invalid-json".utf8))
     }
 
@@ -28,13 +37,23 @@ import Testing
         for key in [0, 10, 900, 5_000, 70_000] {
             for value in [0, 100, 1_500, 60_000, 200_000] {
                 for headerBytes in [0, 500, 100_000] {
-                    let headers = headerBytes == 0 ? [] : [KafkaHeader("blob", [UInt8](repeating: 3, count: headerBytes))]
+                    let headers =
+                        headerBytes == 0 ? [] : [KafkaHeader("blob", [UInt8](repeating: 3, count: headerBytes))]
                     let m = message(key: key, value: value, headers: headers)
-                    let letter = DeadLetter.letter(for: m, code: "too-large", reason: String(repeating: "r", count: 3_000), version: "1", trace: MessageTrace(of: m).headers, limit: limit)
+                    let letter = DeadLetter.letter(
+                        for: m, code: "too-large", reason: String(repeating: "r", count: 3_000), version: "1",
+                        trace: MessageTrace(of: m).headers, limit: limit)
                     let size = KafkaMessage.wireSize(key: letter.key, value: letter.value, headers: letter.headers)
-                    #expect(size <= limit || letter.cut == .provenanceOnly, "key \(key) value \(value) headers \(headerBytes): \(size) > \(limit)")
-                    #expect(letter.headers.contains { $0.name == OutputHeader.sourceOffset && $0.value == Array("42".utf8) })
-                    #expect(letter.headers.contains { $0.name == OutputHeader.errorCode && $0.value == Array("too-large".utf8) })
+                    #expect(
+                        size <= limit || letter.cut == .provenanceOnly,
+                        "key \(key) value \(value) headers \(headerBytes): \(size) > \(limit)")
+                    #expect(
+                        letter.headers.contains { $0.name == OutputHeader.sourceOffset && $0.value == Array("42".utf8) }
+                    )
+                    #expect(
+                        letter.headers.contains {
+                            $0.name == OutputHeader.errorCode && $0.value == Array("too-large".utf8)
+                        })
                     let cutNote = letter.headers.first { $0.name == OutputHeader.deadLetterCut }
                     #expect((letter.cut == .none) == (cutNote == nil))
                     if letter.cut == .fitted, let v = letter.value {
@@ -48,9 +67,11 @@ import Testing
 
     @Test func provenanceOnlyAlwaysFitsAKilobyteKeyAndTheHeaders() {
         let m = message(key: 50_000, value: 10, headers: [])
-        let letter = DeadLetter.letter(for: m, code: "x", reason: "y", version: "1", trace: MessageTrace(of: m).headers, limit: 100)
+        let letter = DeadLetter.letter(
+            for: m, code: "x", reason: "y", version: "1", trace: MessageTrace(of: m).headers, limit: 100)
         #expect(letter.cut == .provenanceOnly && letter.value == nil && letter.key?.count == 1024)
-        let note = String(decoding: letter.headers.first { $0.name == OutputHeader.deadLetterCut }?.value ?? [], as: UTF8.self)
+        let note = String(
+            decoding: letter.headers.first { $0.name == OutputHeader.deadLetterCut }?.value ?? [], as: UTF8.self)
         #expect(note.contains("key cut from 50000 to 1024 bytes"))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import LayoutCompiler
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 /// The service's names as README documents them: every dead-letter code (the compiler's and the service's) and
 /// every dead-letter header.
@@ -20,8 +20,10 @@ import TestSupport
 
     @Test func deadLetterHeadersAreDocumented() throws {
         let text = try readme()
-        for name in [OutputHeader.errorCode, OutputHeader.errorMessage, OutputHeader.sourceTopic, OutputHeader.workerVersion,
-                     OutputHeader.deadLetterCut] {
+        for name in [
+            OutputHeader.errorCode, OutputHeader.errorMessage, OutputHeader.sourceTopic, OutputHeader.workerVersion,
+            OutputHeader.deadLetterCut,
+        ] {
             #expect(text.contains("`\(name)`"), "\(name)")
         }
         for suffix in [OutputHeader.sourcePartition, OutputHeader.sourceOffset, OutputHeader.sourceTimestamp] {

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import Kafka
 import LayoutJSON
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
@@ -15,7 +15,8 @@ private func response(_ name: String) -> [UInt8] {
 private func sources(_ records: [KafkaMessage]) -> [String] {
     records.compactMap { m in
         guard let v = m.value, let d = try? JSONReader().read(v), let s = d.value(0, "source"),
-              let p = d.value(s, "partition").flatMap(d.int), let o = d.value(s, "offset").flatMap(d.int) else { return nil }
+            let p = d.value(s, "partition").flatMap(d.int), let o = d.value(s, "offset").flatMap(d.int)
+        else { return nil }
         return "\(p)/\(o)"
     }
 }
@@ -38,7 +39,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let producing = DispatchGroup()
         let failure = Mutex<String?>(nil)
         producing.enter()
-        let config = KafkaConfiguration(bootstrapServers: broker.address, properties: ["batch.num.messages": "1", "linger.ms": "0"])
+        let config = KafkaConfiguration(
+            bootstrapServers: broker.address, properties: ["batch.num.messages": "1", "linger.ms": "0"])
         Thread.detachNewThread {
             defer { producing.leave() }
             do {
@@ -47,10 +49,13 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
                 for batch in 0..<(total / 20) {
                     for i in 0..<20 {
                         let n = batch * 20 + i
-                        try producer.produce(topic: input, key: Array("k\(n % 30)".utf8), value: response("m\(n)"), token: n)
+                        try producer.produce(
+                            topic: input, key: Array("k\(n % 30)".utf8), value: response("m\(n)"), token: n)
                     }
                     let (reports, pending) = producer.flush(timeoutMs: 30_000)
-                    if pending > 0 || reports.contains(where: { $0.error != nil }) { throw TestBrokerError("produce failed") }
+                    if pending > 0 || reports.contains(where: { $0.error != nil }) {
+                        throw TestBrokerError("produce failed")
+                    }
                     Thread.sleep(forTimeInterval: 0.15)
                 }
             } catch { failure.withLock { $0 = $0 ?? "\(error)" } }
@@ -80,7 +85,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(last.wait(seconds: 20) == 0)
         let missing = inputs.subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record, e.g. \(missing.prefix(5))")
-        print("kill loop: \(total) inputs, \(seen.count) records, \(Set(seen).count) distinct, duplicates \(seen.count - Set(seen).count), lost \(missing.count); kills after \(lifetimes.map { String(format: "%.1f", $0) }.joined(separator: ", ")) s")
+        print(
+            "kill loop: \(total) inputs, \(seen.count) records, \(Set(seen).count) distinct, duplicates \(seen.count - Set(seen).count), lost \(missing.count); kills after \(lifetimes.map { String(format: "%.1f", $0) }.joined(separator: ", ")) s"
+        )
     }
 
     /// The memory broker loses everything on restart: the worker reconnects by itself and serves the recreated topics.
@@ -94,10 +101,13 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         try broker.produce(input, (0..<5).map { ("k\($0)", response("before-\($0)")) })
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--producer-stall-ms", "5000",
-                                               "--kafka-property", "topic.metadata.refresh.interval.ms=1000",
-                                               "--producer-property", "allow.auto.create.topics=false"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: [
+                "--producer-stall-ms", "5000",
+                "--kafka-property", "topic.metadata.refresh.interval.ms=1000",
+                "--producer-property", "allow.auto.create.topics=false",
+            ])
         #expect(try broker.consume(output, partitions: 1, count: 5, timeout: 60).count == 5)
         try broker.restart()
         #expect(worker.waitForLog("Subscribed topic not available", seconds: 60), "\(worker.logText.suffix(3000))")
@@ -106,9 +116,13 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         var names: [String] = []
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline && Set(names).count < 5 {
-            names = pageNames(try broker.consume(output, partitions: 1, count: 5, timeout: 5)).filter { $0.hasPrefix("after-") }
+            names = pageNames(try broker.consume(output, partitions: 1, count: 5, timeout: 5)).filter {
+                $0.hasPrefix("after-")
+            }
         }
-        #expect(Set(names) == Set((0..<5).map { "after-\($0)" }), "after the restart: \(names)\n\(worker.logText.suffix(3000))")
+        #expect(
+            Set(names) == Set((0..<5).map { "after-\($0)" }),
+            "after the restart: \(names)\n\(worker.logText.suffix(3000))")
         #expect(worker.process.isRunning, "the worker must survive the broker restart without a restart of its own")
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 20) == 0)
@@ -119,7 +133,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     @Test func refusedRecordsAreDeadLetteredNotSkipped() throws {
         let output = unique("out")
         // The registry's schema file describes the record: its `value` here.
-        let schema = #"{"type":"object","properties":{"value":{"type":"object","required":["page"],"properties":{"page":{"type":"object","properties":{"name":{"not":{"const":"refuse-me"}}}}}}}}"#
+        let schema =
+            #"{"type":"object","properties":{"value":{"type":"object","required":["page"],"properties":{"page":{"type":"object","properties":{"name":{"not":{"const":"refuse-me"}}}}}}}}"#
         let broker = try TestBroker(schemas: [output: schema])
         let (input, dlq, group) = (unique("in"), unique("dlq"), unique("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
@@ -127,20 +142,25 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         for n in 0..<60 { messages.append(("k\(n)", response(n % 10 == 3 ? "refuse-me" : "ok-\(n)"))) }
         try broker.produce(input, messages)
         // One record per produce request, so the registry refuses exactly the bad record and not its whole batch.
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                                       extra: ["--stop-after", "61", "--producer-property", "batch.num.messages=1"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: ["--stop-after", "61", "--producer-property", "batch.num.messages=1"])
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
         let published = try broker.consume(output, partitions: 1, count: 54)
         let letters = try broker.consume(dlq, partitions: 1, count: 7)
         #expect(published.count == 54 && !pageNames(published).contains("refuse-me"))
         #expect(letters.count == 7)
         let codes = letters.map { String(decoding: $0.header("layout-worker-error-code") ?? [], as: UTF8.self) }
-        #expect(codes.filter { $0 == "invalid-json" }.count == 1 && codes.filter { $0 == "produce-failed" }.count == 6, "\(codes)")
+        #expect(
+            codes.filter { $0 == "invalid-json" }.count == 1 && codes.filter { $0 == "produce-failed" }.count == 6,
+            "\(codes)")
         #expect(letters.first?.key == Array("poison".utf8))
         let reason = String(decoding: letters.last?.header("layout-worker-error-message") ?? [], as: UTF8.self)
         #expect(reason.contains(output) && reason.contains("INVALID_RECORD"), "\(reason)")
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == 61)
-        #expect(worker.stoppedCounts["consumed"] == 61 && worker.stoppedCounts["published"] == 54 && worker.stoppedCounts["dead-lettered"] == 7)
+        #expect(
+            worker.stoppedCounts["consumed"] == 61 && worker.stoppedCounts["published"] == 54
+                && worker.stoppedCounts["dead-lettered"] == 7)
     }
 
     /// A backlog 15× --max-in-flight: fetching pauses and resumes, in-flight stays bounded, nothing is lost.
@@ -149,8 +169,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 3)
         try broker.produce(input, (0..<120).map { ("k\($0 % 17)", response("m\($0)")) })
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "120", "--max-in-flight", "8", "--batch-size", "4", "--log-level", "debug"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "120", "--max-in-flight", "8", "--batch-size", "4", "--log-level", "debug"])
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(2000))")
         let entries = worker.logEntries
         let paused = entries.filter { $0["message"] as? String == "paused fetching" }

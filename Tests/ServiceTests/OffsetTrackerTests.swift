@@ -1,5 +1,5 @@
-import Testing
 import LayoutService
+import Testing
 
 @Suite struct OffsetTrackerTests {
     @Test func commitsOnlyTheAcknowledgedPrefix() {
@@ -8,12 +8,12 @@ import LayoutService
         #expect(t.committable().isEmpty)
         t.complete(topic: "a", partition: 0, offset: 12)
         t.complete(topic: "a", partition: 0, offset: 11)
-        #expect(t.committable().isEmpty)          // 10 still pending
+        #expect(t.committable().isEmpty)  // 10 still pending
         t.complete(topic: "a", partition: 0, offset: 10)
         #expect(t.committable().map(\.offset) == [13])  // 10, 11, 12 done → next to read is 13
         t.markCommitted(t.committable())
         #expect(t.committable().isEmpty)
-        #expect(t.nextOffset(topic: "a", partition: 0) == 13)   // still known after the commit (lag is measured from it)
+        #expect(t.nextOffset(topic: "a", partition: 0) == 13)  // still known after the commit (lag is measured from it)
         #expect(t.nextOffset(topic: "a", partition: 9) == nil)
         #expect(t.inProgress == 2)
         t.complete(topic: "a", partition: 0, offset: 14)

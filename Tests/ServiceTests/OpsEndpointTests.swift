@@ -1,11 +1,13 @@
 import Foundation
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 /// One HTTP exchange over a raw socket: sends `request` (in parts, with a pause between them, when given several)
 /// and reads until the peer closes or `timeout` passes. Returns what was read and how long it took.
-func rawHTTP(host: String = "127.0.0.1", port: Int, parts: [String], timeout: Double = 2) throws -> (text: String, seconds: Double) {
+func rawHTTP(host: String = "127.0.0.1", port: Int, parts: [String], timeout: Double = 2) throws -> (
+    text: String, seconds: Double
+) {
     let fd = try connectTCP(host: host, port: port)
     defer { close(fd) }
     var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
@@ -33,7 +35,11 @@ func connectTCP(host: String, port: Int) throws -> Int32 {
         addr.sin6_family = sa_family_t(AF_INET6)
         addr.sin6_port = UInt16(port).bigEndian
         inet_pton(AF_INET6, host, &addr.sin6_addr)
-        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 } }
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+            }
+        }
         guard ok else { close(fd); throw TestBrokerError("cannot connect to [\(host)]:\(port)") }
         return fd
     }
@@ -42,7 +48,11 @@ func connectTCP(host: String, port: Int) throws -> Int32 {
     addr.sin_family = sa_family_t(AF_INET)
     addr.sin_port = UInt16(port).bigEndian
     addr.sin_addr.s_addr = inet_addr(host)
-    let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
+    let ok = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
     guard ok else { close(fd); throw TestBrokerError("cannot connect to \(host):\(port)") }
     return fd
 }
@@ -65,7 +75,9 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let parsed = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else {
+    guard process.terminationStatus == 0,
+        let parsed = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+    else {
         throw TestBrokerError("prometheus_client could not parse /metrics: \(String(decoding: data, as: UTF8.self))")
     }
     return parsed
@@ -79,16 +91,21 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let log = dir.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = layoutWorkerProcess(["serve", "--brokers", "127.0.0.1:1", "--input", "in", "--output", "out", "--http", http,
-                                           "--config", Fixtures.path("config/default.yaml"), "--log-format", "json", "--crash-state-dir", "off"] + extra)
+        let process = layoutWorkerProcess(
+            [
+                "serve", "--brokers", "127.0.0.1:1", "--input", "in", "--output", "out", "--http", http,
+                "--config", Fixtures.path("config/default.yaml"), "--log-format", "json", "--crash-state-dir", "off",
+            ] + extra)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         var port = 0
         waitUntil(seconds: 20, every: 0.05) {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.contains("Server started and listening on") }),
-                  let colon = line.range(of: #":(\d+)""#, options: .regularExpression) else { return false }
+            guard
+                let line = text.split(separator: "\n").first(where: { $0.contains("Server started and listening on") }),
+                let colon = line.range(of: #":(\d+)""#, options: .regularExpression)
+            else { return false }
             port = Int(line[colon].dropFirst().dropLast()) ?? 0
             return port > 0
         }
@@ -112,7 +129,8 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         defer { idle.forEach { close($0) } }
         Thread.sleep(forTimeInterval: 0.5)
         for _ in 0..<5 {
-            let (text, seconds) = try rawHTTP(port: port, parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 1)
+            let (text, seconds) = try rawHTTP(
+                port: port, parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 1)
             #expect(statusCode(text) == 200, "\(text)")
             #expect(seconds < 1, "took \(seconds) s")
         }
@@ -122,24 +140,37 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         let (process, _, port) = try worker()
         defer { stop(process) }
         // HEAD: the headers of GET (with its length), no body.
-        let head = try rawHTTP(port: port, parts: ["HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text
+        let head = try rawHTTP(port: port, parts: ["HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+            .text
         #expect(statusCode(head) == 200)
         #expect(head.lowercased().contains("content-length: "), "\(head)")
         #expect(head.hasSuffix("\r\n\r\n"), "a HEAD answer has no body: \(head)")
         // A query string is ignored.
-        let query = try rawHTTP(port: port, parts: ["GET /metrics?x=1&y HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text
+        let query = try rawHTTP(
+            port: port, parts: ["GET /metrics?x=1&y HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+        ).text
         #expect(statusCode(query) == 200 && query.contains("# TYPE layout_worker_consumed_total counter"))
         // Other methods: 405 with Allow; unknown paths: 404.
-        let post = try rawHTTP(port: port, parts: ["POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"]).text
+        let post = try rawHTTP(
+            port: port, parts: ["POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"]
+        ).text
         #expect(statusCode(post) == 405 && post.contains("Allow: GET, HEAD"), "\(post)")
-        #expect(statusCode(try rawHTTP(port: port, parts: ["GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text) == 404)
+        #expect(
+            statusCode(
+                try rawHTTP(port: port, parts: ["GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text)
+                == 404)
         // A request split over two writes.
-        let split = try rawHTTP(port: port, parts: ["GET /heal", "thz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text
+        let split = try rawHTTP(
+            port: port, parts: ["GET /heal", "thz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+        ).text
         #expect(statusCode(split) == 200, "\(split)")
         // Keep-alive and pipelining: two requests in one write, two answers on one connection.
-        let pipelined = try rawHTTP(port: port, parts: [
-            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-        ]).text
+        let pipelined = try rawHTTP(
+            port: port,
+            parts: [
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            ]
+        ).text
         #expect(pipelined.components(separatedBy: "HTTP/1.1 ").count - 1 == 2, "\(pipelined)")
         #expect(pipelined.contains("HTTP/1.1 200") && pipelined.contains("HTTP/1.1 503"))
     }
@@ -149,22 +180,34 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         defer { stop(process) }
         var text = ""
         waitUntil(seconds: 15) {
-            text = (try? rawHTTP(port: port, parts: ["GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text) ?? ""
+            text =
+                (try? rawHTTP(port: port, parts: ["GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text)
+                ?? ""
             return text.contains("brokers unreachable")
         }
         #expect(statusCode(text) == 503 && text.contains("not ready: brokers unreachable: "), "\(text)")
         #expect(text.contains("Connection refused") || text.contains("no broker connection is up"), "\(text)")
         // The worker says so itself, with librdkafka's reason.
-        waitUntil(seconds: 10) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cannot reach the brokers") }
+        waitUntil(seconds: 10) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cannot reach the brokers")
+        }
         stop(process)
         let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         let entries = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        #expect(entries.count == lines.count, "not JSON: \(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
-        #expect(entries.contains { $0["logger"] as? String == "librdkafka" && ($0["message"] as? String ?? "").contains("Connection refused") })
+        #expect(
+            entries.count == lines.count,
+            "not JSON: \(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
+        #expect(
+            entries.contains {
+                $0["logger"] as? String == "librdkafka"
+                    && ($0["message"] as? String ?? "").contains("Connection refused")
+            })
         #expect(entries.contains { $0["message"] as? String == "cannot reach the brokers" && $0["reason"] != nil })
         for e in entries {
             let time = e["time"] as? String ?? ""
-            #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(e)")
+            #expect(
+                time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(e)"
+            )
             #expect(e["level"] is String && e["logger"] is String && e["message"] is String)
             #expect(!(e["message"] as? String ?? "").contains("@-1001"))
         }
@@ -176,8 +219,12 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
         // Wait for the first librdkafka statistics (5 s interval) so their families are present too.
         var families: [String: [String: Any]] = [:]
         waitUntil(seconds: 15, every: 0.5) {
-            guard let text = try? rawHTTP(port: port, parts: ["GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text,
-                  let body = text.components(separatedBy: "\r\n\r\n").dropFirst().first else { return false }
+            guard
+                let text = try? rawHTTP(
+                    port: port, parts: ["GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                ).text,
+                let body = text.components(separatedBy: "\r\n\r\n").dropFirst().first
+            else { return false }
             families = (try? parseMetrics(body)) ?? [:]
             return families["layout_worker_kafka_reply_queue"] != nil
         }
@@ -189,8 +236,10 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
             #expect(catalogued != nil, "\(name) is not in MetricCatalog")
             #expect(catalogued.map { $0.kind.rawValue } == family["type"] as? String, "\(name): \(family)")
         }
-        for required in ["layout_worker_build_info", "process_resident_memory_bytes", "process_cpu_seconds", "process_open_fds",
-                         "layout_worker_in_flight", "layout_worker_ready", "layout_worker_commits"] {
+        for required in [
+            "layout_worker_build_info", "process_resident_memory_bytes", "process_cpu_seconds", "process_open_fds",
+            "layout_worker_in_flight", "layout_worker_ready", "layout_worker_commits",
+        ] {
             #expect(families[required] != nil, "missing \(required)")
         }
         #expect(families["layout_worker_ready"]?["sum"] as? Double == 0)
@@ -198,12 +247,18 @@ func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
     }
 
     @Test func ipv6AndHostNamesInHTTP() throws {
-        let hasIPv6 = ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "").contains("00000000000000000000000000000001")
+        let hasIPv6 = ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "").contains(
+            "00000000000000000000000000000001")
         if hasIPv6 {
             let (process, _, port) = try worker(http: "[::1]:0")
             defer { stop(process) }
             #expect(port > 0)
-            #expect(statusCode(try rawHTTP(host: "::1", port: port, parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text) == 200)
+            #expect(
+                statusCode(
+                    try rawHTTP(
+                        host: "::1", port: port,
+                        parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                    ).text) == 200)
         }
         let (process, _, port) = try worker(http: "localhost:0")
         defer { stop(process) }

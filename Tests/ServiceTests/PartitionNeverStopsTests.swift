@@ -1,8 +1,8 @@
 import Foundation
 import Kafka
 import LayoutJSON
-import Testing
 import TestSupport
+import Testing
 
 private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
@@ -24,7 +24,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
 /// The service's central promise, tried as a platform team would: no message, header or broker hiccup stops a
 /// partition; bad input is dead-lettered, valid input is published once the cluster takes it, counts add up.
 @Suite(.serialized) struct PartitionNeverStopsTests {
-    let consumerFlags = ["--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300"]
+    let consumerFlags = [
+        "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
+    ]
 
     /// The 170-byte response that crash-looped the worker, and its family of extreme numbers in every paging field:
     /// each is compiled or dead-lettered, the worker never dies, and the partition is committed past all of them.
@@ -33,26 +35,36 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
         let (changes, latest) = (unique("changes"), unique("latest"))
         try broker.createTopics([input, output, dlq, changes, latest], partitions: 1)
-        let overflow = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+        let overflow =
+            #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
         var messages: [(key: String?, value: [UInt8]?)] = [("overflow", Array(overflow.utf8))]
         let fields = ["totalNumRecs", "recsPerPage", "firstRecNum", "lastRecNum"]
         for (n, field) in fields.enumerated() {
-            for extreme in ["9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308", "-0", "1e-400"] {
-                let page = #"{"@type":"ResultsList","totalNumRecs":100,"recsPerPage":10,"firstRecNum":91,"lastRecNum":100,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
-                    .replacingOccurrences(of: "\"\(field)\":\(["100", "10", "91", "100"][n])", with: "\"\(field)\":\(extreme)")
+            for extreme in [
+                "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1e308", "-0", "1e-400",
+            ] {
+                let page =
+                    #"{"@type":"ResultsList","totalNumRecs":100,"recsPerPage":10,"firstRecNum":91,"lastRecNum":100,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+                    .replacingOccurrences(
+                        of: "\"\(field)\":\(["100", "10", "91", "100"][n])", with: "\"\(field)\":\(extreme)")
                 messages.append(("page", Array(page.utf8)))
             }
         }
         messages.append(("after", response("after")))
         try broker.produce(input, messages)
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                                       extra: consumerFlags + ["--stop-after", "\(messages.count)", "--changes-topic", changes,
-                                                               "--state-topic", latest])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: consumerFlags + [
+                "--stop-after", "\(messages.count)", "--changes-topic", changes,
+                "--state-topic", latest,
+            ])
         // The change stage carries the paging window from one extreme page to the next (the second overflow).
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
         let counts = worker.stoppedCounts
         #expect(counts["consumed"] == messages.count)
-        #expect(counts["consumed"] == (counts["published"] ?? 0) + (counts["dead-lettered"] ?? 0) + (counts["skipped"] ?? 0))
+        #expect(
+            counts["consumed"] == (counts["published"] ?? 0) + (counts["dead-lettered"] ?? 0) + (counts["skipped"] ?? 0)
+        )
         #expect(try broker.committed(group: group, topic: input, partitions: 1)[0] == Int64(messages.count))
         #expect(pageNames(try broker.consume(output, partitions: 1, count: counts["published"] ?? 0)).contains("after"))
     }
@@ -69,12 +81,14 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let extra = consumerFlags + ["--stop-after", "5", "--crash-state-dir", state]
         var statuses: [Int32?] = []
         for _ in 0..<3 {
-            let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: extra,
-                                           environment: ["LAYOUT_WORKER_DEBUG_CRASH_KEY": "boom"])
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: extra,
+                environment: ["LAYOUT_WORKER_DEBUG_CRASH_KEY": "boom"])
             statuses.append(worker.wait(seconds: 60))
             if statuses.last == 0 {
                 let counts = worker.stoppedCounts
-                #expect(counts["consumed"] == 5 && counts["published"] == 4 && counts["dead-lettered"] == 1, "\(counts)")
+                #expect(
+                    counts["consumed"] == 5 && counts["published"] == 4 && counts["dead-lettered"] == 1, "\(counts)")
             }
         }
         // Two deaths (a trap is SIGILL or SIGTRAP), then a clean run.
@@ -98,13 +112,24 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         try broker.createTopics([input, output, dlq], partitions: 1)
         let big = KafkaHeader("x-trace-blob", [UInt8](repeating: UInt8(ascii: "z"), count: 17 << 20))
         let value = response(String(repeating: "n", count: 1_700))
-        try broker.produce(input, [
-            (key: "huge-header", value: value, headers: [big, KafkaHeader("layout-worker-error-code", text: "old-code")]),
-            (key: "nul", value: Array("{".utf8), headers: [KafkaHeader("a\u{0}b", text: "kept"), KafkaHeader("layout-worker-error-code", text: "old")]),
-            (key: "after", value: response("after"), headers: []),
-        ])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                                       extra: consumerFlags + ["--stop-after", "3"])
+        try broker.produce(
+            input,
+            [
+                (
+                    key: "huge-header", value: value,
+                    headers: [big, KafkaHeader("layout-worker-error-code", text: "old-code")]
+                ),
+                (
+                    key: "nul", value: Array("{".utf8),
+                    headers: [
+                        KafkaHeader("a\u{0}b", text: "kept"), KafkaHeader("layout-worker-error-code", text: "old"),
+                    ]
+                ),
+                (key: "after", value: response("after"), headers: []),
+            ])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: consumerFlags + ["--stop-after", "3"])
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
         let letters = try broker.consume(dlq, partitions: 1, count: 2)
         #expect(letters.count == 2)
@@ -112,25 +137,32 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(huge.flatMap { header($0, "layout-worker-error-code") } == "too-large")
         #expect(huge?.value == value)
         #expect(huge?.headers.contains { $0.name == "x-trace-blob" } == false)
-        #expect(huge.flatMap { header($0, "layout-worker-dead-letter-cut") }?.contains("dropped 1 input headers") == true)
+        #expect(
+            huge.flatMap { header($0, "layout-worker-dead-letter-cut") }?.contains("dropped 1 input headers") == true)
         // Only this worker's own code: the incoming one is not carried.
         #expect(huge?.headers.filter { $0.name == "layout-worker-error-code" }.count == 1)
         let nul = letters.first { $0.key == Array("nul".utf8) }
         #expect(nul.flatMap { header($0, "a\u{0}b") } == "kept", "\(nul?.headers.map(\.name) ?? [])")
-        #expect(nul?.headers.filter { $0.name == "layout-worker-error-code" }.map { String(decoding: $0.value ?? [], as: UTF8.self) } == ["invalid-json"])
+        #expect(
+            nul?.headers.filter { $0.name == "layout-worker-error-code" }.map {
+                String(decoding: $0.value ?? [], as: UTF8.self)
+            } == ["invalid-json"])
         #expect(pageNames(try broker.consume(output, partitions: 1, count: 1)) == ["after"])
 
         // A producer limit of 2,000 bytes: the 1.7 KB response's record is over it; its dead letter is cut to fit.
         let (input2, output2, dlq2, group2) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
         try broker.createTopics([input2, output2, dlq2], partitions: 1)
         try broker.produce(input2, [("big-record", value), ("small", response("small"))])
-        let worker2 = try WorkerProcess(broker: broker, input: input2, output: output2, deadLetter: dlq2, group: group2,
-                                        extra: consumerFlags + ["--stop-after", "2", "--producer-property", "message.max.bytes=2000"])
+        let worker2 = try WorkerProcess(
+            broker: broker, input: input2, output: output2, deadLetter: dlq2, group: group2,
+            extra: consumerFlags + ["--stop-after", "2", "--producer-property", "message.max.bytes=2000"])
         #expect(worker2.wait(seconds: 60) == 0, "\(worker2.logText.suffix(3000))")
         let letter = try broker.consume(dlq2, partitions: 1, count: 1).first
         #expect(letter.flatMap { header($0, "layout-worker-error-code") } == "record-too-large")
-        #expect(letter.flatMap { header($0, "layout-worker-dead-letter-cut") }?.contains("value cut from \(value.count) to") == true,
-                "\(letter.flatMap { header($0, "layout-worker-dead-letter-cut") } ?? "no cut header")")
+        #expect(
+            letter.flatMap { header($0, "layout-worker-dead-letter-cut") }?.contains("value cut from \(value.count) to")
+                == true,
+            "\(letter.flatMap { header($0, "layout-worker-dead-letter-cut") } ?? "no cut header")")
         #expect(pageNames(try broker.consume(output2, partitions: 1, count: 1)) == ["small"])
         let counts = worker2.stoppedCounts
         #expect(counts["published"] == 1 && counts["dead-lettered"] == 1)
@@ -147,9 +179,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         try broker.produce(input, messages)
         let port = try TestBroker.freePort()
         let started = Date()
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                                       extra: consumerFlags + ["--stop-after", "12", "--producer-property", "allow.auto.create.topics=false"],
-                                       http: "127.0.0.1:\(port)")
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: consumerFlags + ["--stop-after", "12", "--producer-property", "allow.auto.create.topics=false"],
+            http: "127.0.0.1:\(port)")
         var readiness = ""
         let sawBlocked = waitUntil(seconds: 38, every: 0.5) {
             guard let (data, code) = try? syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!) else { return false }
@@ -166,9 +199,14 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let counts = worker.stoppedCounts
         #expect(counts["published"] == 9 && counts["dead-lettered"] == 3, "\(counts)")
         let letters = try broker.consume(dlq, partitions: 1, count: 3)
-        #expect(letters.map { header($0, "layout-worker-error-code") ?? "" } == ["invalid-json", "invalid-json", "invalid-json"])
+        #expect(
+            letters.map { header($0, "layout-worker-error-code") ?? "" } == [
+                "invalid-json", "invalid-json", "invalid-json",
+            ])
         #expect(Set(pageNames(try broker.consume(output, partitions: 1, count: 9))).count == 9)
-        print("missing output topic: published 9, dead-lettered 3 (all invalid-json); done \(String(format: "%.1f", recovery)) s after the topic was created")
+        print(
+            "missing output topic: published 9, dead-lettered 3 (all invalid-json); done \(String(format: "%.1f", recovery)) s after the topic was created"
+        )
     }
 
     /// The dead-letter topic is missing for 20 s: dead letters wait (the worker never exits for it), then land.
@@ -177,8 +215,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
         try broker.createTopics([input, output], partitions: 1)
         try broker.produce(input, (0..<6).map { n in ("k\(n)", n % 2 == 0 ? Array("[".utf8) : response("ok-\(n)")) })
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                                       extra: consumerFlags + ["--stop-after", "6", "--producer-property", "allow.auto.create.topics=false"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: consumerFlags + ["--stop-after", "6", "--producer-property", "allow.auto.create.topics=false"])
         Thread.sleep(forTimeInterval: 20)
         #expect(worker.process.isRunning, "\(worker.logText.suffix(2000))")
         try broker.createTopics([dlq], partitions: 1)
@@ -196,9 +235,12 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         try broker.produce(input, (0..<3).map { ("k\($0)", response("start-\($0)")) })
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: consumerFlags + ["--kafka-property", "topic.metadata.refresh.interval.ms=1000",
-                                                               "--producer-property", "allow.auto.create.topics=false"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: consumerFlags + [
+                "--kafka-property", "topic.metadata.refresh.interval.ms=1000",
+                "--producer-property", "allow.auto.create.topics=false",
+            ])
         #expect(try broker.consume(output, partitions: 1, count: 3, timeout: 60).count == 3)
         var recoveries: [Double] = []
         for cycle in 0..<5 {
@@ -211,7 +253,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
             var names: Set<String> = []
             let deadline = Date().addingTimeInterval(90)
             while Date() < deadline && names.count < 3 {
-                names = Set(pageNames(try broker.consume(output, partitions: 1, count: 3, timeout: 2)).filter { $0.hasPrefix("cycle-\(cycle)-") })
+                names = Set(
+                    pageNames(try broker.consume(output, partitions: 1, count: 3, timeout: 2)).filter {
+                        $0.hasPrefix("cycle-\(cycle)-")
+                    })
             }
             recoveries.append(Date().timeIntervalSince(restarted))
             #expect(names.count == 3, "cycle \(cycle): \(names)\n\(worker.logText.suffix(3000))")
@@ -220,7 +265,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 20) == 0)
         #expect(!worker.logText.contains("dead-lettering message"), "nothing valid may be dead-lettered")
-        print("broker restarts: all messages published after each of 5 restarts in \(recoveries.map { String(format: "%.1f", $0) }.joined(separator: ", ")) s (restart to last record)")
+        print(
+            "broker restarts: all messages published after each of 5 restarts in \(recoveries.map { String(format: "%.1f", $0) }.joined(separator: ", ")) s (restart to last record)"
+        )
     }
 
     /// `replay` delivers through the same engine: an output topic missing for 15 s is waited out, invalid input is
@@ -229,11 +276,15 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let broker = try TestBroker()
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, dlq], partitions: 1)
-        let overflow = #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
-        try broker.produce(input, [("a", response("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)), ("b", response("b"))])
-        let process = layoutWorkerProcess(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--dead-letter", dlq,
-                                           "--config", Fixtures.path("config/default.yaml"), "--json",
-                                           "--kafka-property", "allow.auto.create.topics=false"])
+        let overflow =
+            #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
+        try broker.produce(
+            input, [("a", response("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)), ("b", response("b"))])
+        let process = layoutWorkerProcess([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--dead-letter", dlq,
+            "--config", Fixtures.path("config/default.yaml"), "--json",
+            "--kafka-property", "allow.auto.create.topics=false",
+        ])
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -247,6 +298,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(process.terminationStatus == 0)
         #expect(text.contains(#""compiled":3"#) && text.contains(#""deadLettered":1"#), "\(text)")
         #expect(Set(pageNames(try broker.consume(output, partitions: 1, count: 3))) == ["a", "b"])
-        #expect(try broker.consume(dlq, partitions: 1, count: 1).first.flatMap { header($0, "layout-worker-error-code") } == "invalid-json")
+        #expect(
+            try broker.consume(dlq, partitions: 1, count: 1).first.flatMap { header($0, "layout-worker-error-code") }
+                == "invalid-json")
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 /// Readiness as Kubernetes reads it: a member without partitions is ready; a worker that lost its brokers is not.
 @Suite(.serialized) struct ReadinessTests {
     private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
     private func get(_ port: UInt16, _ path: String) -> (Int, String) {
-        guard let (text, _) = try? rawHTTP(port: Int(port), parts: ["GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]) else { return (0, "") }
+        guard
+            let (text, _) = try? rawHTTP(
+                port: Int(port), parts: ["GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+        else { return (0, "") }
         return (statusCode(text) ?? 0, text.components(separatedBy: "\r\n\r\n").dropFirst().joined())
     }
 
@@ -18,13 +21,19 @@ import TestSupport
         try broker.createTopics([input, output, dlq], partitions: 1)
         let ports = [try TestBroker.freePort(), try TestBroker.freePort()]
         let workers = try ports.map { port in
-            try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, http: "127.0.0.1:\(port)")
+            try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: group, http: "127.0.0.1:\(port)")
         }
         // Both ready, though one partition can go to one member only.
         let ready = waitUntil(seconds: 40, every: 0.5) { ports.allSatisfy { get($0, "/readyz").0 == 200 } }
-        #expect(ready, "\(ports.map { get($0, "/readyz") })\n\(workers[0].logText.suffix(1500))\n\(workers[1].logText.suffix(1500))")
+        #expect(
+            ready,
+            "\(ports.map { get($0, "/readyz") })\n\(workers[0].logText.suffix(1500))\n\(workers[1].logText.suffix(1500))"
+        )
         let bodies = ports.map { get($0, "/readyz").1 }
-        #expect(bodies.contains { $0.contains("0 partition(s) assigned") } && bodies.contains { $0.contains("1 partition(s) assigned") }, "\(bodies)")
+        #expect(
+            bodies.contains { $0.contains("0 partition(s) assigned") }
+                && bodies.contains { $0.contains("1 partition(s) assigned") }, "\(bodies)")
         // The broker goes away: neither is ready, and each says why.
         broker.stop()
         let lost = waitUntil(seconds: 30, every: 0.5) { ports.allSatisfy { get($0, "/readyz").0 == 503 } }

@@ -2,8 +2,8 @@ import Foundation
 import Kafka
 import LayoutJSON
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 private func response(_ name: String) -> [UInt8] {
     Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
@@ -15,7 +15,8 @@ private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.pre
 private func sources(_ records: [KafkaMessage]) -> [String] {
     records.compactMap { r in
         guard let v = r.value, let doc = try? JSONReader().read(v), let s = doc.value(0, "source"),
-              let p = doc.value(s, "partition").flatMap(doc.int), let o = doc.value(s, "offset").flatMap(doc.int) else { return nil }
+            let p = doc.value(s, "partition").flatMap(doc.int), let o = doc.value(s, "offset").flatMap(doc.int)
+        else { return nil }
         return "\(p):\(o)"
     }
 }
@@ -28,13 +29,18 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let broker = try TestBroker()
         let (input, output) = (unique("in"), unique("out"))
         try broker.createTopics([input, output, output + ".dead-letters"], partitions: 3)
-        for p in Int32(0)..<3 { try broker.produce(input, (0..<perPartition).map { ("k\(p)", response("p\(p)-\($0)")) }, partition: p) }
+        for p in Int32(0)..<3 {
+            try broker.produce(input, (0..<perPartition).map { ("k\(p)", response("p\(p)-\($0)")) }, partition: p)
+        }
         return (broker, input, output)
     }
 
     @Test func offsetRangesPartitionSubsetsAndPerPartitionStarts() throws {
         let (broker, input, output) = try setUp()
-        let r1 = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "offset:2", "--stop", "offset:7", "--to-topic", output, "--json"])
+        let r1 = try runCLI([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--start", "offset:2", "--stop", "offset:7",
+            "--to-topic", output, "--json",
+        ])
         #expect(r1.status == 0, "\(r1.err)")
         let got = Set(sources(try broker.consume(output, partitions: 3, count: 15, timeout: 10)))
         #expect(got == Set((0..<3).flatMap { p in (2..<7).map { "\(p):\($0)" } }))
@@ -44,21 +50,31 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
 
         let out2 = unique("out2")
         try broker.createTopics([out2], partitions: 3)
-        let r2 = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--partitions", "0,2", "--start", "0:7", "--to-topic", out2])
+        let r2 = try runCLI([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--partitions", "0,2", "--start", "0:7",
+            "--to-topic", out2,
+        ])
         #expect(r2.status == 0, "\(r2.err)")
-        #expect(Set(sources(try broker.consume(out2, partitions: 3, count: 13, timeout: 10))) == Set((7..<10).map { "0:\($0)" } + (0..<10).map { "2:\($0)" }))
+        #expect(
+            Set(sources(try broker.consume(out2, partitions: 3, count: 13, timeout: 10)))
+                == Set((7..<10).map { "0:\($0)" } + (0..<10).map { "2:\($0)" }))
         #expect(r2.out.contains("partition 0: range 7..<10, read 7...9, compiled 3"))
     }
 
     @Test func dryRunProducesNothingAndReportsDiagnostics() throws {
         let (broker, input, output) = try setUp(perPartition: 2)
-        try broker.produce(input, [("bad", Array(#"{"@type":"ResultsList","records":"soon"}"#.utf8)), ("worse", Array("nope".utf8))], partition: 0)
+        try broker.produce(
+            input, [("bad", Array(#"{"@type":"ResultsList","records":"soon"}"#.utf8)), ("worse", Array("nope".utf8))],
+            partition: 0)
         let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--dry-run", "--json"])
         #expect(r.status == 0, "\(r.err)")
         let s = try summary(r.out)
-        #expect((try FieldPath(parsing: #"diagnosticsByCode["rows-unreadable"]"#)).resolve(in: s, from: 0).flatMap(s.int) == 1)
+        #expect(
+            (try FieldPath(parsing: #"diagnosticsByCode["rows-unreadable"]"#)).resolve(in: s, from: 0).flatMap(s.int)
+                == 1)
         #expect((try FieldPath(parsing: "diagnosticsByType.ResultsList")).resolve(in: s, from: 0).flatMap(s.int) == 1)
-        #expect((try FieldPath(parsing: #"failuresByCode["invalid-json"]"#)).resolve(in: s, from: 0).flatMap(s.int) == 1)
+        #expect(
+            (try FieldPath(parsing: #"failuresByCode["invalid-json"]"#)).resolve(in: s, from: 0).flatMap(s.int) == 1)
         #expect(try broker.consume(output, partitions: 3, count: 1, timeout: 2).isEmpty)
         #expect(try broker.consume(output + ".dead-letters", partitions: 3, count: 1, timeout: 2).isEmpty)
     }
@@ -66,7 +82,10 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     @Test func anInterruptedReplayResumesFromItsCheckpoint() throws {
         let (broker, input, output) = try setUp(perPartition: 20)
         let checkpoint = broker.workDirectory.appendingPathComponent("replay.checkpoint").path
-        let args = ["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--checkpoint", checkpoint]
+        let args = [
+            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--checkpoint",
+            checkpoint,
+        ]
         // Interrupted once its first record is on the output topic (not after a fixed delay: a loaded machine may not
         // have started the replay, or installed its signal handler, by then). 5/s keeps the 60 records from all being
         // done in the time it takes to see that first one.
@@ -83,15 +102,18 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let records = try broker.consume(output, partitions: 3, count: 60, timeout: 10)
         let covered = Set(sources(records))
         #expect(covered.count == 60)
-        print("replay resume: \(firstCount) records before the interrupt, \(records.count) in all, \(records.count - covered.count) duplicates")
-        #expect(records.count - covered.count <= 1)   // only what was in flight at the interrupt
+        print(
+            "replay resume: \(firstCount) records before the interrupt, \(records.count) in all, \(records.count - covered.count) duplicates"
+        )
+        #expect(records.count - covered.count <= 1)  // only what was in flight at the interrupt
     }
 
     @Test func theLiveGroupIsUntouched() throws {
         let (broker, input, output) = try setUp(perPartition: 5)
         let group = unique("live")
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group,
-                                       extra: ["--stop-after", "15"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group,
+            extra: ["--stop-after", "15"])
         #expect(worker.wait(seconds: 60) == 0)
         let before = try broker.committed(group: group, topic: input, partitions: 3)
         let backfill = unique("backfill")
@@ -104,8 +126,11 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     }
 
     @Test func theRateLimitIsHonoured() throws {
-        let (broker, input, output) = try setUp(perPartition: 14)   // 42 records
-        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--rate", "20/s", "--json"])
+        let (broker, input, output) = try setUp(perPartition: 14)  // 42 records
+        let r = try runCLI([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--rate", "20/s",
+            "--json",
+        ])
         #expect(r.status == 0)
         // 42 records at 20/s: the last is due 2.1 s after reading starts. Not sooner than 80% of that, and under 1.8× of
         // it: room for a loaded machine, while half the rate (4.2 s) still fails.
@@ -126,14 +151,19 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         try broker.produce(input, (0..<4).map { ("late", response("late\($0)")) })
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "time:" + f.string(from: boundary),
-                            "--to-topic", output])
+        let r = try runCLI([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--start", "time:" + f.string(from: boundary),
+            "--to-topic", output,
+        ])
         #expect(r.status == 0, "\(r.err)")
         let got = try broker.consume(output, partitions: 1, count: 4, timeout: 10)
         #expect(Set(sources(got)) == Set((5..<9).map { "0:\($0)" }))
         // A start after the last record replays nothing rather than rewinding (the broker's answer is checked).
-        let later = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--start", "time:" + f.string(from: Date().addingTimeInterval(3600)),
-                                "--dry-run"])
+        let later = try runCLI([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--start",
+            "time:" + f.string(from: Date().addingTimeInterval(3600)),
+            "--dry-run",
+        ])
         #expect(later.status == 0 || later.err.contains("refusing to use a wrong offset"), "\(later.err)")
         #expect(!later.out.contains("compiled 9"))
     }
@@ -146,23 +176,34 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         try broker.createTopics([input, output, output + ".dead-letters"], partitions: 2)
         for p in Int32(0)..<2 { try broker.produce(input, (0..<4).map { ("k", response("r\($0)")) }, partition: p) }
         let group = unique("g")
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group)
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group)
         #expect(try broker.consume(output, partitions: 2, count: 8).count == 8)
         // The worker commits every second; wait for it (bounded) rather than for a fixed time.
-        try waitUntil(seconds: 20, every: 0.25) { try broker.committed(group: group, topic: input, partitions: 2) == [0: 4, 1: 4] }
+        try waitUntil(seconds: 20, every: 0.25) {
+            try broker.committed(group: group, topic: input, partitions: 2) == [0: 4, 1: 4]
+        }
         let show = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input])
         #expect(show.status == 0, "\(show.err)")
         #expect(show.out.contains("partition 0: committed 4, end 4, lag 0"))
         #expect(show.out.contains("1 member(s)"))
-        let dry = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning"])
+        let dry = try runCLI([
+            "offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning",
+        ])
         #expect(dry.status == 0 && dry.out.contains("would set to 0") && dry.out.contains("dry run"))
-        let refused = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning", "--execute"])
+        let refused = try runCLI([
+            "offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "beginning",
+            "--execute",
+        ])
         #expect(refused.status == 1)
         #expect(refused.err.contains("has 1 member(s)"))
         #expect(try broker.committed(group: group, topic: input, partitions: 2) == [0: 4, 1: 4])
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 15) == 0)
-        let applied = try runCLI(["offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "offset:1", "--execute"])
+        let applied = try runCLI([
+            "offsets", "--brokers", broker.address, "--group", group, "--topic", input, "--reset", "offset:1",
+            "--execute",
+        ])
         #expect(applied.status == 0, "\(applied.err)")
         #expect(try broker.committed(group: group, topic: input, partitions: 2) == [0: 1, 1: 1])
     }
@@ -174,13 +215,17 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let (input, output) = (unique("in"), unique("out"))
         try broker.createTopics([input, output], partitions: 1)
         try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
-        let process = layoutWorkerProcess(["replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow"])
+        let process = layoutWorkerProcess([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow",
+        ])
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         try process.run()
         #expect(try broker.consume(output, partitions: 1, count: 3, timeout: 10).count == 3)
         try broker.produce(input, (0..<2).map { ("k", response("after\($0)")) })
-        #expect(Set(sources(try broker.consume(output, partitions: 1, count: 5, timeout: 10))) == Set((0..<5).map { "0:\($0)" }))
+        #expect(
+            Set(sources(try broker.consume(output, partitions: 1, count: 5, timeout: 10)))
+                == Set((0..<5).map { "0:\($0)" }))
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

@@ -1,7 +1,7 @@
 import Foundation
 import Kafka
-import Testing
 import TestSupport
+import Testing
 
 private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
@@ -23,7 +23,9 @@ private func run(_ tool: String, _ args: [String], in dir: URL) throws -> String
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     let text = String(decoding: data, as: UTF8.self)
-    guard p.terminationStatus == 0 else { throw TestBrokerError("\(tool) \(args.joined(separator: " ")) failed: \(text)") }
+    guard p.terminationStatus == 0 else {
+        throw TestBrokerError("\(tool) \(args.joined(separator: " ")) failed: \(text)")
+    }
     return text
 }
 
@@ -38,13 +40,27 @@ private struct TestCertificates {
     init(in dir: URL) throws {
         self.dir = dir
         for name in ["ca", "other-ca"] {
-            try run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(name).key", "-out", "\(name).pem",
-                                "-days", "2", "-subj", "/CN=layout-worker test \(name)"], in: dir)
+            try run(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(name).key", "-out", "\(name).pem",
+                    "-days", "2", "-subj", "/CN=layout-worker test \(name)",
+                ], in: dir)
         }
-        try run("openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], in: dir)
-        try "subjectAltName=IP:127.0.0.1\n".write(to: dir.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
-        try run("openssl", ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                            "-out", "server.pem", "-days", "2", "-extfile", "san.ext"], in: dir)
+        try run(
+            "openssl",
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+                "/CN=127.0.0.1",
+            ], in: dir)
+        try "subjectAltName=IP:127.0.0.1\n".write(
+            to: dir.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        try run(
+            "openssl",
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "server.pem", "-days", "2", "-extfile", "san.ext",
+            ], in: dir)
     }
 }
 
@@ -66,7 +82,8 @@ private final class TLSProxy {
             if chunk.isEmpty { throw TestBrokerError("tls proxy exited before listening") }
             line.append(chunk)
         }
-        guard let p = UInt16(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let p = UInt16(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw TestBrokerError("tls proxy printed no port")
         }
         port = p
@@ -93,23 +110,32 @@ private final class TLSProxy {
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         try broker.produce(input, [("a", response("over-tls")), ("b", Array("not json".utf8))])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "2", "--kafka-property", "security.protocol=ssl",
-                                               "--kafka-property", "ssl.ca.location=\(certs.ca)"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: [
+                "--stop-after", "2", "--kafka-property", "security.protocol=ssl",
+                "--kafka-property", "ssl.ca.location=\(certs.ca)",
+            ])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(3000))")
         #expect(try broker.consume(output, partitions: 1, count: 1).count == 1)
         #expect(try broker.consume(dlq, partitions: 1, count: 1).count == 1)
 
         // The same worker trusting another CA is refused, says why, and still stops cleanly.
         let port = try TestBroker.freePort()
-        let refused = try WorkerProcess(broker: broker, input: input, output: unique("out"), deadLetter: dlq, group: unique("g"),
-                                        extra: ["--kafka-property", "security.protocol=ssl", "--kafka-property", "ssl.ca.location=\(certs.otherCA)"],
-                                        http: "127.0.0.1:\(port)")
+        let refused = try WorkerProcess(
+            broker: broker, input: input, output: unique("out"), deadLetter: dlq, group: unique("g"),
+            extra: [
+                "--kafka-property", "security.protocol=ssl", "--kafka-property", "ssl.ca.location=\(certs.otherCA)",
+            ],
+            http: "127.0.0.1:\(port)")
         #expect(refused.waitForLog("certificate verify failed", seconds: 30), "\(refused.logText.suffix(3000))")
         let (_, ready) = try syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!)
         #expect(ready != 200)
         refused.signal(SIGTERM)
-        #expect(refused.wait(seconds: 30) == 0, "\(refused.process.terminationReason == .uncaughtSignal ? "killed by signal" : "exit status") \(refused.process.isRunning ? -1 : refused.process.terminationStatus)\n\(refused.logText.suffix(3000))")
+        #expect(
+            refused.wait(seconds: 30) == 0,
+            "\(refused.process.terminationReason == .uncaughtSignal ? "killed by signal" : "exit status") \(refused.process.isRunning ? -1 : refused.process.terminationStatus)\n\(refused.logText.suffix(3000))"
+        )
         _ = proxy
     }
 
@@ -121,12 +147,15 @@ private final class TLSProxy {
         try broker.createTopics([input, output, dlq], partitions: 1)
         let secret = "pw-\(UUID().uuidString)"
         let port = try TestBroker.freePort()
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--kafka-property", "security.protocol=sasl_plaintext",
-                                               "--kafka-property", "sasl.mechanism=SCRAM-SHA-256",
-                                               "--kafka-property", "sasl.username=layout-worker",
-                                               "--kafka-property", "sasl.password=\(secret)", "--log-level", "debug"],
-                                       http: "127.0.0.1:\(port)")
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: [
+                "--kafka-property", "security.protocol=sasl_plaintext",
+                "--kafka-property", "sasl.mechanism=SCRAM-SHA-256",
+                "--kafka-property", "sasl.username=layout-worker",
+                "--kafka-property", "sasl.password=\(secret)", "--log-level", "debug",
+            ],
+            http: "127.0.0.1:\(port)")
         // librdkafka attempted SCRAM with these settings and the broker refused the login.
         #expect(worker.waitForLog("SASL SCRAM-SHA-256", seconds: 30), "\(worker.logText.suffix(3000))")
         #expect(worker.waitForLog("Server started and listening", seconds: 10))

@@ -2,8 +2,8 @@ import Foundation
 import Kafka
 import LayoutJSON
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 private let recordSchema = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
 
@@ -18,8 +18,11 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
     guard let v = m.value, let doc = try? JSONReader().read(v) else { return (nil, nil, nil, nil) }
     let source = doc.value(0, "source")
     let page = (try? FieldPath(parsing: "page.name"))?.resolve(in: doc, from: 0).flatMap(doc.string)
-    return (source.flatMap { doc.value($0, "key") }.flatMap(doc.string), source.flatMap { doc.value($0, "offset") }.flatMap(doc.int),
-            source.flatMap { doc.value($0, "partition") }.flatMap(doc.int), page)
+    return (
+        source.flatMap { doc.value($0, "key") }.flatMap(doc.string),
+        source.flatMap { doc.value($0, "offset") }.flatMap(doc.int),
+        source.flatMap { doc.value($0, "partition") }.flatMap(doc.int), page
+    )
 }
 
 @Suite(.serialized) struct ServeIntegrationTests {
@@ -30,13 +33,17 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         var messages: [(key: String?, value: [UInt8]?)] = []
         for seq in 0..<10 { for key in 0..<6 { messages.append(("page-\(key)", response("page-\(key)/\(seq)"))) } }
         try broker.produce(input, messages)
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"), extra: ["--stop-after", "60"])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "60"])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let records = try broker.consume(output, partitions: 3, count: 60)
         #expect(records.count == 60)
         for r in records {
             #expect(recordSchema.validate(r.value ?? []).isEmpty)
-            #expect(String(decoding: r.header(OutputHeader.contentType) ?? [], as: UTF8.self) == OutputHeader.recordContentType)
+            #expect(
+                String(decoding: r.header(OutputHeader.contentType) ?? [], as: UTF8.self)
+                    == OutputHeader.recordContentType)
             #expect(r.header(OutputHeader.recordVersion) == Array("1".utf8))
         }
         // Per key: records arrive in the order the responses were produced.
@@ -49,34 +56,54 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         }
         #expect(byKey.count == 6)
         for (key, seqs) in byKey { #expect(seqs == Array(0..<10), "\(key): \(seqs)") }
-        #expect(worker.stoppedCounts == ["consumed": 60, "published": 60, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
-        #expect(try broker.committed(group: worker.process.arguments![worker.process.arguments!.firstIndex(of: "--group")! + 1], topic: input, partitions: 3).values.reduce(0, +) == 60)
+        #expect(
+            worker.stoppedCounts == ["consumed": 60, "published": 60, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(
+            try broker.committed(
+                group: worker.process.arguments![worker.process.arguments!.firstIndex(of: "--group")! + 1],
+                topic: input, partitions: 3
+            ).values.reduce(0, +) == 60)
     }
 
     @Test func badInputGoesToTheDeadLetterTopicWithItsReason() throws {
         let broker = try TestBroker()
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        let huge = Array(#"{"@type":"X","pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 5_000) + Array(#""}"#.utf8)
-        try broker.produce(input, [("good", response("ok")), ("garbage", Array("not json".utf8)), ("array", Array("[1,2]".utf8)),
-                                   ("big", huge), ("good2", response("ok2")), ("empty", [])])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "6", "--max-message-bytes", "4096"])
+        let huge =
+            Array(#"{"@type":"X","pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 5_000)
+            + Array(#""}"#.utf8)
+        try broker.produce(
+            input,
+            [
+                ("good", response("ok")), ("garbage", Array("not json".utf8)), ("array", Array("[1,2]".utf8)),
+                ("big", huge), ("good2", response("ok2")), ("empty", []),
+            ])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "6", "--max-message-bytes", "4096"])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let letters = try broker.consume(dlq, partitions: 1, count: 4)
         #expect(letters.count == 4)
         let codes = letters.map { String(decoding: $0.header(OutputHeader.errorCode) ?? [], as: UTF8.self) }
         #expect(codes == ["invalid-json", "not-assembler-response", "too-large", "invalid-json"])
         #expect(letters.map { String(decoding: $0.key ?? [], as: UTF8.self) } == ["garbage", "array", "big", "empty"])
-        #expect(letters[3].value == [])   // empty, not null: kept as it came
+        #expect(letters[3].value == [])  // empty, not null: kept as it came
         #expect(letters[0].value == Array("not json".utf8))
         #expect(letters[2].value == huge)
         #expect(String(decoding: letters[0].header(OutputHeader.errorMessage) ?? [], as: UTF8.self).contains("byte 0"))
-        #expect(letters.map { String(decoding: $0.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self) } == ["1", "2", "3", "5"])
-        #expect(letters.allSatisfy { $0.header(OutputHeader.sourceTopic) == Array(input.utf8) && $0.header(OutputHeader.sourceTimestamp) != nil })
+        #expect(
+            letters.map { String(decoding: $0.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self) } == [
+                "1", "2", "3", "5",
+            ])
+        #expect(
+            letters.allSatisfy {
+                $0.header(OutputHeader.sourceTopic) == Array(input.utf8)
+                    && $0.header(OutputHeader.sourceTimestamp) != nil
+            })
         #expect(letters.allSatisfy { $0.header(OutputHeader.workerVersion) != nil })
         #expect(try broker.consume(output, partitions: 1, count: 2).count == 2)
-        #expect(worker.stoppedCounts == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
+        #expect(
+            worker.stoppedCounts == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])
     }
 
     @Test(arguments: ["forward", "skip"])
@@ -85,8 +112,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         try broker.produce(input, [("page", response("p")), ("page", nil)])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "2", "--tombstones", policy])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "2", "--tombstones", policy])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let out = try broker.consume(output, partitions: 1, count: policy == "forward" ? 2 : 1, timeout: 5)
         if policy == "forward" {
@@ -118,7 +146,8 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(worker.logText.contains("partitions revoked"))
         let committed = try broker.committed(group: group, topic: input, partitions: 2)
         for (partition, count) in held { #expect(committed[partition] == count, "\(committed) vs \(held)") }
-        #expect(worker.stoppedCounts == ["consumed": 40, "published": 40, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(
+            worker.stoppedCounts == ["consumed": 40, "published": 40, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
     }
 
     @Test func sigkillMidStreamLosesNothing() throws {
@@ -132,7 +161,8 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         }
         // A steady stream: the first worker is killed while most of it has not been produced yet.
         try broker.produce(input, chunk(0))
-        let first = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: ["--batch-size", "16"])
+        let first = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: ["--batch-size", "16"])
         try broker.produce(input, chunk(1))
         let beforeKill = try broker.consume(output, partitions: 3, count: 1, timeout: 20).count
         first.signal(SIGKILL)
@@ -151,7 +181,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(beforeKill >= 1)
         #expect(covered.count == total, "missing \(total - covered.count) inputs")
         let duplicates = records.count - covered.count
-        print("sigkill: killed after \(beforeKill)+ records with \(total - 2 * perChunk) inputs not yet produced; \(records.count) records for \(total) inputs, \(duplicates) duplicates")
+        print(
+            "sigkill: killed after \(beforeKill)+ records with \(total - 2 * perChunk) inputs not yet produced; \(records.count) records for \(total) inputs, \(duplicates) duplicates"
+        )
         #expect(duplicates >= 0)
     }
 
@@ -182,8 +214,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         try broker.createTopics([input, output, dlq], partitions: 2)
         try broker.produce(input, [("a", response("a")), ("b", Array("{".utf8)), ("c", nil), ("d", response("d"))])
         let port = try TestBroker.freePort()
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--tombstones", "skip"], http: "127.0.0.1:\(port)")
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--tombstones", "skip"], http: "127.0.0.1:\(port)")
         #expect(try broker.consume(output, partitions: 2, count: 2).count == 2)
         #expect(try broker.consume(dlq, partitions: 2, count: 1).count == 1)
         func get(_ path: String) throws -> (Int, String) {
@@ -191,7 +224,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
             return (response, String(decoding: data, as: UTF8.self))
         }
         func metric(_ name: String, in text: String) -> Int {
-            text.split(separator: "\n").filter { $0.hasPrefix(name) }.compactMap { Double($0.split(separator: " ").last!) }.reduce(0) { $0 + Int($1) }
+            text.split(separator: "\n").filter { $0.hasPrefix(name) }.compactMap {
+                Double($0.split(separator: " ").last!)
+            }.reduce(0) { $0 + Int($1) }
         }
         // The tombstone is counted whenever the worker reaches it; wait (bounded) until all four are.
         var (code, text) = (0, "")
@@ -202,8 +237,10 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(try get("/healthz").0 == 200)
         #expect(try get("/readyz").0 == 200)
         #expect(code == 200)
-        let consumed = metric("layout_worker_consumed_total", in: text), published = metric("layout_worker_published_total", in: text)
-        let dead = metric("layout_worker_dead_lettered_total", in: text), skipped = metric("layout_worker_skipped_total", in: text)
+        let consumed = metric("layout_worker_consumed_total", in: text),
+            published = metric("layout_worker_published_total", in: text)
+        let dead = metric("layout_worker_dead_lettered_total", in: text),
+            skipped = metric("layout_worker_skipped_total", in: text)
         #expect(consumed == 4 && published == 2 && dead == 1 && skipped == 1, "\(text)")
         #expect(consumed == published + dead + skipped)
         #expect(text.contains("layout_worker_compile_seconds"))
@@ -221,7 +258,8 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         let defs = String(decoding: schema.raw(schema.value(0, "$defs")!), as: UTF8.self)
         let required = String(decoding: schema.raw(schema.value(0, "required")!), as: UTF8.self)
         let properties = String(decoding: schema.raw(schema.value(0, "properties")!), as: UTF8.self)
-        let topicSchema = #"{"type":"object","properties":{"value":{"type":"object","required":\#(required),"additionalProperties":false,"properties":\#(properties),"$defs":\#(defs)}},"$defs":\#(defs)}"#
+        let topicSchema =
+            #"{"type":"object","properties":{"value":{"type":"object","required":\#(required),"additionalProperties":false,"properties":\#(properties),"$defs":\#(defs)}},"$defs":\#(defs)}"#
         let broker = try TestBroker(schemas: [output: topicSchema])
         let (input, dlq) = (unique("in"), unique("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
@@ -229,17 +267,24 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(throws: TestBrokerError.self) { try broker.produce(output, [("x", Array(#"{"version":2}"#.utf8))]) }
         let samples = Fixtures.samples
         try broker.produce(input, samples.map { ($0, Fixtures.bytes($0)) })
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", String(samples.count)])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", String(samples.count)])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
-        #expect(worker.stoppedCounts == ["consumed": samples.count, "published": samples.count, "dead-lettered": 0, "skipped": 0, "in-flight": 0])
+        #expect(
+            worker.stoppedCounts == [
+                "consumed": samples.count, "published": samples.count, "dead-lettered": 0, "skipped": 0, "in-flight": 0,
+            ])
         #expect(try broker.consume(output, partitions: 1, count: samples.count).count == samples.count)
     }
 }
 
 /// A blocking HTTP GET on loopback (body, status).
 func syncGet(_ url: URL) throws -> (Data, Int) {
-    let text = try rawHTTP(port: url.port!, parts: ["GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"], timeout: 10).text
+    let text = try rawHTTP(
+        port: url.port!, parts: ["GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"],
+        timeout: 10
+    ).text
     guard let status = statusCode(text) else { throw TestBrokerError("no HTTP response from \(url)") }
     guard let split = text.range(of: "\r\n\r\n") else { return (Data(), status) }
     return (Data(text[split.upperBound...].utf8), status)
@@ -260,10 +305,12 @@ func syncGet(_ url: URL) throws -> (Data, Int) {
         """.write(to: settings, atomically: true, encoding: .utf8)
         // The output topic comes from the environment (over the file), the input from the environment, and the
         // stop count from a flag; everything else from the file.
-        let process = layoutWorkerProcess(["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"], environment: [
-            "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_INPUT": input, "LAYOUT_WORKER_OUTPUT": output,
-            "LAYOUT_WORKER_GROUP": unique("g"), "LAYOUT_WORKER_CONFIG": Fixtures.path("config/default.yaml"),
-        ])
+        let process = layoutWorkerProcess(
+            ["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"],
+            environment: [
+                "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_INPUT": input, "LAYOUT_WORKER_OUTPUT": output,
+                "LAYOUT_WORKER_GROUP": unique("g"), "LAYOUT_WORKER_CONFIG": Fixtures.path("config/default.yaml"),
+            ])
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let err = Pipe()
         process.standardError = err
@@ -273,6 +320,6 @@ func syncGet(_ url: URL) throws -> (Data, Int) {
         #expect(process.terminationStatus == 0, "\(log)")
         #expect(try broker.consume(output, partitions: 1, count: 1, timeout: 5).count == 1)
         #expect(try broker.consume(wrongOutput, partitions: 1, count: 1, timeout: 2).isEmpty)
-        #expect(log.contains("skipped=1"))   // tombstones: skip, from the file
+        #expect(log.contains("skipped=1"))  // tombstones: skip, from the file
     }
 }

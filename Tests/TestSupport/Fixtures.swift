@@ -3,13 +3,16 @@ public import Foundation
 /// Locations of the repository's samples, configs, schemas and the shared corpus.
 public enum Fixtures {
     /// The repository root (three levels above this file).
-    public static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// The bytes of a repository file.
     public static func bytes(_ relative: String) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path(relative)) else { fatalError("missing fixture \(relative)") }
+        guard let data = FileManager.default.contents(atPath: path(relative)) else {
+            fatalError("missing fixture \(relative)")
+        }
         return [UInt8](data)
     }
 

@@ -4,8 +4,10 @@ import LayoutJSON
 public struct SchemaValidator: Sendable {
     let schema: JSONDocument
     static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$comment", "$defs"]
-    static let keywords: Set<String> = ["type", "properties", "required", "additionalProperties", "items", "enum", "const",
-                                        "minimum", "maximum", "minLength", "minItems", "pattern", "$ref", "oneOf", "anyOf"]
+    static let keywords: Set<String> = [
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const",
+        "minimum", "maximum", "minLength", "minItems", "pattern", "$ref", "oneOf", "anyOf",
+    ]
 
     /// A validator for the schema in `bytes`.
     public init(schema bytes: [UInt8]) throws {
@@ -51,16 +53,30 @@ public struct SchemaValidator: Sendable {
                 return
             }
         }
-        if let c = kw("const"), !equal(doc, value, schema, c) { errors.append("\(path): not the constant \(String(decoding: schema.raw(c), as: UTF8.self))") }
-        if let e = kw("enum"), !schema.elements(e).contains(where: { equal(doc, value, schema, $0) }) {
-            errors.append("\(path): \(String(decoding: doc.raw(value), as: UTF8.self)) not in \(String(decoding: schema.raw(e), as: UTF8.self))")
+        if let c = kw("const"), !equal(doc, value, schema, c) {
+            errors.append("\(path): not the constant \(String(decoding: schema.raw(c), as: UTF8.self))")
         }
-        if let m = kw("minimum").flatMap(schema.double), let v = doc.double(value), v < m { errors.append("\(path): \(v) < minimum \(m)") }
-        if let m = kw("maximum").flatMap(schema.double), let v = doc.double(value), v > m { errors.append("\(path): \(v) > maximum \(m)") }
-        if let m = kw("minLength").flatMap(schema.int), let v = doc.string(value), v.unicodeScalars.count < m { errors.append("\(path): shorter than \(m)") }
-        if let m = kw("minItems").flatMap(schema.int), doc.kind(value) == .array, Int(doc.nodes[value].count) < m { errors.append("\(path): fewer than \(m) items") }
+        if let e = kw("enum"), !schema.elements(e).contains(where: { equal(doc, value, schema, $0) }) {
+            errors.append(
+                "\(path): \(String(decoding: doc.raw(value), as: UTF8.self)) not in \(String(decoding: schema.raw(e), as: UTF8.self))"
+            )
+        }
+        if let m = kw("minimum").flatMap(schema.double), let v = doc.double(value), v < m {
+            errors.append("\(path): \(v) < minimum \(m)")
+        }
+        if let m = kw("maximum").flatMap(schema.double), let v = doc.double(value), v > m {
+            errors.append("\(path): \(v) > maximum \(m)")
+        }
+        if let m = kw("minLength").flatMap(schema.int), let v = doc.string(value), v.unicodeScalars.count < m {
+            errors.append("\(path): shorter than \(m)")
+        }
+        if let m = kw("minItems").flatMap(schema.int), doc.kind(value) == .array, Int(doc.nodes[value].count) < m {
+            errors.append("\(path): fewer than \(m) items")
+        }
         if let p = kw("pattern").flatMap(schema.string), let v = doc.string(value) {
-            if let regex = try? Regex(p), (try? regex.firstMatch(in: v)) == nil { errors.append("\(path): '\(v)' does not match \(p)") }
+            if let regex = try? Regex(p), (try? regex.firstMatch(in: v)) == nil {
+                errors.append("\(path): '\(v)' does not match \(p)")
+            }
         }
         for (name, combine) in [("oneOf", 1), ("anyOf", 0)] {
             guard let list = kw(name) else { continue }
@@ -70,7 +86,9 @@ public struct SchemaValidator: Sendable {
                 check(doc, value, option, path, &sub)
                 if sub.isEmpty { passing += 1 }
             }
-            if combine == 1 && passing != 1 { errors.append("\(path): matches \(passing) of oneOf, expected exactly 1") }
+            if combine == 1 && passing != 1 {
+                errors.append("\(path): matches \(passing) of oneOf, expected exactly 1")
+            }
             if combine == 0 && passing == 0 { errors.append("\(path): matches none of anyOf") }
         }
         if doc.kind(value) == .object {
@@ -87,8 +105,11 @@ public struct SchemaValidator: Sendable {
                 if let props, let sub = schema.value(props, JSONKey(name)) {
                     check(doc, v, sub, childPath, &errors)
                 } else if let extra = kw("additionalProperties") {
-                    if schema.kind(extra) == .false { errors.append("\(path): unexpected property '\(name)'") }
-                    else { check(doc, v, extra, childPath, &errors) }
+                    if schema.kind(extra) == .false {
+                        errors.append("\(path): unexpected property '\(name)'")
+                    } else {
+                        check(doc, v, extra, childPath, &errors)
+                    }
                 }
             }
         }
@@ -100,7 +121,8 @@ public struct SchemaValidator: Sendable {
     private func typeMatches(_ doc: JSONDocument, _ v: Int, _ type: String) -> Bool {
         switch (type, doc.kind(v)) {
         case ("object", .object), ("array", .array), ("string", .string), ("null", .null), ("number", .number),
-             ("boolean", .true), ("boolean", .false): return true
+            ("boolean", .true), ("boolean", .false):
+            return true
         case ("integer", .number): return doc.nodes[v].flags & JSONNode.Flags.fractional == 0
         default: return false
         }

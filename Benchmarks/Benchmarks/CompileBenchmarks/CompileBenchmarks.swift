@@ -19,9 +19,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     var inputs: [(name: String, bytes: [UInt8], config: String)] = [
-        ("search-page-45KB", load(root.appendingPathComponent("samples/search-page.json").path)!, "config/default.yaml"),
+        ("search-page-45KB", load(root.appendingPathComponent("samples/search-page.json").path)!, "config/default.yaml")
     ]
-    let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/assembler/supermami-1.json").path
+    let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/assembler/supermami-1.json")
+        .path
     if let real = load(corpus) { inputs.append(("supermami-397KB", real, "config/examples/supermami.yaml")) }
 
     // Timed benchmarks measure time only; the allocation counts come from benchmarks of their own below.
@@ -33,7 +34,8 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     /// Foundation's parse time over one compile's, ×100 (ordo-one metrics are integers).
-    let speedup = BenchmarkMetric.custom("Foundation parse / compile (x100)", polarity: .prefersLarger, useScalingFactor: false)
+    let speedup = BenchmarkMetric.custom(
+        "Foundation parse / compile (x100)", polarity: .prefersLarger, useScalingFactor: false)
 
     for input in inputs {
         let compiler = LayoutCompiler(config: config(input.config))
@@ -68,13 +70,18 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         // 1,000 compiles per sample, so the harness's own allocations around a sample (about 16) are not counted.
-        Benchmark("allocations/compile/\(input.name)",
-                  configuration: .init(metrics: [.mallocCountTotal, .peakMemoryResident], scalingFactor: .kilo, maxDuration: .seconds(1),
-                                       maxIterations: 3)) { benchmark in
+        Benchmark(
+            "allocations/compile/\(input.name)",
+            configuration: .init(
+                metrics: [.mallocCountTotal, .peakMemoryResident], scalingFactor: .kilo, maxDuration: .seconds(1),
+                maxIterations: 3)
+        ) { benchmark in
             for _ in benchmark.scaledIterations { compileOnce() }
         }
-        Benchmark("allocations/foundation-parse/\(input.name)",
-                  configuration: .init(metrics: [.mallocCountTotal], maxDuration: .seconds(1), maxIterations: 50)) { benchmark in
+        Benchmark(
+            "allocations/foundation-parse/\(input.name)",
+            configuration: .init(metrics: [.mallocCountTotal], maxDuration: .seconds(1), maxIterations: 50)
+        ) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
@@ -83,8 +90,11 @@ let benchmarks: @Sendable () -> Void = {
         // and then one Foundation parse, back to back (milliseconds apart), and records how many times longer the
         // parse took than one compile. The benchmarks above run seconds apart, so their p50s can land in different
         // phases of the machine's load.
-        Benchmark("compile-vs-foundation/\(input.name)",
-                  configuration: .init(metrics: [speedup], warmupIterations: 3, maxDuration: .seconds(8), maxIterations: 2_000)) { benchmark in
+        Benchmark(
+            "compile-vs-foundation/\(input.name)",
+            configuration: .init(
+                metrics: [speedup], warmupIterations: 3, maxDuration: .seconds(8), maxIterations: 2_000)
+        ) { benchmark in
             let clock = ContinuousClock()
             let compiles = 10
             let start = clock.now

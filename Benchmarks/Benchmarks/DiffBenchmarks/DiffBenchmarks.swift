@@ -34,11 +34,15 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/assembler/supermami-1.json").path
+    let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/assembler/supermami-1.json")
+        .path
     if let page = FileManager.default.contents(atPath: corpus).map({ [UInt8]($0) }) {
-        let text = String(decoding: FileManager.default.contents(atPath: root.appendingPathComponent("config/examples/supermami.yaml").path)!, as: UTF8.self)
+        let text = String(
+            decoding: FileManager.default.contents(
+                atPath: root.appendingPathComponent("config/examples/supermami.yaml").path)!, as: UTF8.self)
         guard case .success(let config) = MappingConfigLoader().load(yaml: text, origin: "supermami.yaml"),
-              case .success(let compiled) = LayoutCompiler(config: config).compile(page) else { fatalError("supermami page does not compile") }
+            case .success(let compiled) = LayoutCompiler(config: config).compile(page)
+        else { fatalError("supermami page does not compile") }
         let a = try! RecordOutline(bytes: compiled.bytes)
         let b = try! RecordOutline(bytes: Shape.tagEveryTenthModel(a))
         Benchmark("diff/supermami-397KB-10pct") { benchmark in
@@ -46,7 +50,9 @@ let benchmarks: @Sendable () -> Void = {
         }
         let bytes = b.document.bytes
         Benchmark("outline+diff/supermami-397KB-10pct") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(LayoutDiffer().diff(from: a, to: try! RecordOutline(bytes: bytes), key: "k").bytes.count) }
+            for _ in benchmark.scaledIterations {
+                blackHole(LayoutDiffer().diff(from: a, to: try! RecordOutline(bytes: bytes), key: "k").bytes.count)
+            }
         }
     }
 }

@@ -39,7 +39,10 @@ enum Shape {
             w.key("id"); w.string("prod\(id)")
             w.key("renderer"); w.string("ProductCell")
             w.key("model")
-            w.raw(Array(#"{"@class":"x.Record","attributes":{"product.repositoryId":["prod\#(id)"],"product.price":["9.99"]}}"#.utf8))
+            w.raw(
+                Array(
+                    #"{"@class":"x.Record","attributes":{"product.repositoryId":["prod\#(id)"],"product.price":["9.99"]}}"#
+                        .utf8))
             w.endObject()
         }
         w.endArray()
@@ -59,7 +62,9 @@ enum Shape {
             defer { n += 1 }
             guard n % 10 == 0, let model = doc.value(row.node, "model") else { continue }
             let at = doc.nodes[model].range.lowerBound + 1
-            out += doc.bytes[cursor..<at] + Array(#""changed":1"#.utf8) + (doc.nodes[model].count > 0 ? [UInt8(ascii: ",")] : [])
+            out +=
+                doc.bytes[cursor..<at] + Array(#""changed":1"#.utf8)
+                + (doc.nodes[model].count > 0 ? [UInt8(ascii: ",")] : [])
             cursor = at
         }
         return out + doc.bytes[cursor...]

@@ -13,16 +13,21 @@ nonisolated(unsafe) let base: [UInt8] = {
         .deletingLastPathComponent().deletingLastPathComponent()
     let yaml = (try? String(contentsOf: root.appendingPathComponent("config/default.yaml"), encoding: .utf8)) ?? ""
     guard case .success(let config) = MappingConfigLoader().load(yaml: yaml, origin: "config/default.yaml"),
-          let page = FileManager.default.contents(atPath: root.appendingPathComponent("samples/search-page.json").path),
-          // The same record `layout-worker diff --responses samples/search-page.json …` starts from (the seeds).
-          case .success(let compiled) = LayoutCompiler(config: config).compile([UInt8](page), source: RecordSource(file: "samples/search-page.json")) else { fatalError("cannot compile the base record") }
+        let page = FileManager.default.contents(atPath: root.appendingPathComponent("samples/search-page.json").path),
+        // The same record `layout-worker diff --responses samples/search-page.json …` starts from (the seeds).
+        case .success(let compiled) = LayoutCompiler(config: config).compile(
+            [UInt8](page), source: RecordSource(file: "samples/search-page.json"))
+    else { fatalError("cannot compile the base record") }
     return compiled.bytes
 }()
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let record = try? ChangeSetApplier().apply(fuzzBytes(data, size), to: base) {
-        precondition((try? RecordOutline(bytes: record)) != nil || record.first != UInt8(ascii: "{"), "applied record does not read back")
+        precondition(
+            (try? RecordOutline(bytes: record)) != nil || record.first != UInt8(ascii: "{"),
+            "applied record does not read back")
     }
     return 0
 }

@@ -14,13 +14,16 @@ nonisolated(unsafe) let compiler: LayoutCompiler = {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/default.yaml").path
     let yaml = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    guard case .success(let config) = MappingConfigLoader().load(yaml: yaml, origin: path) else { fatalError("cannot load \(path)") }
+    guard case .success(let config) = MappingConfigLoader().load(yaml: yaml, origin: path) else {
+        fatalError("cannot load \(path)")
+    }
     return LayoutCompiler(config: config, maxInputBytes: 1 << 20)
 }()
 
 /// The previous input's record (libFuzzer calls the entry point on one thread).
 nonisolated(unsafe) var previous: RecordOutline?
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if case .success(let compiled) = compiler.compile(fuzzBytes(data, size)) {

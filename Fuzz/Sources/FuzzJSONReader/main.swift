@@ -2,6 +2,7 @@ import FuzzSupport
 import LayoutJSON
 
 /// The reader must return a tape or a syntax error for any bytes, never crash or hang; every accessor must hold up.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let doc = try? JSONReader(maxDepth: 64).read(fuzzBytes(data, size)) else { return 0 }
