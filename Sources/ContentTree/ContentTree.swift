@@ -107,6 +107,24 @@ public struct ContentTree: Sendable {
                 if typeNode >= 0 && (hasClass || !mayHaveClass) { break }
                 k = Int(nodes[k &+ 1].next)
             }
+            // A repeated `@type` (rare: flagged by the reader, or possible behind an escaped key) is reported: the
+            // first is used here, while JavaScript's and Python's parsers keep the last, so clients could disagree.
+            if typeNode >= 0 && node.flags & (JSONNode.Flags.repeatedTypeKey | JSONNode.Flags.escapedKey) != 0 {
+                var values = [document.raw(typeNode)]
+                var k = i &+ 1
+                for _ in 0..<node.count {
+                    if k &+ 1 != typeNode && document.stringEquals(k, typeKey) { values.append(document.raw(k &+ 1)) }
+                    k = Int(nodes[k &+ 1].next)
+                }
+                if values.count > 1 {
+                    let shown = values.prefix(5).map { String(decoding: $0.prefix(200), as: UTF8.self) }
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "duplicate-type", path: TreePath.text(path),
+                            "@type appears \(values.count) times (\(shown.joined(separator: ", "))); the first is used, but parsers that keep the last key (JavaScript, Python) see \(shown.last!)"
+                        ))
+                }
+            }
             if typeNode >= 0 {
                 if nodes[typeNode].kind == .string, let type = document.string(typeNode) {
                     if hasClass {

@@ -43,6 +43,7 @@ public struct LayoutCompiler: Sendable {
     static let idsComparedPairwise = 12
 
     static let errorKey: JSONKey = "@error"
+    static let nullJSON = ArraySlice("null".utf8)
     static let contentPathsKey: JSONKey = "contentPaths"
     static let nameKey: JSONKey = "name"
     static let contentPathKey: JSONKey = "endeca:contentPath"
@@ -127,7 +128,9 @@ public struct LayoutCompiler: Sendable {
         // Plans for types the config does not name, made on first use (few per page, so found by comparison).
         var otherPlans: [(type: String, plan: SectionPlan)] = []
 
-        for item in tree.items {
+        // With `omitContainers`, which items were left out (a section's parent is its nearest ancestor kept).
+        var omitted = [Bool](repeating: false, count: config.options.omitContainers ? tree.items.count : 0)
+        for (index, item) in tree.items.enumerated() {
             let plan: SectionPlan
             if let known = plans.plan(for: item.type) ?? otherPlans.first(where: { $0.type == item.type })?.plan {
                 plan = known
@@ -157,21 +160,29 @@ public struct LayoutCompiler: Sendable {
                 adapted.placeholder = .loading
                 adapted.isContainer = false
             }
-            if adapted.isContainer && config.options.omitContainers { continue }
+            if adapted.isContainer && config.options.omitContainers {
+                omitted[index] = true
+                continue
+            }
 
-            let parentID = item.parent.map { tree.items[$0].path }
+            var parent = item.parent
+            while let p = parent, !omitted.isEmpty, omitted[p] { parent = tree.items[p].parent }
+            let parentID = parent.map { tree.items[$0].path }
             let itemContext = ConditionContext(
                 document: doc, model: item.node, row: 0, section: sectionCount, sectionType: item.type)
             var supplementary: [SupplementaryView] = []
             for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: mappings) {
-                report(resolution, what: "\(kind) view", path: item.path, into: &diagnostics)
-                supplementary.append(
-                    SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: doc.raw(model)))
+                report(resolution, what: "\(kind) view", path: item.path, fallsBackToDefault: false, into: &diagnostics)
+                // An ambiguous view has no renderer, and so no model either.
+                let modelJSON = resolution.renderer == nil ? Self.nullJSON : doc.raw(model)
+                supplementary.append(SupplementaryView(kind: kind, renderer: resolution.renderer, modelJSON: modelJSON))
             }
             var placeholder: LayoutPlaceholder?
             if let kind = adapted.placeholder {
                 let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: mappings)
-                report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, into: &diagnostics)
+                report(
+                    resolution, what: "\(kind.rawValue) placeholder", path: item.path, fallsBackToDefault: false,
+                    into: &diagnostics)
                 placeholder = LayoutPlaceholder(
                     kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
             }
@@ -202,7 +213,9 @@ public struct LayoutCompiler: Sendable {
                     context.model = adapted.rows[r].node
                     context.row = n
                     let resolution = resolver.resolveRow(context, mappings: mappings, cache: &chainCache)
-                    report(resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: id, into: &diagnostics)
+                    report(
+                        resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: id, fallsBackToDefault: true,
+                        into: &diagnostics)
                     if count > 1
                         && (hashIDs
                             ? !seen.insert(adapted.rows[r].id).inserted : rows.contains { $0.id == adapted.rows[r].id })
@@ -258,16 +271,20 @@ public struct LayoutCompiler: Sendable {
         return diagnostics
     }
 
+    /// Reports an unresolved row, view or placeholder. Rows fall back to `defaultRenderer` (so they are unmapped only
+    /// without one); supplementary views and placeholders never do.
     private func report(
-        _ resolution: Resolution, what: @autoclosure () -> String, path: String, into diagnostics: inout [Diagnostic]
+        _ resolution: Resolution, what: @autoclosure () -> String, path: String, fallsBackToDefault: Bool,
+        into diagnostics: inout [Diagnostic]
     ) {
         switch resolution {
         case .resolved, .defaulted: break
         case .unmapped(let tried):
+            let why = fallsBackToDefault ? "no defaultRenderer" : "defaultRenderer applies to rows only"
             diagnostics.append(
                 Diagnostic(
                     .error, "unmapped", path: path,
-                    "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); no defaultRenderer)"))
+                    "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); \(why))"))
         case .ambiguous(let type, let renderers):
             diagnostics.append(
                 Diagnostic(

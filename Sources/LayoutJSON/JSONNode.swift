@@ -29,6 +29,8 @@ public struct JSONNode: Sendable, Equatable {
         public static let itemsBelow: UInt8 = 32
         /// An object with an `@error` key.
         public static let errorKey: UInt8 = 64
+        /// An object with more than one (unescaped) `@type` key.
+        public static let repeatedTypeKey: UInt8 = 128
     }
 
     /// The raw byte range of the value in its document.

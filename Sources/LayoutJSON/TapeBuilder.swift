@@ -189,6 +189,9 @@ struct TapeBuilder {
             && base[s &+ 2] == UInt8(ascii: "p")
             && base[s &+ 3] == UInt8(ascii: "e")
         {
+            if frames[d &- 1].flags & JSONNode.Flags.typeKey != 0 {
+                frames[d &- 1].flags |= JSONNode.Flags.repeatedTypeKey
+            }
             frames[d &- 1].flags |= JSONNode.Flags.typeKey | JSONNode.Flags.itemsBelow
         } else if length == 8 && base[s] == UInt8(ascii: "c") && base[s &+ 1] == UInt8(ascii: "l")
             && base[s &+ 2] == UInt8(ascii: "a")

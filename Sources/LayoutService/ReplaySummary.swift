@@ -9,7 +9,10 @@ public struct ReplaySummary: Codable, Sendable {
         /// First and last offsets actually read.
         public var first: Int64?
         public var last: Int64?
+        /// Inputs compiled into a record.
         public var compiled = 0
+        /// Tombstones (null values) forwarded as tombstones, or that would be.
+        public var tombstoned = 0
         public var deadLettered = 0
         public var skipped = 0
     }
@@ -29,5 +32,7 @@ public struct ReplaySummary: Codable, Sendable {
     /// True when the replay was stopped (Ctrl-C) before reaching the end of its range.
     public var interrupted = false
 
-    public var totalRead: Int { partitions.reduce(0) { $0 + $1.compiled + $1.deadLettered + $1.skipped } }
+    public var totalRead: Int {
+        partitions.reduce(0) { $0 + $1.compiled + $1.tombstoned + $1.deadLettered + $1.skipped }
+    }
 }

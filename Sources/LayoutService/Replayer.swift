@@ -113,7 +113,8 @@ public final class Replayer {
         delivery?.onSettled = { m, settlement in
             let i = index(m.partition)
             switch settlement {
-            case .published, .tombstoned: summary.partitions[i].compiled += 1
+            case .published: summary.partitions[i].compiled += 1
+            case .tombstoned: summary.partitions[i].tombstoned += 1
             case .skipped: summary.partitions[i].skipped += 1
             case .deadLettered(let code):
                 summary.partitions[i].deadLettered += 1
@@ -211,7 +212,8 @@ public final class Replayer {
             } else {
                 // A dry run counts what each message would become.
                 switch outcome {
-                case .record, .tombstone: summary.partitions[i].compiled += 1
+                case .record: summary.partitions[i].compiled += 1
+                case .tombstone: summary.partitions[i].tombstoned += 1
                 case .skip: summary.partitions[i].skipped += 1
                 case .deadLetter(let code, _):
                     summary.partitions[i].deadLettered += 1

@@ -108,7 +108,7 @@ struct ReplayCommand: ParsableCommand {
             )
             for p in summary.partitions {
                 Output.line(
-                    "  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), dead-lettered \(p.deadLettered), skipped \(p.skipped)"
+                    "  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), tombstones \(p.tombstoned), dead-lettered \(p.deadLettered), skipped \(p.skipped)"
                 )
             }
             if !summary.diagnosticsByCode.isEmpty {

@@ -262,6 +262,8 @@ public struct RendererResolver: Sendable {
                 return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer })
             }
         }
-        return .unmapped(tried: [mappings.sectionType, mappings.adaptor, "*"])
+        var tried = [mappings.sectionType]
+        if mappings.adaptor != mappings.sectionType { tried.append(mappings.adaptor) }
+        return .unmapped(tried: tried + ["*"])
     }
 }

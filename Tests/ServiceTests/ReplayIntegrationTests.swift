@@ -64,11 +64,19 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     @Test func dryRunProducesNothingAndReportsDiagnostics() throws {
         let (broker, input, output) = try setUp(perPartition: 2)
         try broker.produce(
-            input, [("bad", Array(#"{"@type":"ResultsList","records":"soon"}"#.utf8)), ("worse", Array("nope".utf8))],
+            input,
+            [
+                ("bad", Array(#"{"@type":"ResultsList","records":"soon"}"#.utf8)), ("worse", Array("nope".utf8)),
+                ("gone", nil),
+            ],
             partition: 0)
         let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--dry-run", "--json"])
         #expect(r.status == 0, "\(r.err)")
         let s = try summary(r.out)
+        // Partition 0: two pages and the unreadable one compiled, one dead letter, the tombstone counted as such.
+        func count(_ path: String) -> Int? { (try? FieldPath(parsing: path))?.resolve(in: s, from: 0).flatMap(s.int) }
+        #expect(count("partitions[0].compiled") == 3 && count("partitions[0].tombstoned") == 1)
+        #expect(count("partitions[0].deadLettered") == 1)
         #expect(
             (try FieldPath(parsing: #"diagnosticsByCode["rows-unreadable"]"#)).resolve(in: s, from: 0).flatMap(s.int)
                 == 1)
