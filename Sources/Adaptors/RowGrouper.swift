@@ -6,7 +6,8 @@ public struct RowGrouper: Sendable, Equatable {
     public enum Order: String, Sendable {
         /// In the order each value first appears.
         case firstAppearance
-        /// By value: numbers numerically, then strings in byte order; rows without a value last.
+        /// By value: numbers numerically, then RFC 3339 date-times chronologically (across offsets), then other
+        /// strings in byte order; rows without a value last.
         case value
     }
 
@@ -67,6 +68,10 @@ public struct RowGrouper: Sendable, Equatable {
                 let an = Double(a.label), bn = Double(b.label)
                 if let an, let bn, an != bn { return an < bn }
                 if (an == nil) != (bn == nil) { return an != nil }
+                // Date-times by the instant they name, whatever their offsets; before other strings.
+                let at = RFC3339Instant(a.label), bt = RFC3339Instant(b.label)
+                if let at, let bt, at != bt { return at < bt }
+                if (at == nil) != (bt == nil) { return at != nil }
                 return Array(a.label.utf8).lexicographicallyPrecedes(Array(b.label.utf8))
             }
         }

@@ -1,3 +1,4 @@
+import Adaptors
 import LayoutCompiler
 import LayoutJSON
 import Testing
@@ -40,5 +41,35 @@ private func yaml(order: String) -> String {
         let (r, _) = try compileChecked(try compiler(yaml(order: "value")), records(["b", nil, "a", "c", "a"]))
         #expect((0..<4).map { r.json("sections[\($0)].group.value") } == [#""a""#, #""b""#, #""c""#, "null"])
         #expect(r.count("sections[0].rows") == 2)
+    }
+
+    /// Date-time values sort by the instant they name, across offsets: 10:00+05:00 is 05:00Z, before 06:00Z.
+    @Test func dateTimesSortChronologicallyAcrossOffsets() throws {
+        let values = ["2024-01-01T06:00:00Z", "2024-01-01T10:00:00+05:00", "2023-12-31T23:30:00-07:00", "later"]
+        let (r, _) = try compileChecked(try compiler(yaml(order: "value")), records(values))
+        #expect(
+            (0..<4).map { r.text("sections[\($0)].group.value") } == [
+                "2024-01-01T10:00:00+05:00", "2024-01-01T06:00:00Z", "2023-12-31T23:30:00-07:00", "later",
+            ])
+    }
+}
+
+@Suite struct RFC3339InstantTests {
+    @Test func instantsAcrossOffsetsAndFractions() throws {
+        let utc = try #require(RFC3339Instant("2024-01-01T05:00:00Z"))
+        #expect(RFC3339Instant("2024-01-01T10:00:00+05:00") == utc)
+        #expect(RFC3339Instant("2023-12-31T22:00:00-07:00") == utc)
+        #expect(utc.seconds == 1_704_085_200)
+        #expect(RFC3339Instant("1970-01-01T00:00:00Z")?.seconds == 0)
+        #expect(RFC3339Instant("1969-12-31T23:59:59Z")?.seconds == -1)
+        #expect(RFC3339Instant("2024-01-01T05:00:00.5Z")?.nanoseconds == 500_000_000)
+        #expect(try #require(RFC3339Instant("2024-01-01T05:00:00.000000001Z")) > utc)
+        for bad in [
+            "2024-01-01", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:00:00",
+            "2024-01-01T00:00:00+5:00",
+            "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00Zjunk", "abcd-01-01T00:00:00Z", "",
+        ] {
+            #expect(RFC3339Instant(bad) == nil, "\(bad)")
+        }
     }
 }
