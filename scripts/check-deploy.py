@@ -97,7 +97,7 @@ if shutil.which("systemd-analyze"):
 
 # The metrics the alert rules and the dashboard name, against the catalog.
 catalog_text = open(os.path.join(root, "Sources/LayoutService/MetricCatalog.swift")).read()
-families = dict(re.findall(r'MetricFamily\("([a-z_]+)", \.(counter|gauge|histogram)', catalog_text))
+families = dict(re.findall(r'MetricFamily\(\s*"([a-z_]+)",\s*\.(counter|gauge|histogram)', catalog_text))
 exported = set()
 for name, kind in families.items():
     exported.add(name)
