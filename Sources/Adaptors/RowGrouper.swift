@@ -62,18 +62,21 @@ public struct RowGrouper: Sendable, Equatable {
             }
         }
         if order == .value {
-            groups.sort { a, b in
-                let aNull = a.valueJSON == nullJSON, bNull = b.valueJSON == nullJSON
-                if aNull != bNull { return bNull }
-                let an = Double(a.label), bn = Double(b.label)
-                if let an, let bn, an != bn { return an < bn }
-                if (an == nil) != (bn == nil) { return an != nil }
-                // Date-times by the instant they name, whatever their offsets; before other strings.
-                let at = RFC3339Instant(a.label), bt = RFC3339Instant(b.label)
-                if let at, let bt, at != bt { return at < bt }
-                if (at == nil) != (bt == nil) { return at != nil }
-                return Array(a.label.utf8).lexicographicallyPrecedes(Array(b.label.utf8))
+            // Each group's value is read as a number and as a date-time once, not at every comparison.
+            let keys = groups.map { g in
+                (isNull: g.valueJSON == nullJSON, number: Double(g.label), instant: RFC3339Instant(g.label))
             }
+            let sorted = groups.indices.sorted { i, j in
+                let a = keys[i], b = keys[j]
+                if a.isNull != b.isNull { return b.isNull }
+                if let an = a.number, let bn = b.number, an != bn { return an < bn }
+                if (a.number == nil) != (b.number == nil) { return a.number != nil }
+                // Date-times by the instant they name, whatever their offsets; before other strings.
+                if let at = a.instant, let bt = b.instant, at != bt { return at < bt }
+                if (a.instant == nil) != (b.instant == nil) { return a.instant != nil }
+                return groups[i].label.utf8.lexicographicallyPrecedes(groups[j].label.utf8)
+            }
+            groups = sorted.map { groups[$0] }
         }
         return groups
     }

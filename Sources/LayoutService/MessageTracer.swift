@@ -33,12 +33,6 @@ public struct MessageTracer: Sendable {
         self.group = group
     }
 
-    /// No spans; outputs carry a W3C child context of the input's.
-    public static let off = MessageTracer(tracer: NoOpTracer(), group: nil)
-
-    /// Whether spans are recorded.
-    public var isOn: Bool { tracer != nil }
-
     /// Starts the span of `message` (at `start`, when its processing began earlier, e.g. a batch's compile).
     public func start(_ message: KafkaMessage, at start: DefaultTracerClock.Instant = DefaultTracerClock.now)
         -> MessageSpan

@@ -33,14 +33,7 @@ struct DiffCommand: ParsableCommand {
                 config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()), maxInputBytes: maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {
-            let input: NamedInput
-            switch InputSource.file(path, maxBytes: maxInputBytes) {
-            case .success(let i): input = i
-            case .failure(let e):
-                Output.error("\(e.name): \(e.message)")
-                throw ExitCode(1)
-            }
-            var bytes = recordBytes(input.bytes)
+            var bytes = recordBytes(try readFileOrExit(path, maxBytes: maxInputBytes))
             if let compiler {
                 switch compiler.compile(bytes, source: RecordSource(file: path)) {
                 case .success(let c): bytes = c.bytes
@@ -99,21 +92,24 @@ struct ApplyCommand: ParsableCommand {
     @Argument(help: "The change set.") var changeSet: String
 
     func run() throws {
-        func read(_ path: String) throws -> [UInt8] {
-            switch InputSource.file(path, maxBytes: maxInputBytes) {
-            case .success(let i): return i.bytes
-            case .failure(let e):
-                Output.error("\(e.name): \(e.message)")
-                throw ExitCode(1)
-            }
-        }
-        let record = base == "-" ? nil : try read(base)
+        let record = base == "-" ? nil : try readFileOrExit(base, maxBytes: maxInputBytes)
         do {
-            Output.out(try ChangeSetApplier().apply(try read(changeSet), to: record.map(recordBytes)) + [0x0A])
+            let changes = try readFileOrExit(changeSet, maxBytes: maxInputBytes)
+            Output.out(try ChangeSetApplier().apply(changes, to: record.map(recordBytes)) + [0x0A])
         } catch let error as LayoutDiffError {
             Output.error("\(changeSet): \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// The bytes of `path` (at most `maxBytes`, checked before reading), or the reason on stderr and exit status 1.
+private func readFileOrExit(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    switch InputSource.file(path, maxBytes: maxBytes) {
+    case .success(let input): return input.bytes
+    case .failure(let e):
+        Output.error("\(e.name): \(e.message)")
+        throw ExitCode(1)
     }
 }
 

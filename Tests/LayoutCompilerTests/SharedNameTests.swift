@@ -6,7 +6,7 @@ import Testing
 
 /// Names defined once in Swift and repeated outside it (the config schema, README) must agree with the definition.
 @Suite struct SharedNameTests {
-    private func readme() throws -> String { try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8) }
+    private let readme = Fixtures.text("README.md")
 
     /// The backticked names in the first column of README's table whose header row starts with `header`.
     private func firstColumn(ofTableStarting header: String, in text: String) -> Set<String> {
@@ -25,13 +25,6 @@ import Testing
         return names
     }
 
-    /// The backticked names in the sentence of README that starts with `lead`.
-    private func listed(after lead: String, in text: String) throws -> Set<String> {
-        let start = try #require(text.range(of: lead), "README has no '\(lead)'")
-        let sentence = text[start.upperBound...].prefix { $0 != "." }
-        return Set(sentence.matches(of: /`([^`]+)`/).map { String($0.1) })
-    }
-
     @Test func adaptorNamesAgreeWithTheSchemaAndREADME() throws {
         let names = Set(AdaptorName.allCases.map(\.rawValue))
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("schemas/mapping-config.schema.json")))
@@ -39,7 +32,7 @@ import Testing
         let defs = try #require(schema["$defs"] as? [String: Any])
         let adaptorName = try #require(defs["adaptorName"] as? [String: Any])
         #expect(Set(try #require(adaptorName["enum"] as? [String])) == names)
-        #expect(firstColumn(ofTableStarting: "| adaptor |", in: try readme()) == names)
+        #expect(firstColumn(ofTableStarting: "| adaptor |", in: readme) == names)
         // Every name is one the registry builds.
         for name in AdaptorName.allCases {
             #expect(AdaptorRegistry.builtIn(named: name.rawValue)?.name == name.rawValue)
@@ -47,7 +40,7 @@ import Testing
     }
 
     @Test func compileFailureCodesAgreeWithREADME() throws {
-        #expect(
-            try listed(after: "Failure codes:", in: try readme()) == Set(CompileFailure.Code.allCases.map(\.rawValue)))
+        let listed = try #require(DocumentedNames.inSentence(after: "Failure codes:", of: readme))
+        #expect(listed == Set(CompileFailure.Code.allCases.map(\.rawValue)))
     }
 }
