@@ -142,7 +142,7 @@ def search_page():
         ],
     }
     crumbs = {
-        "@type": "Breadcrumbs", "name": "Breadcrumbs", "endeca:auditInfo": audit("pages/demoSite/search", "MainContent[0]"),
+        "@type": "Breadcrumbs", "name": "Breadcrumbs", "endeca:auditInfo": audit("content/Shared/Breadcrumbs", None),
         "refinementCrumbs": [{"@class": "com.endeca.infront.cartridge.model.RefinementBreadcrumb", "label": "Aceites",
                               "count": 37, "dimensionName": "product.category", "displayName": "product.category",
                               "multiSelect": False, "properties": {"DGraph.Spec": "cat.aceites"}, "ancestors": [],
@@ -157,7 +157,7 @@ def search_page():
         "removeAllAction": nav("?format=json"),
     }
     adjustments = {"@type": "SearchAdjustments", "name": "Search Adjustments",
-                   "endeca:auditInfo": audit("pages/demoSite/search", "MainContent[1]"),
+                   "endeca:auditInfo": audit("content/Shared/Search Adjustments", None),
                    "originalTerms": ["olive oyl"],
                    "adjustedSearches": {"olive oyl": [{"@class": "com.endeca.infront.cartridge.model.AdjustedSearch",
                                                        "adjustedTerms": "olive oil", "autoPhrased": False}]}}
@@ -180,7 +180,7 @@ def cartridge_error():
     return page([slot("ContentSlot-Main", [
         {"@type": "PriceSlider", "name": "PRECIO", "PriceItem": [],
          "@error": "property: dimensionId should not be null or an emtpy string",
-         "endeca:auditInfo": audit("pages/demoSite/search", "MainContent[0]")},
+         "endeca:auditInfo": audit("content/Shared/Price Filter", None)},
         broken,
         results_list("ResultsList", [record(n, BRANDS[n % 2]) for n in range(2)], 2, "MainContent[2]"),
     ], "MainContent[0]")], [])

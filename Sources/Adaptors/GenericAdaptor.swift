@@ -19,11 +19,14 @@ public struct GenericAdaptor: ContentItemAdaptor {
     public var rows: Rows
     public var reader: RowReader
 
-    /// A generic adaptor; `idPaths` name where row ids come from (default: `navigationState`, `label`, `name`).
+    /// A generic adaptor; `idPaths` name where row ids come from (default: `id`, `repositoryId`, `navigationState`,
+    /// `label`, `name`).
     public init(rows: Rows, idPaths: [FieldPath]? = nil) {
         self.rows = rows
         self.reader = RowReader(
-            idPaths: idPaths ?? [.known("repositoryId"), .known("navigationState"), .known("label"), .known("name")])
+            idPaths: idPaths ?? [
+                .known("id"), .known("repositoryId"), .known("navigationState"), .known("label"), .known("name"),
+            ])
     }
 
     public func adapt(_ item: ContentItem, in tree: ContentTree, options: AdaptorOptions) -> AdaptedSection {

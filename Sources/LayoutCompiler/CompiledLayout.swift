@@ -14,14 +14,14 @@ public struct CompiledLayout: Sendable {
     /// The record as values, laid out again from the parsed response (the compile writes the bytes without it).
     public var record: LayoutRecord { compiler.layout(tree, source: source) }
 
-    /// The `@type` of the content item behind each section id in `sectionIDs` (row groups' sections included), or nil
-    /// for ids that name no section; the items are indexed once for all the ids.
-    public func contentTypes(ofSections sectionIDs: [String]) -> [String?] {
-        guard !sectionIDs.isEmpty else { return [] }
+    /// The `@type` of the content item at each of `paths` (diagnostic paths: tree paths, with `#group=` for row
+    /// groups), or nil for paths where no item sits; the items are indexed once for all the paths.
+    public func contentTypes(atPaths paths: [String]) -> [String?] {
+        guard !paths.isEmpty else { return [] }
         let typeByPath = Dictionary(
             tree.items.map { (Substring($0.path), $0.type) }, uniquingKeysWith: { first, _ in first })
-        return sectionIDs.map { id in
-            var path = Substring(id)
+        return paths.map { text in
+            var path = Substring(text)
             if let group = path.firstRange(of: "#group=") { path = path[..<group.lowerBound] }
             return typeByPath[path]
         }

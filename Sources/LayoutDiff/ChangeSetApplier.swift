@@ -91,6 +91,20 @@ public struct ChangeSetApplier: Sendable {
         }
         let plan = try ListPlan(changes, in: cs, oldCount: old.sections.count, payload: "section", what: "sections")
         let od = old.document
+        // New paths by new index, for sections that kept everything else.
+        var paths: [Int: Int] = [:]
+        if let list = cs.value(changes, "paths") {
+            guard cs.kind(list) == .array else { throw .invalidChangeSet("sections.paths is not an array") }
+            for entry in cs.elements(list) {
+                guard let i = cs.value(entry, "index").flatMap(cs.int), i >= 0, i < plan.slots.count,
+                    let path = cs.value(entry, "path"), cs.kind(path) == .string
+                else {
+                    throw .invalidChangeSet(
+                        "sections.paths[] needs an `index` below \(plan.slots.count) and a string `path`")
+                }
+                paths[i] = path
+            }
+        }
         w.beginArray()
         for (p, slot) in plan.slots.enumerated() {
             switch slot {
@@ -119,6 +133,8 @@ public struct ChangeSetApplier: Sendable {
                         w.key(raw: od.raw(member.key))
                         if m == section.indexMember {
                             w.int(p)
+                        } else if m == section.pathMember, let path = paths[p] {
+                            w.raw(cs.raw(path))
                         } else if m == section.rowsMember {
                             try writeRows(section, od, update.flatMap { cs.value($0, "rows") }, cs, &w)
                         } else {

@@ -4,6 +4,8 @@ public struct ChangeSummary: Sendable, Equatable {
     public var sectionDeletes = 0
     public var sectionMoves = 0
     public var sectionUpdates = 0
+    /// Sections that only moved in the response's tree (a new `path`, listed in `sections.paths`).
+    public var sectionPaths = 0
     public var rowInserts = 0
     public var rowDeletes = 0
     public var rowMoves = 0

@@ -17,7 +17,8 @@ public struct LayoutDiffer: Sendable {
         if let old { writeIdentity(old.identity, &w) } else { w.null() }
         w.key("target"); writeIdentity(new.identity, &w)
         var diagnostics: [(code: String, path: String, message: String)] = []
-        if sameMemberNames(base, new) {
+        // Records of different versions differ in shape: the new one replaces the old whole.
+        if sameMemberNames(base, new) && sameVersion(base, new) {
             w.key("record")
             w.beginObject()
             for (m, (a, b)) in zip(base.members, new.members).enumerated() where m != new.sectionsMember {
@@ -57,6 +58,14 @@ public struct LayoutDiffer: Sendable {
         w.endObject()
     }
 
+    private func sameVersion(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
+        let key = RecordOutline.Keys.version
+        let x = a.members.first { a.document.stringEquals($0.key, key) }
+        let y = b.members.first { b.document.stringEquals($0.key, key) }
+        guard let x, let y else { return x == nil && y == nil }
+        return sameBytes(a.document.raw(x.value), b.document.raw(y.value))
+    }
+
     private func sameMemberNames(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
         guard a.members.count == b.members.count, a.sectionsMember == b.sectionsMember else { return false }
         for (x, y) in zip(a.members, b.members) where !sameBytes(a.document.raw(x.key), b.document.raw(y.key)) {
@@ -87,10 +96,17 @@ public struct LayoutDiffer: Sendable {
         summary.sectionMoves += list.moves.count
         w.key("updates")
         w.beginArray()
+        // Sections whose only change is where their item sits in the response (`path`, like `index`, is positional).
+        var moved: [Int] = []
         for (i, j) in list.matches {
             let a = old.sections[i], b = new.sections[j]
             let headChanged = !sameHead(a, od, b, nd)
             let rowsChanged = !sameBytes(od.raw(a.members[a.rowsMember].value), nd.raw(b.members[b.rowsMember].value))
+            if !headChanged, let p = a.pathMember, let q = b.pathMember,
+                !sameBytes(od.raw(a.members[p].value), nd.raw(b.members[q].value))
+            {
+                moved.append(j)
+            }
             guard headChanged || rowsChanged else { continue }
             summary.sectionUpdates += 1
             w.beginObject()
@@ -114,17 +130,29 @@ public struct LayoutDiffer: Sendable {
             w.endObject()
         }
         w.endArray()
+        w.key("paths")
+        w.beginArray()
+        for j in moved.sorted() {
+            w.beginObject()
+            w.key("index"); w.int(j)
+            w.key("path"); w.raw(nd.raw(new.sections[j].members[new.sections[j].pathMember!].value))
+            w.endObject()
+        }
+        w.endArray()
+        summary.sectionPaths += moved.count
         w.endObject()
     }
 
-    /// True when two sections agree on every member but `index` and `rows`.
+    /// True when two sections agree on every member but `index`, `path` and `rows`.
     private func sameHead(
         _ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument
     ) -> Bool {
-        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember else {
+        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember,
+            a.pathMember == b.pathMember
+        else {
             return false
         }
-        for m in a.members.indices where m != a.indexMember && m != a.rowsMember {
+        for m in a.members.indices where m != a.indexMember && m != a.rowsMember && m != a.pathMember {
             let x = a.members[m], y = b.members[m]
             if !sameBytes(ad.raw(x.key), bd.raw(y.key)) || !sameBytes(ad.raw(x.value), bd.raw(y.value)) { return false }
         }

@@ -18,6 +18,8 @@ public struct RecordOutline: Sendable {
         /// Position of `index` and `rows` in `members`.
         public let indexMember: Int
         public let rowsMember: Int
+        /// Position of `path` in `members` (records from version 2 on have one).
+        public let pathMember: Int?
         public let rows: [Row]
     }
 
@@ -35,9 +37,12 @@ public struct RecordOutline: Sendable {
     /// The record's content hash.
     public let hash: ContentHash
 
+    /// The record format version this module reads and writes change sets for (`LayoutRecord.formatVersion`).
+    public static let formatVersion = 2
+
     /// The record that comes before a key's first layout: no page, no sections.
     public static let emptyBytes: [UInt8] = Array(
-        #"{"version":1,"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
+        #"{"version":\#(formatVersion),"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
 
     /// The outline of the empty record.
     public static func empty() -> RecordOutline {
@@ -86,10 +91,12 @@ public struct RecordOutline: Sendable {
         guard doc.kind(s) == .object else { throw .notALayoutRecord("sections[\(n)] is not an object") }
         var members: [Member] = []
         members.reserveCapacity(doc.nodes[s].count.toInt)
-        var id: Int?, index: Int?, rows: Int?
+        var id: Int?, index: Int?, rows: Int?, path: Int?
         for (k, v) in doc.members(s) {
             if doc.stringEquals(k, Keys.id) {
                 id = v
+            } else if doc.stringEquals(k, Keys.path) {
+                path = members.count
             } else if doc.stringEquals(k, Keys.index) {
                 index = members.count
             } else if doc.stringEquals(k, Keys.rows) {
@@ -110,7 +117,9 @@ public struct RecordOutline: Sendable {
             }
             rowOutlines.append(Row(node: row, id: rid))
         }
-        return Section(node: s, id: id, members: members, indexMember: index, rowsMember: rows, rows: rowOutlines)
+        return Section(
+            node: s, id: id, members: members, indexMember: index, rowsMember: rows, pathMember: path, rows: rowOutlines
+        )
     }
 
     /// The record's `source.offset`, when present.
@@ -135,6 +144,8 @@ public struct RecordOutline: Sendable {
         static let sections: [UInt8] = Array("sections".utf8)
         static let id: [UInt8] = Array("id".utf8)
         static let index: [UInt8] = Array("index".utf8)
+        static let path: [UInt8] = Array("path".utf8)
+        static let version: [UInt8] = Array("version".utf8)
         static let rows: [UInt8] = Array("rows".utf8)
         static let attributes: [UInt8] = Array("attributes".utf8)
         static let adaptor: [UInt8] = Array("adaptor".utf8)

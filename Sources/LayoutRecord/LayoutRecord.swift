@@ -4,7 +4,7 @@ public import LayoutJSON
 /// The compiled layout of one response: what renderers draw, with the diagnostics found on the way.
 public struct LayoutRecord: Sendable {
     /// The record format version.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     public var source: RecordSource?
     public var page: PageFacts
@@ -26,6 +26,6 @@ public struct LayoutRecord: Sendable {
 
     /// The index of the (first) section made from the content item at `path`.
     public func sectionIndex(forPath path: String) -> Int? {
-        sections.first { $0.id == path || $0.id.hasPrefix(path + "#group=") }?.index
+        sections.first { $0.head.path == path }?.index
     }
 }

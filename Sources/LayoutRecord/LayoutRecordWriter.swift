@@ -65,6 +65,7 @@ public struct LayoutRecordWriter: Sendable {
     private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(s.id)
+        w.key("path"); w.string(s.path)
         w.key("index"); w.int(s.index)
         w.key("type"); w.string(s.type)
         w.key("adaptor"); w.string(s.adaptor)

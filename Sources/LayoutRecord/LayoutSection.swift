@@ -4,7 +4,7 @@ public import Adaptors
 /// live in `head` and read as the section's own (`section.id`, `section.type`, ...).
 @dynamicMemberLookup
 public struct LayoutSection: Sendable, Equatable {
-    /// Everything but the rows: id, index, type, adaptor, visibility, parent, group, attributes, views, placeholder.
+    /// Everything but the rows: id, path, index, type, adaptor, visibility, parent, group, attributes, views, placeholder.
     public var head: SectionHead
     public var rows: [LayoutRow]
 
@@ -12,19 +12,6 @@ public struct LayoutSection: Sendable, Equatable {
     public init(head: SectionHead, rows: [LayoutRow]) {
         self.head = head
         self.rows = rows
-    }
-
-    public init(
-        id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
-        group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [],
-        supplementary: [SupplementaryView] = [],
-        placeholder: LayoutPlaceholder? = nil, rows: [LayoutRow] = []
-    ) {
-        self.init(
-            head: SectionHead(
-                id: id, index: index, type: type, adaptor: adaptor, visible: visible, parent: parent, group: group,
-                attributes: attributes, supplementary: supplementary, placeholder: placeholder),
-            rows: rows)
     }
 
     /// A field of the section's head.

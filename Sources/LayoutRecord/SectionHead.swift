@@ -2,14 +2,16 @@ public import Adaptors
 
 /// Everything about a section but its rows: what the record writer needs before it writes the rows.
 public struct SectionHead: Sendable, Equatable {
-    /// Stable id from the tree path (`#group=value` appended for row groups).
+    /// The section's identity across responses (see `SectionIdentity`; `#group=value` appended for row groups).
     public var id: String
+    /// Where the content item sits in this response, e.g. `contents[0].MainContent[2]`.
+    public var path: String
     public var index: Int
     /// The content item's `@type`.
     public var type: String
     public var adaptor: String
     public var visible: Bool
-    /// The id of the nearest enclosing content item's section, if any.
+    /// The id of the nearest enclosing content item's section (kept in the record), if any.
     public var parent: String?
     /// The group-by path and this group's value as JSON, for grouped sections.
     public var group: (by: String, valueJSON: [UInt8])?
@@ -18,12 +20,13 @@ public struct SectionHead: Sendable, Equatable {
     public var placeholder: LayoutPlaceholder?
 
     public init(
-        id: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
+        id: String, path: String, index: Int, type: String, adaptor: String, visible: Bool, parent: String?,
         group: (by: String, valueJSON: [UInt8])? = nil, attributes: [Attribute] = [],
         supplementary: [SupplementaryView] = [],
         placeholder: LayoutPlaceholder? = nil
     ) {
         self.id = id
+        self.path = path
         self.index = index
         self.type = type
         self.adaptor = adaptor
@@ -36,7 +39,8 @@ public struct SectionHead: Sendable, Equatable {
     }
 
     public static func == (a: SectionHead, b: SectionHead) -> Bool {
-        a.id == b.id && a.index == b.index && a.type == b.type && a.adaptor == b.adaptor && a.visible == b.visible
+        a.id == b.id && a.path == b.path && a.index == b.index && a.type == b.type && a.adaptor == b.adaptor
+            && a.visible == b.visible
             && a.parent == b.parent && a.group?.by == b.group?.by && a.group?.valueJSON == b.group?.valueJSON
             && a.attributes == b.attributes && a.supplementary == b.supplementary && a.placeholder == b.placeholder
     }

@@ -32,7 +32,7 @@ public enum MessageOutcome: Sendable {
         case .success(let compiled):
             let diagnostics = compiled.diagnostics
             guard !diagnostics.isEmpty else { return .record(compiled.bytes, diagnostics: []) }
-            let types = compiled.contentTypes(ofSections: diagnostics.map(\.path))
+            let types = compiled.contentTypes(atPaths: diagnostics.map(\.path))
             return .record(compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") })
         case .failure(let failure):
             return .deadLetter(code: failure.code.rawValue, reason: failure.description)

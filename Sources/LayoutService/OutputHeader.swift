@@ -1,3 +1,6 @@
+import LayoutDiff
+import LayoutRecord
+
 /// The Kafka header names and content types the worker writes and reads: one definition for each, used by the
 /// service, the command line and the tests.
 public enum OutputHeader {
@@ -25,7 +28,8 @@ public enum OutputHeader {
     public static let traceState = "tracestate"
 
     /// `content-type` of a layout record (output and latest-layout topics).
-    public static let recordContentType = "application/vnd.layout-record+json; version=1"
+    public static let recordContentType = "application/vnd.layout-record+json; version=\(LayoutRecord.formatVersion)"
     /// `content-type` of a change set.
-    public static let changeSetContentType = "application/vnd.layout-change-set+json; version=1"
+    public static let changeSetContentType =
+        "application/vnd.layout-change-set+json; version=\(ChangeSet.formatVersion)"
 }

@@ -1,6 +1,6 @@
 /// The worker's version: `layout-worker --version`, the `layout-worker-version` header of dead letters.
 public enum WorkerVersion {
-    public static let current = "0.2.0"
+    public static let current = "0.3.0"
 
     /// The Swift compiler that built it.
     public static var swift: String {

@@ -61,7 +61,7 @@ struct DiffCommand: ParsableCommand {
         if summary {
             let s = cs.summary
             Output.line(
-                "sections: \(s.sectionInserts) inserted, \(s.sectionDeletes) deleted, \(s.sectionMoves) moved, \(s.sectionUpdates) updated"
+                "sections: \(s.sectionInserts) inserted, \(s.sectionDeletes) deleted, \(s.sectionMoves) moved, \(s.sectionUpdates) updated, \(s.sectionPaths) with a new path"
             )
             Output.line(
                 "rows: \(s.rowInserts) inserted, \(s.rowDeletes) deleted, \(s.rowMoves) moved, \(s.rowUpdates) updated")

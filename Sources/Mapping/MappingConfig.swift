@@ -12,10 +12,19 @@ public struct MappingConfig: Sendable {
     public var renderers: [RendererMapping] = []
     public var supplementary: [SupplementaryMapping] = []
     public var placeholders: [PlaceholderMapping] = []
+    /// How section ids are made for types without an entry in `sectionIds`.
+    public var defaultSectionIdentity = SectionIdentity.editor
+    /// How section ids are made, per content type.
+    public var sectionIds: [String: SectionIdentity] = [:]
     /// Where the config came from (a file path), for messages.
     public var origin = "config"
 
     public init() {}
+
+    /// How ids are made for sections of `type`.
+    public func sectionIdentity(for type: String) -> SectionIdentity {
+        sectionIds.isEmpty ? defaultSectionIdentity : sectionIds[type] ?? defaultSectionIdentity
+    }
 
     /// The adaptor registry this config describes: the standard bindings plus its own.
     public func registry() -> AdaptorRegistry {

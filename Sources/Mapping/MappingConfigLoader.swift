@@ -169,6 +169,7 @@ private struct Reader {
     mutating func readTop(_ root: Node, into config: inout MappingConfig) {
         let allowed = [
             "version", "policy", "defaultRenderer", "options", "adaptors", "renderers", "supplementary", "placeholders",
+            "sectionIds",
         ]
         guard let top = fields(root, allowed: allowed, what: "the config") else { return }
         for (key, _, value) in top {
@@ -189,6 +190,8 @@ private struct Reader {
                 readOptions(value, into: &config.options)
             case "adaptors":
                 readAdaptors(value, into: &config)
+            case "sectionIds":
+                readSectionIds(value, into: &config)
             case "renderers":
                 forEachEntry(value, what: "renderers") { reader, entry in
                     reader.readRenderer(entry).map { config.renderers.append($0) }
@@ -244,6 +247,25 @@ private struct Reader {
         for (k, v) in mapping {
             guard let type = string(k, what: "a content type") else { continue }
             if let binding = readBinding(v, type: type) { config.adaptors[type] = binding }
+        }
+    }
+
+    /// `sectionIds`: a content type (or `*`, every other type) to `editor`, `name`, `path` or `field:PATH`.
+    mutating func readSectionIds(_ node: Node, into config: inout MappingConfig) {
+        guard case .mapping(let mapping) = node else {
+            fail(
+                node, "wrong-type",
+                "sectionIds must be a mapping from content type (or *) to editor, name, path or field:PATH")
+            return
+        }
+        for (k, v) in mapping {
+            guard let type = string(k, what: "a content type"), let text = string(v, what: "the section ids of \(type)")
+            else { continue }
+            guard let identity = SectionIdentity(text: text) else {
+                fail(v, "wrong-value", "section ids of \(type) must be editor, name, path or field:PATH, not '\(text)'")
+                continue
+            }
+            if type == "*" { config.defaultSectionIdentity = identity } else { config.sectionIds[type] = identity }
         }
     }
 

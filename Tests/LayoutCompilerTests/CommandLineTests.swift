@@ -258,7 +258,7 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let found = try run(["compile", Fixtures.path("samples/search-page.json")], directory: elsewhere)
-        #expect(found.status == 0 && found.out.hasPrefix("{\"version\":1"), "\(found.err)")
+        #expect(found.status == 0 && found.out.hasPrefix("{\"version\":2"), "\(found.err)")
         let lonely = elsewhere.appendingPathComponent("bin/layout-worker")
         try FileManager.default.createDirectory(
             at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)

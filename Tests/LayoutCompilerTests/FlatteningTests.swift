@@ -30,8 +30,13 @@ private let yaml = """
                 "PriceSlider",
             ])
         #expect((0..<7).map { r.number("sections[\($0)].index") } == [0, 1, 2, 3, 4, 5, 6])
-        #expect(r.text("sections[5].id") == "contents[0].SecondaryContent[1].contents[0].navigation[0]")
-        #expect(r.text("sections[5].parent") == "contents[0].SecondaryContent[1].contents[0]")
+        // Without editor identities, ids are the parent's id, the type and [name]; the tree path is kept beside them.
+        #expect(
+            r.text("sections[5].id")
+                == "PageSlot[Slot]/MobilePage/ContentSlot-Secondary/GuidedNavigation/RefinementMenu")
+        #expect(r.text("sections[5].path") == "contents[0].SecondaryContent[1].contents[0].navigation[0]")
+        #expect(r.text("sections[5].parent") == r.text("sections[4].id"))
+        #expect(r.text("sections[4].path") == "contents[0].SecondaryContent[1].contents[0]")
         #expect(r.at("sections[0].parent") == nil)
         #expect((0..<7).map { r.flag("sections[\($0)].visible") } == [false, false, true, false, false, true, true])
         #expect((0..<7).map { r.count("sections[\($0)].rows") } == [0, 0, 1, 0, 0, 2, 1])
@@ -42,7 +47,7 @@ private let yaml = """
         #expect(compiled.record.sectionIndex(forPath: "contents[0].SecondaryContent[1].contents[0].navigation[1]") == 6)
         #expect(r.text("page.type") == "PageSlot")
         #expect(r.text("page.contentPath") == "/browse")
-        #expect(r.number("version") == 1)
+        #expect(r.number("version") == 2)
         #expect(r.count("diagnostics") == 0)
     }
 

@@ -27,7 +27,10 @@ private func yaml(order: String) -> String {
             try compiler(yaml(order: "firstAppearance")), records(["b", "a", "b", nil, "c", "a"]))
         #expect(r.count("sections") == 4)
         #expect(
-            (0..<4).map { r.text("sections[\($0)].id") } == ["$#group=b", "$#group=a", "$#group=null", "$#group=c"])
+            (0..<4).map { r.text("sections[\($0)].id") } == [
+                "Grid[Products]#group=b", "Grid[Products]#group=a", "Grid[Products]#group=null",
+                "Grid[Products]#group=c",
+            ])
         #expect((0..<4).map { r.json("sections[\($0)].group.value") } == [#""b""#, #""a""#, "null", #""c""#])
         #expect(r.text("sections[0].group.by") == #"attributes["product.brand"][0]"#)
         #expect((0..<4).map { r.count("sections[\($0)].rows") } == [2, 2, 1, 1])

@@ -50,7 +50,7 @@ import Testing
         #expect(record.diagnostics.map(\.code) == compiled.diagnostics.map(\.code))
         #expect(record.source?.file == sample)
         #expect(
-            compiled.contentTypes(ofSections: record.sections.map(\.id) + ["no.such[0].path"])
+            compiled.contentTypes(atPaths: record.sections.map(\.path) + ["no.such[0].path"])
                 == record.sections.map(\.type) + [nil])
     }
 

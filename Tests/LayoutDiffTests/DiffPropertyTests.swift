@@ -121,8 +121,9 @@ import Testing
         var b = r
         b.sections.insert(.init(id: "new", type: "T"), at: 0)
         let cs = try roundTrip(r.bytes(), b.bytes())
-        // Every later section's `index` changed, but index is position, not content.
+        // Every later section's `index` and `path` changed, but they are position, not content.
         #expect(cs.summary.sectionInserts == 1 && cs.summary.sectionUpdates == 0 && cs.summary.sectionMoves == 0)
+        #expect(cs.summary.sectionPaths == 4)
     }
 
     @Test func duplicateIdsFallBackToAFullReplaceWithADiagnostic() throws {

@@ -64,6 +64,77 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         #expect(schema.validate(cs.bytes).isEmpty)
     }
 
+    /// The search page with its main slot's cartridges edited: `edit` gets the slot's `contents`.
+    func mainSlotEdited(_ edit: @escaping (inout [[String: Any]]) -> Void) throws -> (
+        a: RecordOutline, b: RecordOutline
+    ) {
+        let original = try edited(Fixtures.bytes("samples/search-page.json")) { _ in }
+        let changed = try edited(original) { page in
+            var contents = page["contents"] as! [[String: Any]]
+            var main = contents[0]["MainContent"] as! [[String: Any]]
+            var slot = main[0]["contents"] as! [[String: Any]]
+            edit(&slot)
+            main[0]["contents"] = slot
+            contents[0]["MainContent"] = main
+            page["contents"] = contents
+        }
+        return (try outline(original), try outline(changed))
+    }
+
+    /// Section ids survive sibling edits: a cartridge added above the results is one insert, a removed one one
+    /// delete, two swapped one move; no row changes and no section updates (the later sections' new tree paths
+    /// ride in `paths`).
+    @Test func cartridgeEditsAreOneSectionChange() throws {
+        let banner: [String: Any] = [
+            "@type": "Banner", "name": "Did you mean",
+            "endeca:auditInfo": ["ecr:resourcePath": "content/Shared/Did You Mean", "ecr:innerPath": NSNull()],
+        ]
+        let cases: [(String, (inout [[String: Any]]) -> Void, (inout ChangeSummary) -> Void)] = [
+            (
+                "insert", { $0.insert(banner, at: 0) },
+                {
+                    $0.sectionInserts = 1; $0.sectionPaths = 3
+                }
+            ),
+            (
+                "delete", { $0.remove(at: 0) },
+                {
+                    $0.sectionDeletes = 1; $0.sectionPaths = 2
+                }
+            ),
+            (
+                "swap", { $0.swapAt(0, 1) },
+                {
+                    $0.sectionMoves = 1; $0.sectionPaths = 2
+                }
+            ),
+        ]
+        let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/layout-change-set.schema.json"))
+        for (name, edit, expect) in cases {
+            let (a, b) = try mainSlotEdited(edit)
+            let cs = differ.diff(from: a, to: b, key: "search")
+            var expected = ChangeSummary()
+            expect(&expected)
+            // The record's diagnostics (a top-level member) may change with the page; sections are the point here.
+            var summary = cs.summary
+            summary.recordMembers = 0
+            #expect(summary == expected, "\(name): \(String(decoding: cs.bytes, as: UTF8.self))")
+            #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
+            #expect(schema.validate(cs.bytes).isEmpty)
+        }
+    }
+
+    /// A record of another version (an upgrade) is replaced whole, not diffed member by member.
+    @Test func aRecordOfAnotherVersionIsReplacedWhole() throws {
+        let b = try outline(Fixtures.bytes("samples/search-page.json"))
+        var text = String(decoding: b.document.bytes, as: UTF8.self)
+        text = text.replacingOccurrences(of: #"{"version":2,"#, with: #"{"version":1,"#)
+        let old = try RecordOutline(bytes: Array(text.utf8))
+        let cs = differ.diff(from: old, to: b, key: "search")
+        #expect(cs.summary.replacedRecord)
+        #expect(try applier.apply(cs.bytes, to: old.document.bytes) == b.document.bytes)
+    }
+
     @Test func everySampleAgainstEveryOtherRoundTrips() throws {
         let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/layout-change-set.schema.json"))
         let records = try Fixtures.samples.compactMap { try? defaultCompiler.compile(Fixtures.bytes($0)).get().bytes }

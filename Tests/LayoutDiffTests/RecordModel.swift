@@ -1,3 +1,4 @@
+import LayoutDiff
 import LayoutJSON
 import TestSupport
 
@@ -26,7 +27,7 @@ struct RecordModel: Equatable {
     func bytes() -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("version"); w.int(1)
+        w.key("version"); w.int(RecordOutline.formatVersion)
         w.key("source")
         if let offset {
             w.beginObject()
@@ -45,6 +46,8 @@ struct RecordModel: Equatable {
         for (n, s) in sections.enumerated() {
             w.beginObject()
             w.key("id"); w.string(s.id)
+            // Like the compiler's, a path is positional: inserting a section moves the paths of those after it.
+            w.key("path"); w.string("contents[0].Main[\(n)]")
             w.key("index"); w.int(n)
             w.key("type"); w.string(s.type)
             w.key("adaptor"); w.string("Generic")

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import LayoutDiff
 import LayoutJSON
 import LayoutService
 import TestSupport
@@ -44,7 +45,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
             #expect(
                 String(decoding: r.header(OutputHeader.contentType) ?? [], as: UTF8.self)
                     == OutputHeader.recordContentType)
-            #expect(r.header(OutputHeader.recordVersion) == Array("1".utf8))
+            #expect(r.header(OutputHeader.recordVersion) == Array(String(RecordOutline.formatVersion).utf8))
         }
         // Per key: records arrive in the order the responses were produced.
         var byKey: [String: [Int]] = [:]
