@@ -1,7 +1,10 @@
 public import ContentTree
 
-/// Static validation of a loaded config: duplicate, unreachable and indistinguishable mappings.
+/// Static validation of a loaded config: duplicate, unreachable, indistinguishable and overlapping mappings.
 public struct ConfigChecker: Sendable {
+    /// Decides, for each pair of conditional mappings competing for a type, whether both can hold.
+    public var overlap = ConditionOverlap()
+
     public init() {}
 
     private struct Entry {
@@ -85,6 +88,8 @@ public struct ConfigChecker: Sendable {
                 }
             }
             var seen: [String: Entry] = [:]
+            // Conditional mappings that are distinct and can be chosen: each pair must never hold together.
+            var distinct: [(Entry, Condition)] = []
             for e in group {
                 guard let c = e.condition else { continue }
                 if let earlier = seen[c.canonical] {
@@ -95,6 +100,28 @@ public struct ConfigChecker: Sendable {
                         ))
                 } else {
                     seen[c.canonical] = e
+                    if !c.expression.isUnsatisfiable { distinct.append((e, c)) }
+                }
+            }
+            guard unconditional.isEmpty else { continue }
+            for j in distinct.indices {
+                for i in 0..<j {
+                    let (first, a) = distinct[i], (second, b) = distinct[j]
+                    switch overlap.check(a, b) {
+                    case .disjoint: break
+                    case .overlap(let witness):
+                        findings.append(
+                            Diagnostic(
+                                .error, "overlapping-conditions", path: at(second),
+                                "\(second.label) and \(first.label)\(location(first)) both match \(type) when the model is \(witness): '\(b.source)' and '\(a.source)'; the mapping would be ambiguous there"
+                            ))
+                    case .undecided(let why):
+                        findings.append(
+                            Diagnostic(
+                                .warning, "undecided-overlap", path: at(second),
+                                "could not prove that \(second.label) and \(first.label)\(location(first)) never both match \(type) ('\(b.source)' and '\(a.source)'): \(why)"
+                            ))
+                    }
                 }
             }
         }

@@ -165,6 +165,39 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
                 """) == ["indistinguishable-conditions@test.yaml:3:5", "duplicate-mapping@test.yaml:7:5"])
     }
 
+    /// Conditional mappings that compete for a type must never both hold: an overlap is an error with a witness,
+    /// for rows, supplementary views and placeholders alike; what cannot be decided is a warning.
+    @Test func overlappingConditionsAreErrorsWithAWitness() throws {
+        let c = try config(
+            """
+            defaultRenderer: D
+            renderers:
+              - { renderer: Cheap, types: Record, when: 'price < 10' }
+              - { renderer: Sale, types: Record, when: 'price > 5' }
+              - { renderer: Always, types: Refinement, when: 'true' }
+              - { renderer: First, types: Refinement, when: 'row == 0' }
+              - { renderer: Under, types: Offer, when: 'price < listPrice' }
+              - { renderer: Over, types: Offer, when: 'price >= listPrice' }
+            supplementary:
+              - { kind: header, types: M, field: x, renderer: H1, when: 'exists x' }
+              - { kind: header, types: M, field: y, renderer: H2, when: 'y == 1' }
+            placeholders:
+              - { kind: noResults, types: ResultsList, renderer: P1, when: 'totalNumRecs == 0' }
+              - { kind: noResults, types: ResultsList, renderer: P2, when: 'totalNumRecs in [0, 1]' }
+            """)
+        let found = ConfigChecker().check(c).filter { $0.severity != .info }
+        #expect(
+            found.map { "\($0.code)@\($0.path)" } == [
+                "overlapping-conditions@test.yaml:4:5", "overlapping-conditions@test.yaml:6:5",
+                "undecided-overlap@test.yaml:8:5", "overlapping-conditions@test.yaml:11:5",
+                "overlapping-conditions@test.yaml:14:5",
+            ])
+        #expect(found[0].message.contains(#"when the model is {"price":6}"#))
+        #expect(found[1].message.contains("at row 0"))
+        #expect(found[2].severity == .warning)
+        #expect(found[3].message.contains(#"{"x":0,"y":1}"#) && found[4].message.contains(#"{"totalNumRecs":0}"#))
+    }
+
     @Test func aCleanConfigHasNoErrors() throws {
         #expect(
             try findings(
