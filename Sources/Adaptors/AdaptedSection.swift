@@ -34,8 +34,18 @@ public struct AdaptedSection: Sendable {
 public struct RowGroup: Sendable, Equatable {
     /// The group value as JSON text (a copied JSON value, or `null` for rows without one).
     public var valueJSON: [UInt8]
-    /// The group value as text, used in the section id.
+    /// The group value as text, used in the section id: a string's text (in quotes when another group's value reads
+    /// the same), other scalars' JSON, a related object's identity.
     public var label: String
     /// Indexes into `AdaptedSection.rows`.
     public var rows: [Int]
+    /// True when the value is a JSON string.
+    public var isString = false
+
+    public init(valueJSON: [UInt8], label: String, rows: [Int], isString: Bool = false) {
+        self.valueJSON = valueJSON
+        self.label = label
+        self.rows = rows
+        self.isString = isString
+    }
 }

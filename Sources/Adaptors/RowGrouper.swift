@@ -15,56 +15,109 @@ public struct RowGrouper: Sendable, Equatable {
     /// The path as text (what the record's `group.by` shows), worked out once.
     public private(set) var pathText: String
     public var order: Order
+    /// When the value at `path` is an object (a to-one relationship), the fields tried in order for its identity;
+    /// the object itself becomes the group's value. Objects with none of them are told apart by their JSON.
+    public var identityPaths: [FieldPath]
 
-    public init(path: FieldPath, order: Order) {
+    /// A grouper by the value at `path`; related objects are told apart by `identityPaths` (default `id`, then
+    /// `repositoryId`).
+    public init(path: FieldPath, order: Order, identityPaths: [FieldPath]? = nil) {
         self.path = path
         self.pathText = path.description
         self.order = order
+        self.identityPaths = identityPaths ?? [.known("id"), .known("repositoryId")]
+    }
+
+    /// Key prefixes that keep values of different JSON types apart (`"1"` and `1` are two groups).
+    private static let stringTag: UInt8 = 0x73, otherTag: UInt8 = 0x6A, objectTag: UInt8 = 0x6F
+
+    /// The identity of a related object: the first identity path with a string or number.
+    private func identity(of node: Int, in doc: JSONDocument) -> String? {
+        for p in identityPaths {
+            guard let v = p.resolve(in: doc, from: node) else { continue }
+            switch doc.kind(v) {
+            case .string: if let s = doc.string(v), !s.isEmpty { return s }
+            case .number: return String(decoding: doc.raw(v), as: UTF8.self)
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The groups for `rows`; each row lands in exactly one group.
     public func group(_ rows: [AdaptedRow], in doc: JSONDocument) -> [RowGroup] {
         var groups: [RowGroup] = []
-        // Keyed by the decoded text for strings and the JSON text for other scalars (both borrowed from the
-        // document where possible); the group's JSON and label are made once, by its first row.
-        var indexByKey: [ArraySlice<UInt8>: Int] = [:]
+        // Keyed by a type tag and the decoded text for strings, the JSON text for other scalars and an object's
+        // identity; the group's JSON and label are made once, by its first row.
+        var indexByKey: [[UInt8]: Int] = [:]
+        var key: [UInt8] = []
         let nullJSON = Array("null".utf8)
         for (n, row) in rows.enumerated() {
-            let node = path.resolve(in: doc, from: row.node)
-            let scalar = node.flatMap {
-                doc.kind($0) != .object && doc.kind($0) != .array && doc.kind($0) != .null ? $0 : nil
-            }
-            let key: ArraySlice<UInt8>
-            if let scalar {
-                let token = doc.nodes[scalar]
-                if token.kind == .string {
-                    key =
-                        token.flags & JSONNode.Flags.escaped == 0
-                        ? doc.bytes[Int(token.start) + 1..<Int(token.end) - 1] : doc.decodedStringBytes(scalar)[...]
-                } else {
-                    key = doc.raw(scalar)
+            let node = path.resolve(in: doc, from: row.node).flatMap { doc.kind($0) == .null ? nil : $0 }
+            key.removeAll(keepingCapacity: true)
+            var identity: String?
+            if let node {
+                let token = doc.nodes[node]
+                switch token.kind {
+                case .string:
+                    key.append(Self.stringTag)
+                    if token.flags & JSONNode.Flags.escaped == 0 {
+                        key.append(contentsOf: doc.bytes[Int(token.start) + 1..<Int(token.end) - 1])
+                    } else {
+                        key.append(contentsOf: doc.decodedStringBytes(node))
+                    }
+                case .object:
+                    key.append(Self.objectTag)
+                    identity = self.identity(of: node, in: doc)
+                    key.append(contentsOf: identity.map { Array($0.utf8) } ?? Array(doc.raw(node)))
+                case .number:
+                    // One number, however spelled (1, 1.0, 1e0): one group.
+                    key.append(Self.otherTag)
+                    if let d = doc.double(node), d.isFinite {
+                        key.append(contentsOf: d.description.utf8)
+                    } else {
+                        key.append(contentsOf: doc.raw(node))
+                    }
+                default:
+                    key.append(Self.otherTag)
+                    key.append(contentsOf: doc.raw(node))
                 }
             } else {
-                key = nullJSON[...]
+                key.append(contentsOf: nullJSON)
             }
             if let g = indexByKey[key] {
                 groups[g].rows.append(n)
                 continue
             }
             indexByKey[key] = groups.count
-            if let scalar {
-                let json = Array(doc.raw(scalar))
-                let label =
-                    doc.kind(scalar) == .string ? (doc.string(scalar) ?? "") : String(decoding: json, as: UTF8.self)
-                groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
+            if let node {
+                let json = Array(doc.raw(node))
+                let label: String
+                switch doc.kind(node) {
+                case .string: label = doc.string(node) ?? ""
+                case .object: label = identity ?? String(decoding: json, as: UTF8.self)
+                default: label = String(decoding: json, as: UTF8.self)
+                }
+                groups.append(RowGroup(valueJSON: json, label: label, rows: [n], isString: doc.kind(node) == .string))
             } else {
                 groups.append(RowGroup(valueJSON: nullJSON, label: "null", rows: [n]))
+            }
+        }
+        // A string that reads like another group's label (`"1"` beside `1`, `"null"` beside null) shows its quotes.
+        if groups.count > 1 {
+            var labels: [String: Int] = [:]
+            for g in groups { labels[g.label, default: 0] += 1 }
+            for i in groups.indices where groups[i].isString && labels[groups[i].label]! > 1 {
+                groups[i].label = String(decoding: groups[i].valueJSON, as: UTF8.self)
             }
         }
         if order == .value {
             // Each group's value is read as a number and as a date-time once, not at every comparison.
             let keys = groups.map { g in
-                (isNull: g.valueJSON == nullJSON, number: Double(g.label), instant: RFC3339Instant(g.label))
+                (
+                    isNull: g.valueJSON == nullJSON, number: g.valueJSON.first == 0x7B ? nil : Double(g.label),
+                    instant: RFC3339Instant(g.label)
+                )
             }
             let sorted = groups.indices.sorted { i, j in
                 let a = keys[i], b = keys[j]
@@ -74,7 +127,11 @@ public struct RowGrouper: Sendable, Equatable {
                 // Date-times by the instant they name, whatever their offsets; before other strings.
                 if let at = a.instant, let bt = b.instant, at != bt { return at < bt }
                 if (a.instant == nil) != (b.instant == nil) { return a.instant != nil }
-                return groups[i].label.utf8.lexicographicallyPrecedes(groups[j].label.utf8)
+                if groups[i].label != groups[j].label {
+                    return groups[i].label.utf8.lexicographicallyPrecedes(groups[j].label.utf8)
+                }
+                // The same text as a number and as a string: the number first.
+                return !groups[i].isString && groups[j].isString
             }
             groups = sorted.map { groups[$0] }
         }

@@ -281,13 +281,14 @@ private struct Reader {
         }
         guard
             let entries = fields(
-                node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder"],
+                node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity"],
                 what: "the adaptor binding for \(type)")
         else { return nil }
         var name = AdaptorName.generic.rawValue
         var rows: GenericAdaptor.Rows?
         var idPaths: [FieldPath]?
         var groupBy: FieldPath?
+        var groupIdentity: [FieldPath]?
         var order = RowGrouper.Order.firstAppearance
         var rowsNode: Node?
         for (key, _, value) in entries {
@@ -317,6 +318,7 @@ private struct Reader {
                 }
                 idPaths = paths
             case "groupBy": groupBy = fieldPath(value, what: "groupBy")
+            case "groupIdentity": groupIdentity = fieldPath(value, what: "groupIdentity").map { [$0] }
             case "groupOrder":
                 if let text = string(value, what: "groupOrder") {
                     if let o = RowGrouper.Order(rawValue: text) {
@@ -341,7 +343,8 @@ private struct Reader {
             adaptor = builtIn
         }
         return AdaptorBinding(
-            adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order) }, location: location(node))
+            adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order, identityPaths: groupIdentity) },
+            location: location(node))
     }
 
     mutating func readRenderer(_ node: Node) -> RendererMapping? {

@@ -57,6 +57,84 @@ private func yaml(order: String) -> String {
     }
 }
 
+/// A grid whose rows' `v` fields hold `values` (JSON texts).
+private func grid(_ values: [String], extra: String = "") -> [UInt8] {
+    let rows = values.enumerated().map { n, v in #"{"id":"r\#(n)","v":\#(v)}"# }
+    return Array(#"{"@type":"Grid","name":"G",\#(extra)"items":[\#(rows.joined(separator: ","))]}"#.utf8)
+}
+
+@Suite struct TypedGroupingTests {
+    let config = """
+        defaultRenderer: Cell
+        adaptors:
+          Grid: { rows: 'field:items', groupBy: v, groupOrder: value }
+        supplementary:
+          - { kind: header, types: Grid, field: name, renderer: GroupHeader }
+        """
+
+    /// Strings, numbers and booleans stay apart and keep their JSON type; a string that reads like another
+    /// group's value shows its quotes in the section id.
+    @Test func valuesOfDifferentTypesAreDifferentGroups() throws {
+        let (r, _) = try compileChecked(
+            try compiler(config), grid(["1", #""1""#, "1.0", "true", #""true""#, #""x""#, "1", "null", #""null""#]))
+        #expect(r.count("sections") == 7)
+        // Numbers first (1 and 1.0 are one number), then strings and other values by text, null last.
+        #expect(
+            (0..<7).map { r.json("sections[\($0)].group.value") } == [
+                "1", #""1""#, #""null""#, #""true""#, "true", #""x""#, "null",
+            ])
+        #expect(r.count("sections[0].rows") == 3)
+        let ids = (0..<7).map { r.text("sections[\($0)].id") ?? "" }
+        #expect(Set(ids).count == 7, "\(ids)")
+        #expect(ids.contains("Grid[G]#group=1") && ids.contains(#"Grid[G]#group="1""#))
+    }
+
+    /// Grouping by a to-one relationship: rows group by the related object's identity, and the object is the
+    /// group's value and its header's model.
+    @Test func groupsByARelatedObject() throws {
+        let natura = #"{"id":"b1","name":"Natura","logo":"/n.png"}"#
+        let pisi = #"{"id":"b2","name":"Pisi","logo":"/p.png"}"#
+        let c = try compiler(
+            """
+            defaultRenderer: Cell
+            adaptors:
+              Grid: { rows: 'field:items', groupBy: v }
+            supplementary:
+              - { kind: header, types: Grid, field: name, renderer: BrandHeader }
+            """)
+        let (r, _) = try compileChecked(c, grid([natura, pisi, natura, #"{"name":"No id"}"#]))
+        #expect(r.count("sections") == 3)
+        #expect(r.json("sections[0].group.value") == natura && r.json("sections[0].header.model") == natura)
+        #expect(r.text("sections[0].id") == "Grid[G]#group=b1" && r.count("sections[0].rows") == 2)
+        #expect(r.json("sections[1].header.model") == pisi)
+        #expect(r.json("sections[2].group.value") == #"{"name":"No id"}"#)
+        // The identity field is configurable.
+        let byName = try compiler(
+            "defaultRenderer: Cell\nadaptors: { Grid: { rows: 'field:items', groupBy: v, groupIdentity: name } }")
+        let (n, _) = try compileChecked(byName, grid([natura, pisi]))
+        #expect(n.text("sections[0].id") == "Grid[G]#group=Natura")
+    }
+
+    /// A grouped list's own attributes and footer appear once: attributes on the first group, footer on the last.
+    @Test func listLevelAttributesAppearOnce() throws {
+        let c = try compiler(
+            """
+            defaultRenderer: Cell
+            adaptors:
+              Grid: { adaptor: ResultsList, groupBy: 'attributes["product.brand"][0]' }
+            supplementary:
+              - { kind: footer, types: Grid, field: totalNumRecs, renderer: CountFooter }
+            """)
+        let page = Array(
+            #"{"@type":"Grid","totalNumRecs":3,"records":[{"attributes":{"product.brand":["a"]}},{"attributes":{"product.brand":["b"]}},{"attributes":{"product.brand":["a"]}}]}"#
+                .utf8)
+        let (r, _) = try compileChecked(c, page)
+        #expect(r.count("sections") == 2)
+        #expect(r.number("sections[0].attributes.totalNumRecs") == 3 && r.at("sections[1].attributes") == nil)
+        #expect(r.at("sections[0].footer") == nil && r.text("sections[1].footer.renderer") == "CountFooter")
+    }
+}
+
 @Suite struct RFC3339InstantTests {
     @Test func instantsAcrossOffsetsAndFractions() throws {
         let utc = try #require(RFC3339Instant("2024-01-01T05:00:00Z"))
