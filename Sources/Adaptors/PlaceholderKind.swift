@@ -6,4 +6,14 @@ public enum PlaceholderKind: String, Sendable, CaseIterable {
     case noResults
     /// The item reported an error (`@error`) or its rows could not be read.
     case error
+
+    /// The renderer a placeholder of this kind gets when no mapping matches (`options.builtInPlaceholders`); the
+    /// renderer kits in `clients/` register one under each name.
+    public var builtInRenderer: String {
+        switch self {
+        case .loading: return "LoadingPlaceholder"
+        case .noResults: return "NoResultsPlaceholder"
+        case .error: return "ErrorPlaceholder"
+        }
+    }
 }

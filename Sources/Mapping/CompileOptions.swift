@@ -6,6 +6,9 @@ public struct CompileOptions: Sendable, Equatable {
     public var emptyMenusShowNoResults = false
     /// An item with `contentPaths` but no children and no rows shows a loading placeholder.
     public var emptySlotsShowLoading = false
+    /// A placeholder no mapping matches gets its kind's built-in renderer (`LoadingPlaceholder`,
+    /// `NoResultsPlaceholder`, `ErrorPlaceholder`); false reports it as unmapped.
+    public var builtInPlaceholders = true
     /// Deepest JSON nesting accepted.
     public var maxDepth = 512
 

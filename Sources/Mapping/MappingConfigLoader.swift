@@ -220,7 +220,11 @@ private struct Reader {
     mutating func readOptions(_ node: Node, into options: inout CompileOptions) {
         guard
             let entries = fields(
-                node, allowed: ["omitContainers", "emptyMenusShowNoResults", "emptySlotsShowLoading", "maxDepth"],
+                node,
+                allowed: [
+                    "omitContainers", "emptyMenusShowNoResults", "emptySlotsShowLoading", "builtInPlaceholders",
+                    "maxDepth",
+                ],
                 what: "options")
         else { return }
         for (key, _, value) in entries {
@@ -228,6 +232,7 @@ private struct Reader {
             case "omitContainers": bool(value, what: key).map { options.omitContainers = $0 }
             case "emptyMenusShowNoResults": bool(value, what: key).map { options.emptyMenusShowNoResults = $0 }
             case "emptySlotsShowLoading": bool(value, what: key).map { options.emptySlotsShowLoading = $0 }
+            case "builtInPlaceholders": bool(value, what: key).map { options.builtInPlaceholders = $0 }
             case "maxDepth":
                 if let n = value.int, n >= 1, n <= 100_000 {
                     options.maxDepth = n

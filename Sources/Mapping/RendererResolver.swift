@@ -262,6 +262,8 @@ public struct RendererResolver: Sendable {
                 return .ambiguous(type: type, renderers: matched.map { config.placeholders[$0].renderer })
             }
         }
+        // The last step: the built-in placeholder renderer every renderer kit ships (unless the config opts out).
+        if config.options.builtInPlaceholders { return .defaulted(renderer: kind.builtInRenderer) }
         var tried = [mappings.sectionType]
         if mappings.adaptor != mappings.sectionType { tried.append(mappings.adaptor) }
         return .unmapped(tried: tried + ["*"])

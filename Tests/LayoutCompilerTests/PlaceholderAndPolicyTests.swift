@@ -94,11 +94,31 @@ private let base = """
         #expect(on.flag("sections[0].visible") == true)
     }
 
-    @Test func unmappedPlaceholderIsAnError() throws {
+    @Test func unmappedPlaceholderIsAnErrorWithoutBuiltIns() throws {
         let (r, _) = try compileChecked(
-            try compiler("defaultRenderer: C\n"), Array(#"{"@type":"ResultsList","records":[]}"#.utf8))
+            try compiler("defaultRenderer: C\noptions: { builtInPlaceholders: false }\n"),
+            Array(#"{"@type":"ResultsList","records":[]}"#.utf8))
         #expect(r.at("sections[0].placeholder.renderer").map { r.kind($0) } == .null)
         #expect(r.text("diagnostics[0].code") == "unmapped")
+    }
+
+    /// A config that maps no placeholders still gets renderers for them: the built-in ones every kit registers.
+    @Test func placeholdersFallBackToBuiltInRenderers() throws {
+        let c = try compiler("defaultRenderer: C\noptions: { emptySlotsShowLoading: true }\n")
+        let page = #"""
+            {"@type":"PageSlot","contents":[{"@type":"ResultsList","records":[]},
+              {"@type":"PriceSlider","@error":"no dimension"},{"@type":"ContentSlot","contentPaths":["/x"]}]}
+            """#
+        let (r, compiled) = try compileChecked(c, Array(page.utf8))
+        #expect(
+            (1...3).map { r.text("sections[\($0)].placeholder.renderer") } == [
+                "NoResultsPlaceholder", "ErrorPlaceholder", "LoadingPlaceholder",
+            ])
+        #expect(!compiled.diagnostics.contains { $0.code == "unmapped" })
+        // A mapping still wins over the built-in one.
+        let mapped = try compiler("defaultRenderer: C\nplaceholders: [{ kind: noResults, renderer: Empty }]\n")
+        let (m, _) = try compileChecked(mapped, Array(#"{"@type":"ResultsList","records":[]}"#.utf8))
+        #expect(m.text("sections[0].placeholder.renderer") == "Empty")
     }
 }
 

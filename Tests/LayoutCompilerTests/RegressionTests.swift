@@ -38,7 +38,7 @@ import Testing
     /// An unmapped placeholder: the message names each type once and does not blame a missing defaultRenderer
     /// (placeholders never fall back to it).
     @Test func anUnmappedPlaceholderIsReportedTruthfully() throws {
-        let c = try compiler("defaultRenderer: Cell\n")
+        let c = try compiler("defaultRenderer: Cell\noptions: { builtInPlaceholders: false }\n")
         let (_, compiled) = try compileChecked(c, Array(#"{"@type":"ResultsList","records":[],"totalNumRecs":0}"#.utf8))
         let unmapped = try #require(compiled.diagnostics.first { $0.code == "unmapped" })
         #expect(unmapped.message.contains("tried ResultsList, *;"), "\(unmapped.message)")

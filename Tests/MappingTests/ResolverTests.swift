@@ -109,7 +109,7 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
                 == .ambiguous(type: "X", renderers: ["E1", "E2"]))
         #expect(
             r.resolvePlaceholder(.loading, item: context(0), adaptor: "Generic")
-                == .unmapped(tried: ["RefinementMenu", "Generic", "*"]))
+                == .defaulted(renderer: "LoadingPlaceholder"))
         #expect(r.supplementaryKinds == ["header", "badge"])
     }
 }
