@@ -76,10 +76,33 @@ struct SectionIdentifier: Sendable {
     /// `ecr:resourcePath`, followed by `:` and `ecr:innerPath` when it is a string.
     static func editorID(_ node: Int, _ doc: JSONDocument) -> String? {
         guard let audit = doc.value(node, auditInfoKey), doc.kind(audit) == .object,
-            let resource = doc.value(audit, resourcePathKey).flatMap(doc.string), !resource.isEmpty
+            let resource = doc.value(audit, resourcePathKey), doc.kind(resource) == .string,
+            doc.nodes[resource].end - doc.nodes[resource].start > 2
         else { return nil }
-        guard let inner = doc.value(audit, innerPathKey).flatMap(doc.string), !inner.isEmpty else { return resource }
-        return resource + ":" + inner
+        let inner = doc.value(audit, innerPathKey).flatMap { n -> Int? in
+            doc.kind(n) == .string && doc.nodes[n].end - doc.nodes[n].start > 2 ? n : nil
+        }
+        let escaped = (inner.map { doc.nodes[$0].flags } ?? 0) | doc.nodes[resource].flags
+        guard escaped & JSONNode.Flags.escaped == 0 else {
+            // Escapes to decode: the slow way.
+            return doc.string(resource).map { r in inner.flatMap(doc.string).map { r + ":" + $0 } ?? r }
+        }
+        // Both bodies copied from the response into one new string.
+        let r = Int(doc.nodes[resource].start) + 1..<Int(doc.nodes[resource].end) - 1
+        let i = inner.map { Int(doc.nodes[$0].start) + 1..<Int(doc.nodes[$0].end) - 1 }
+        let count = r.count + (i.map { $0.count + 1 } ?? 0)
+        return doc.bytes.withUnsafeBufferPointer { bytes in
+            String(unsafeUninitializedCapacity: count) { out in
+                var at = 0
+                for b in bytes[r] { out[at] = b; at += 1 }
+                if let i {
+                    out[at] = UInt8(ascii: ":")
+                    at += 1
+                    for b in bytes[i] { out[at] = b; at += 1 }
+                }
+                return at
+            }
+        }
     }
 
     /// The parent's id, `/`, the type and `[name]` when the item has a string name.
