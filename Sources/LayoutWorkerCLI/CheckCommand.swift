@@ -18,10 +18,7 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Responses to resolve against the config.")
     var responses: [String] = []
 
-    @Option(
-        name: .customLong("max-input-bytes"),
-        help: "Responses larger than this are refused before they are read (default 8388608).")
-    var maxInputBytes = InputSource.defaultMaxBytes
+    @OptionGroup var limit: InputLimitOptions
 
     func run() throws {
         let mapping: MappingConfig
@@ -37,10 +34,10 @@ struct CheckCommand: ParsableCommand {
             Output.line(finding.description)
             if finding.severity == .error { errors += 1 }
         }
-        let compiler = LayoutCompiler(config: mapping, maxInputBytes: maxInputBytes)
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
         for path in responses {
             let input: NamedInput
-            switch InputSource.file(path, maxBytes: maxInputBytes) {
+            switch InputSource.file(path, maxBytes: limit.maxInputBytes) {
             case .success(let i): input = i
             case .failure(let e):
                 Output.line("error [\(e.code)] \(e.name): \(e.message)")

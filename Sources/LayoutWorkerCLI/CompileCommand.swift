@@ -19,17 +19,14 @@ struct CompileCommand: ParsableCommand {
     @Flag(name: .long, help: "Indent the records (models are re-indented too).")
     var pretty = false
 
-    @Option(
-        name: .customLong("max-input-bytes"),
-        help: "Inputs larger than this are refused before they are read (default 8388608).")
-    var maxInputBytes = InputSource.defaultMaxBytes
+    @OptionGroup var limit: InputLimitOptions
 
     @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
     var files: [String] = []
 
     func run() throws {
         let mapping = try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path())
-        let compiler = LayoutCompiler(config: mapping, maxInputBytes: maxInputBytes)
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
         var failed = 0, total = 0
         func compile(_ input: Result<NamedInput, InputError>) {
             total += 1
@@ -52,13 +49,13 @@ struct CompileCommand: ParsableCommand {
             }
         }
         if files.isEmpty || files == ["-"] {
-            InputSource.forEachStandardInputLine(maxBytes: maxInputBytes, compile)
+            InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes, compile)
         } else {
             for f in files {
                 compile(
                     f == "-"
                         ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files"))
-                        : InputSource.file(f, maxBytes: maxInputBytes))
+                        : InputSource.file(f, maxBytes: limit.maxInputBytes))
             }
         }
         if failed > 0 {

@@ -43,7 +43,7 @@ struct ProduceCommand: ParsableCommand {
     @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone =
         false
     @Option(
-        name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused (default 67108864).")
+        name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused.")
     var maxInputBytes = 64 * 1024 * 1024
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 

@@ -19,10 +19,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "Page key written into the change set.") var key: String?
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
-    @Option(
-        name: .customLong("max-input-bytes"),
-        help: "Files larger than this are refused before they are read (default 8388608).")
-    var maxInputBytes = InputSource.defaultMaxBytes
+    @OptionGroup var limit: InputLimitOptions
     @Argument(help: "The previous record (or '-').") var old: String
     @Argument(help: "The new record.") var new: String
 
@@ -30,10 +27,11 @@ struct DiffCommand: ParsableCommand {
         let compiler =
             responses
             ? LayoutCompiler(
-                config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()), maxInputBytes: maxInputBytes
+                config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()),
+                maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {
-            var bytes = recordBytes(try readFileOrExit(path, maxBytes: maxInputBytes))
+            var bytes = recordBytes(try readFileOrExit(path, maxBytes: limit.maxInputBytes))
             if let compiler {
                 switch compiler.compile(bytes, source: RecordSource(file: path)) {
                 case .success(let c): bytes = c.bytes
@@ -84,17 +82,14 @@ struct ApplyCommand: ParsableCommand {
         abstract: "Apply a change set to its base record and print the resulting record (hashes checked)."
     )
 
-    @Option(
-        name: .customLong("max-input-bytes"),
-        help: "Files larger than this are refused before they are read (default 8388608).")
-    var maxInputBytes = InputSource.defaultMaxBytes
+    @OptionGroup var limit: InputLimitOptions
     @Argument(help: "The base record ('-' for a change set from empty).") var base: String
     @Argument(help: "The change set.") var changeSet: String
 
     func run() throws {
-        let record = base == "-" ? nil : try readFileOrExit(base, maxBytes: maxInputBytes)
+        let record = base == "-" ? nil : try readFileOrExit(base, maxBytes: limit.maxInputBytes)
         do {
-            let changes = try readFileOrExit(changeSet, maxBytes: maxInputBytes)
+            let changes = try readFileOrExit(changeSet, maxBytes: limit.maxInputBytes)
             Output.out(try ChangeSetApplier().apply(changes, to: record.map(recordBytes)) + [0x0A])
         } catch let error as LayoutDiffError {
             Output.error("\(changeSet): \(error)")
