@@ -40,12 +40,5 @@ public struct RowGroup: Sendable, Equatable {
     /// Indexes into `AdaptedSection.rows`.
     public var rows: [Int]
     /// True when the value is a JSON string.
-    public var isString = false
-
-    public init(valueJSON: [UInt8], label: String, rows: [Int], isString: Bool = false) {
-        self.valueJSON = valueJSON
-        self.label = label
-        self.rows = rows
-        self.isString = isString
-    }
+    public var isString: Bool { valueJSON.first == UInt8(ascii: "\"") }
 }

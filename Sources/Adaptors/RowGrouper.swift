@@ -98,7 +98,7 @@ public struct RowGrouper: Sendable, Equatable {
                 case .object: label = identity ?? String(decoding: json, as: UTF8.self)
                 default: label = String(decoding: json, as: UTF8.self)
                 }
-                groups.append(RowGroup(valueJSON: json, label: label, rows: [n], isString: doc.kind(node) == .string))
+                groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
             } else {
                 groups.append(RowGroup(valueJSON: nullJSON, label: "null", rows: [n]))
             }

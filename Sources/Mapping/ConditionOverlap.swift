@@ -167,8 +167,11 @@ public struct ConditionOverlap: Sendable {
             let literals = bySubject[subject]!
             let family = CandidateFamily(
                 subject: subject, literals: literals, related: crossed.contains(subject) ? literalsSeen : [])
+            // Each candidate is made into a model once, and every literal of the subject is tested on it.
             let kept = family.candidates.filter { value in
-                literals.allSatisfy { Self.holds($0, subject: subject, value: value) }
+                guard let w = Self.model([(subject, value)]) else { return false }
+                let context = w.context
+                return literals.allSatisfy { Condition.truth($0.atom, context) == $0.positive }
             }
             if kept.isEmpty {
                 var independent = true
@@ -229,13 +232,6 @@ public struct ConditionOverlap: Sendable {
             subjects(in: e).compactMap { s -> ConditionVariable? in
                 if case .variable(let v) = s { return v } else { return nil }
             })
-    }
-
-    /// Whether `literal` holds when its subject has `value` (and nothing else is set).
-    static func holds(_ literal: Literal, subject: Subject, value: CandidateValue) -> Bool {
-        guard let w = model([(subject, value)]) else { return false }
-        let truth = Condition.truth(literal.atom, w.context)
-        return truth == literal.positive
     }
 
     static func evaluate(_ c: Condition, _ w: CandidateModel) -> Bool { c.evaluate(w.context) }
