@@ -124,6 +124,17 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         }
     }
 
+    /// LayoutDiff keeps its own copy of the record format version (it does not depend on LayoutRecord): the empty
+    /// record it diffs from must say the version the compiler writes.
+    @Test func theEmptyRecordHasTheCompilersVersion() throws {
+        let compiled = try outline(Fixtures.bytes("samples/search-page.json"))
+        let empty = RecordOutline.empty()
+        func version(_ r: RecordOutline) -> Int? {
+            r.document.value(r.document.root, "version").flatMap(r.document.int)
+        }
+        #expect(version(compiled) == RecordOutline.formatVersion && version(empty) == RecordOutline.formatVersion)
+    }
+
     /// A record of another version (an upgrade) is replaced whole, not diffed member by member.
     @Test func aRecordOfAnotherVersionIsReplacedWhole() throws {
         let b = try outline(Fixtures.bytes("samples/search-page.json"))
