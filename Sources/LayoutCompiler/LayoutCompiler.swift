@@ -9,6 +9,7 @@ public struct LayoutCompiler: Sendable {
     public let config: MappingConfig
     public let registry: AdaptorRegistry
     private let resolver: RendererResolver
+    private let events: EventResolver
     private let reader: JSONReader
     /// Plans for every content type the registry or the config names; other types get theirs per compile.
     private let plans: PlanTable
@@ -19,6 +20,7 @@ public struct LayoutCompiler: Sendable {
         self.config = config
         self.registry = registry ?? config.registry()
         self.resolver = RendererResolver(config: config)
+        self.events = EventResolver(mappings: config.events)
         self.reader = JSONReader(maxDepth: config.options.maxDepth, maxBytes: maxInputBytes)
         var plans: [String: SectionPlan] = [:]
         let named =
@@ -111,7 +113,7 @@ public struct LayoutCompiler: Sendable {
 
     /// Makes the record's sections in order, handing each to `section` with its rows; returns the record's diagnostics.
     private func sections(of tree: ContentTree, _ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic] {
-        var builder = SectionBuilder(tree: tree, config: config, resolver: resolver)
+        var builder = SectionBuilder(tree: tree, config: config, resolver: resolver, events: events)
         // Plans for types the config does not name, made on first use (few per page, so found by comparison).
         var otherPlans: [(type: String, plan: SectionPlan)] = []
         for index in tree.items.indices {

@@ -10,6 +10,7 @@ struct SectionBuilder {
     let tree: ContentTree
     let config: MappingConfig
     let resolver: RendererResolver
+    let events: EventResolver
     let placeholders: PlaceholderPolicy
     let adaptorOptions: AdaptorOptions
     /// Every item's section id (see `SectionIdentifier`).
@@ -20,6 +21,7 @@ struct SectionBuilder {
     private var rows: [LayoutRow] = []
     /// Kept across sections: consecutive sections often hold rows of the same class (refinement menus).
     private var chainCache = TypeChainCache()
+    private var eventChain = EventChain()
     /// With `omitContainers`, which items were left out (a section's parent is its nearest ancestor kept).
     private var omitted: [Bool]
 
@@ -27,10 +29,11 @@ struct SectionBuilder {
     /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
     static let idsComparedPairwise = 12
 
-    init(tree: ContentTree, config: MappingConfig, resolver: RendererResolver) {
+    init(tree: ContentTree, config: MappingConfig, resolver: RendererResolver, events: EventResolver) {
         self.tree = tree
         self.config = config
         self.resolver = resolver
+        self.events = events
         self.placeholders = PlaceholderPolicy(options: config.options)
         self.adaptorOptions = AdaptorOptions(emptyMenusShowNoResults: config.options.emptyMenusShowNoResults)
         let (ids, idDiagnostics) = SectionIdentifier(config: config).ids(of: tree)
@@ -138,7 +141,9 @@ struct SectionBuilder {
             rows.append(
                 LayoutRow(
                     id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model,
-                    action: adapted.rows[r].action))
+                    action: adapted.rows[r].action,
+                    events: events.isEmpty
+                        ? [] : rowEvents(context, adaptor: plan.mappings.adaptor, row: adapted.rows[r].id, path: path)))
         }
         if !duplicates.isEmpty {
             let shown = duplicates.prefix(10).joined(separator: ", ") + (duplicates.count > 10 ? ", …" : "")
@@ -153,6 +158,36 @@ struct SectionBuilder {
                 })
         section(head, rows)
         sectionCount += 1
+    }
+
+    /// The row's events in the config's order; an ambiguous one is left out and reported.
+    private mutating func rowEvents(_ context: ConditionContext, adaptor: String, row id: String, path: String)
+        -> [RowEvent]
+    {
+        let events = self.events
+        var out: [RowEvent] = []
+        var ambiguous: [(event: String, type: String, mappings: [Int])] = []
+        events.resolve(context, adaptor: adaptor, chain: &eventChain) { e, resolution in
+            switch resolution {
+            case .chosen(let n):
+                let m = events.mappings[n]
+                out.append(
+                    RowEvent(
+                        name: m.event, handler: m.handler, passesAction: m.passesAction,
+                        fields: m.fields.map { ($0.name, $0.path.resolve(in: context.document, from: context.model)) }))
+            case .ambiguous(let type, let mappings):
+                ambiguous.append((events.events[e], type, mappings))
+            }
+        }
+        for (event, type, mappings) in ambiguous {
+            let lines = mappings.map { n in events.mappings[n].location.map { "line \($0.line)" } ?? "mapping \(n)" }
+            diagnostics.append(
+                Diagnostic(
+                    .error, "ambiguous", path: path,
+                    "row \(context.row) (id \(id)) \(event) event matches \(mappings.count) mappings for \(type) (\(lines.joined(separator: ", "))); the row has no \(event)"
+                ))
+        }
+        return out
     }
 
     /// Reports an unresolved row, view or placeholder. Rows fall back to `defaultRenderer` (so they are unmapped only

@@ -117,10 +117,36 @@ public struct LayoutRecordWriter: Sendable {
                 w.key("renderer"); w.string(orNull: rows[i].renderer)
                 w.key("model"); w.raw(rows[i].model, of: doc)
                 if let a = rows[i].action { w.key("action"); writeAction(a, doc, &w) }
+                if !rows[i].events.isEmpty { writeEvents(rows[i], doc, &w) }
                 w.endObject()
             }
         }
         w.endArray()
+        w.endObject()
+    }
+
+    private func writeEvents(_ row: LayoutRow, _ doc: JSONDocument, _ w: inout JSONWriter) {
+        w.key("events")
+        w.beginObject()
+        for event in row.events {
+            w.key(text: event.name)
+            w.beginObject()
+            if let h = event.handler { w.key("handler"); w.string(h) }
+            if event.passesAction {
+                w.key("action")
+                if let a = row.action { writeAction(a, doc, &w) } else { w.null() }
+            }
+            if !event.fields.isEmpty {
+                w.key("fields")
+                w.beginObject()
+                for (name, node) in event.fields {
+                    w.key(text: name)
+                    if let node { w.raw(node, of: doc) } else { w.null() }
+                }
+                w.endObject()
+            }
+            w.endObject()
+        }
         w.endObject()
     }
 

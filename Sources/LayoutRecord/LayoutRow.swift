@@ -8,11 +8,14 @@ public struct LayoutRow: Sendable, Equatable {
     /// Tape index of the model, copied byte-for-byte into the record.
     public var model: Int
     public var action: RowAction?
+    /// The row's named events (selection and others the config declares), in the config's order.
+    public var events: [RowEvent]
 
-    public init(id: String, renderer: String?, model: Int, action: RowAction?) {
+    public init(id: String, renderer: String?, model: Int, action: RowAction?, events: [RowEvent] = []) {
         self.id = id
         self.renderer = renderer
         self.model = model
         self.action = action
+        self.events = events
     }
 }

@@ -36,6 +36,12 @@ public struct ConfigChecker: Sendable {
                     label: "\(m.kind.rawValue) placeholder \(m.renderer)", scope: "placeholder \(m.kind.rawValue)",
                     types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
         }
+        for m in config.events {
+            entries.append(
+                Entry(
+                    label: "\(m.event) event\(m.handler.map { " " + $0 } ?? "")", scope: "event \(m.event)",
+                    types: m.types.isEmpty ? ["*"] : m.types, condition: m.condition, location: m.location))
+        }
         var findings: [Diagnostic] = []
         if entries.isEmpty && config.defaultRenderer == nil && config.adaptors.isEmpty {
             findings.append(

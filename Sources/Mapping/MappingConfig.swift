@@ -12,6 +12,8 @@ public struct MappingConfig: Sendable {
     public var renderers: [RendererMapping] = []
     public var supplementary: [SupplementaryMapping] = []
     public var placeholders: [PlaceholderMapping] = []
+    /// What rows do on named events (`onSelect`, `onAppear`, …).
+    public var events: [EventMapping] = []
     /// How section ids are made for types without an entry in `sectionIds`.
     public var defaultSectionIdentity = SectionIdentity.editor
     /// How section ids are made, per content type.

@@ -169,7 +169,7 @@ private struct Reader {
     mutating func readTop(_ root: Node, into config: inout MappingConfig) {
         let allowed = [
             "version", "policy", "defaultRenderer", "options", "adaptors", "renderers", "supplementary", "placeholders",
-            "sectionIds",
+            "sectionIds", "events",
         ]
         guard let top = fields(root, allowed: allowed, what: "the config") else { return }
         for (key, _, value) in top {
@@ -203,6 +203,10 @@ private struct Reader {
             case "placeholders":
                 forEachEntry(value, what: "placeholders") { reader, entry in
                     reader.readPlaceholder(entry).map { config.placeholders.append($0) }
+                }
+            case "events":
+                forEachEntry(value, what: "events") { reader, entry in
+                    reader.readEvent(entry).map { config.events.append($0) }
                 }
             default: break
             }
@@ -430,5 +434,68 @@ private struct Reader {
         }
         return PlaceholderMapping(
             kind: kind, types: types, renderer: renderer, condition: condition, location: location(node))
+    }
+
+    mutating func readEvent(_ node: Node) -> EventMapping? {
+        guard
+            let entries = fields(
+                node, allowed: ["event", "types", "when", "handler", "action", "fields"], what: "an event mapping")
+        else { return nil }
+        var event: String?, types: [String] = [], condition: Condition?, handler: String?
+        var passesAction = false
+        var fields: [EventMapping.Field] = []
+        var ok = true
+        for (key, _, value) in entries {
+            switch key {
+            case "event": event = string(value, what: "event"); ok = ok && event != nil
+            case "types":
+                if let t = strings(value, what: "types") { types = t } else { ok = false }
+            case "when": condition = self.condition(value); ok = ok && condition != nil
+            case "handler": handler = string(value, what: "handler"); ok = ok && handler != nil
+            case "action":
+                if let b = bool(value, what: "action") { passesAction = b } else { ok = false }
+            case "fields":
+                if let f = eventFields(value) { fields = f } else { ok = false }
+            default: break
+            }
+        }
+        guard ok else { return nil }
+        guard let event else {
+            fail(node, "missing-field", "an event mapping needs event (and types, or none for every row)")
+            return nil
+        }
+        return EventMapping(
+            event: event, types: types, condition: condition, handler: handler, passesAction: passesAction,
+            fields: fields, location: location(node))
+    }
+
+    /// An event's `fields`: a mapping from name to field path, or a list of field paths (each named by its text).
+    mutating func eventFields(_ node: Node) -> [EventMapping.Field]? {
+        var pairs: [(name: String, nameNode: Node, value: Node)] = []
+        switch node {
+        case .mapping(let mapping):
+            for (k, v) in mapping {
+                guard let name = string(k, what: "a field name") else { return nil }
+                pairs.append((name, k, v))
+            }
+        case .sequence(let seq):
+            for item in seq {
+                guard let name = string(item, what: "each of fields") else { return nil }
+                pairs.append((name, item, item))
+            }
+        default:
+            fail(node, "wrong-type", "fields must be a mapping from name to field path, or a list of field paths")
+            return nil
+        }
+        var out: [EventMapping.Field] = []
+        for (name, nameNode, value) in pairs {
+            guard let path = fieldPath(value, what: "field \(name)") else { return nil }
+            if out.contains(where: { $0.name == name }) {
+                fail(nameNode, "wrong-value", "field '\(name)' is given twice in one event")
+                return nil
+            }
+            out.append(EventMapping.Field(name: name, path: path))
+        }
+        return out
     }
 }

@@ -93,13 +93,13 @@ public struct RendererResolver: Sendable {
             if let resolution = resolve(context, entry: entry) { return resolution }
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
-        var tried = classNode >= 0 ? classTypes(doc.decodedStringBytes(classNode)) : []
+        var tried = classNode >= 0 ? Self.classTypes(doc.decodedStringBytes(classNode)) : []
         for t in [mappings.sectionType, mappings.adaptor] where !tried.contains(t) { tried.append(t) }
         return .unmapped(tried: tried)
     }
 
     /// Whether string nodes `a` and `b` are spelled with the same bytes (read in place: slices count references).
-    private static func sameText(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
+    static func sameText(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
         doc.nodes.withUnsafeBufferPointer { nodes in
             let x = nodes[a], y = nodes[b]
             let length = Int(x.end &- x.start)
@@ -111,7 +111,7 @@ public struct RendererResolver: Sendable {
     }
 
     /// A class's types in chain order: its short name, then its full name (one of them when they are the same).
-    private func classTypes(_ bytes: [UInt8]) -> [String] {
+    static func classTypes(_ bytes: [UInt8]) -> [String] {
         bytes.withUnsafeBufferPointer { name in
             let full = String(decoding: name, as: UTF8.self)
             let start = Self.shortNameStart(name)
