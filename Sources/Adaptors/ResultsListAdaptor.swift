@@ -83,24 +83,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
 
     /// The records loaded so far across reloads: a page that continues the previous window extends it
     /// (infinite scrolling), a page inside it keeps it, any other page starts a new window.
-    public var carriedAttributes: [AttributeCarry] {
-        [
-            AttributeCarry(name: "pagingWindow") { previous, window, current, attributes in
-                guard let pFirst = previous.value(window, Self.first).flatMap(previous.int),
-                    let pLast = previous.value(window, Self.last).flatMap(previous.int),
-                    let first = current.value(attributes, Self.firstRecNum).flatMap(current.int),
-                    let last = current.value(attributes, Self.lastRecNum).flatMap(current.int)
-                else { return nil }
-                // `pLast` comes from a previous record, so it may be any integer: compared without adding to it.
-                if pLast < Int.max, first == pLast + 1 { return Array(#"{"first":\#(pFirst),"last":\#(last)}"#.utf8) }
-                if first >= pFirst && last <= pLast { return Array(previous.raw(window)) }
-                return nil
-            }
-        ]
-    }
-
-    static let first: JSONKey = "first"
-    static let last: JSONKey = "last"
+    public var carriedAttributes: [AttributeCarry] { [AttributeMerge.window.carry(named: "pagingWindow")] }
 
     /// Paging facts and ready-made previous/next actions from the `{offset}` template.
     func paging(template: RowAction, in doc: JSONDocument, facts: PagingFacts) -> AttributeValue {

@@ -8,10 +8,21 @@ import LayoutJSON
 /// --responses`), not to the pure compiler.
 public struct AttributeCarrier: Sendable {
     let registry: AdaptorRegistry
+    /// Carries declared per content type (a config's `carry`), replacing the adaptor's own of the same name.
+    let declared: [String: [AttributeCarry]]
 
-    /// A carrier for the adaptors of `registry` (the compiler's, so types map to the same adaptors).
-    public init(registry: AdaptorRegistry) {
+    /// A carrier for the adaptors of `registry` (the compiler's, so types map to the same adaptors) and the carries
+    /// `declared` per content type (`MappingConfig.carriedAttributes()`).
+    public init(registry: AdaptorRegistry, declared: [String: [AttributeCarry]] = [:]) {
         self.registry = registry
+        self.declared = declared
+    }
+
+    /// The carries for sections of `type`: the adaptor's, with the declared ones replacing those of the same name.
+    func carries(for type: String) -> [AttributeCarry] {
+        let own = registry.adaptor(for: type).carriedAttributes
+        guard let declared = declared[type] else { return own }
+        return own.filter { carry in !declared.contains { $0.name == carry.name } } + declared
     }
 
     /// `record` with the attributes its adaptors carry taken over from `previous` (same section ids); nil when none change.
@@ -24,7 +35,7 @@ public struct AttributeCarrier: Sendable {
             guard let typeNode = doc.value(section.node, Self.typeKey), let type = doc.string(typeNode) else {
                 continue
             }
-            let carries = registry.adaptor(for: type).carriedAttributes
+            let carries = carries(for: type)
             guard !carries.isEmpty,
                 let attrMember = section.members.firstIndex(where: { doc.stringEquals($0.key, Self.attributesBytes) })
             else { continue }

@@ -36,9 +36,11 @@ public struct LayoutCompiler: Sendable {
         for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver
     ) -> SectionPlan {
         let adaptor = registry.adaptor(for: type)
+        let binding = config.adaptors[type]
         return SectionPlan(
-            adaptor: adaptor, grouper: config.adaptors[type]?.grouper,
-            mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name))
+            adaptor: adaptor, grouper: binding?.grouper,
+            mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name),
+            attributes: binding?.attributes ?? [])
     }
 
     static let nameKey: JSONKey = "name"

@@ -51,6 +51,11 @@ struct SectionBuilder {
         // (Appending nothing to a shared or empty array still allocates a new buffer.)
         if !adapted.diagnostics.isEmpty { diagnostics.append(contentsOf: adapted.diagnostics) }
         if let d = placeholders.apply(to: &adapted, item: item, in: doc) { diagnostics.append(d) }
+        for (name, path) in plan.attributes where !adapted.attributes.contains(where: { $0.name == name }) {
+            if let node = path.resolve(in: doc, from: item.node) {
+                adapted.attributes.append(Attribute(name, .json(node: node)))
+            }
+        }
         if adapted.isContainer && config.options.omitContainers {
             omitted[index] = true
             return

@@ -35,7 +35,7 @@ public struct ChangeStage: Sendable {
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
-        self.carrier = AttributeCarrier(registry: compiler.registry)
+        self.carrier = AttributeCarrier(registry: compiler.registry, declared: compiler.config.carriedAttributes())
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
 

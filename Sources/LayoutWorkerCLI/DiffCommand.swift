@@ -51,7 +51,8 @@ struct DiffCommand: ParsableCommand {
         let target = try record(new)
         var next = target
         if let compiler, let base,
-            let carried = AttributeCarrier(registry: compiler.registry).carry(into: target, from: base)
+            let carried = AttributeCarrier(registry: compiler.registry, declared: compiler.config.carriedAttributes())
+                .carry(into: target, from: base)
         {
             next = try RecordOutline(bytes: carried)
         }

@@ -28,6 +28,16 @@ public struct MappingConfig: Sendable {
         sectionIds.isEmpty ? defaultSectionIdentity : sectionIds[type] ?? defaultSectionIdentity
     }
 
+    /// The section attributes the config carries across reloads, per content type (see `AdaptorBinding.carry`), for
+    /// `AttributeCarrier`.
+    public func carriedAttributes() -> [String: [AttributeCarry]] {
+        var out: [String: [AttributeCarry]] = [:]
+        for (type, binding) in adaptors where !binding.carry.isEmpty {
+            out[type] = binding.carry.map { $0.merge.carry(named: $0.name) }
+        }
+        return out
+    }
+
     /// The adaptor registry this config describes: the standard bindings plus its own.
     public func registry() -> AdaptorRegistry {
         var registry = AdaptorRegistry.standard()

@@ -290,7 +290,10 @@ private struct Reader {
         }
         guard
             let entries = fields(
-                node, allowed: ["adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity"],
+                node,
+                allowed: [
+                    "adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity", "attributes", "carry",
+                ],
                 what: "the adaptor binding for \(type)")
         else { return nil }
         var name = AdaptorName.generic.rawValue
@@ -299,6 +302,8 @@ private struct Reader {
         var groupBy: FieldPath?
         var groupIdentity: [FieldPath]?
         var order = RowGrouper.Order.firstAppearance
+        var attributes: [(name: String, path: FieldPath)] = []
+        var carry: [(name: String, merge: AttributeMerge)] = []
         var rowsNode: Node?
         for (key, _, value) in entries {
             switch key {
@@ -328,6 +333,21 @@ private struct Reader {
                 idPaths = paths
             case "groupBy": groupBy = fieldPath(value, what: "groupBy")
             case "groupIdentity": groupIdentity = fieldPath(value, what: "groupIdentity").map { [$0] }
+            case "attributes":
+                for (name, _, v) in namedValues(value, what: "attributes", of: "field path") {
+                    guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
+                    attributes.append((name, path))
+                }
+            case "carry":
+                let rules = AttributeMerge.allCases.map(\.rawValue).joined(separator: ", ")
+                for (name, _, v) in namedValues(value, what: "carry", of: "merge rule") {
+                    guard let text = string(v, what: "the merge rule of \(name)") else { continue }
+                    guard let merge = AttributeMerge(rawValue: text) else {
+                        fail(v, "wrong-value", "carry rule for \(name) must be one of \(rules), not '\(text)'")
+                        continue
+                    }
+                    carry.append((name, merge))
+                }
             case "groupOrder":
                 if let text = string(value, what: "groupOrder") {
                     if let o = RowGrouper.Order(rawValue: text) {
@@ -353,7 +373,21 @@ private struct Reader {
         }
         return AdaptorBinding(
             adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order, identityPaths: groupIdentity) },
-            location: location(node))
+            attributes: attributes, carry: carry, location: location(node))
+    }
+
+    /// A mapping from names to scalar values (an attribute name to a field path, or to a merge rule).
+    mutating func namedValues(_ node: Node, what: String, of valueKind: String) -> [(String, Node, Node)] {
+        guard case .mapping(let mapping) = node else {
+            fail(node, "wrong-type", "\(what) must be a mapping from attribute name to \(valueKind)")
+            return []
+        }
+        var out: [(String, Node, Node)] = []
+        for (k, v) in mapping {
+            guard let name = string(k, what: "an attribute name") else { continue }
+            out.append((name, k, v))
+        }
+        return out
     }
 
     mutating func readRenderer(_ node: Node) -> RendererMapping? {
