@@ -11,6 +11,31 @@ public struct RowGrouper: Sendable, Equatable {
         case value
     }
 
+    /// How values are read before grouping.
+    public enum ValueType: String, Sendable, CaseIterable {
+        /// By their JSON type: `"1"` and `1` are two groups.
+        case auto
+        /// Every scalar by its text: `"1"` and `1` are one group, whose value is the string `"1"`.
+        case string
+        /// Numbers and strings that spell a JSON number, by value: `"5"`, `5` and `5.0` are one group.
+        case number
+        /// `true`/`false` and the strings `"true"`/`"false"`.
+        case boolean
+        /// RFC 3339 date-time strings, by the instant they name: two offsets of one instant are one group.
+        case datetime
+
+        /// The type with its article, for messages ("a number").
+        public var article: String {
+            switch self {
+            case .auto: return "a value"
+            case .string: return "a string"
+            case .number: return "a number"
+            case .boolean: return "a boolean"
+            case .datetime: return "a date-time"
+            }
+        }
+    }
+
     public var path: FieldPath { didSet { pathText = path.description } }
     /// The path as text (what the record's `group.by` shows), worked out once.
     public private(set) var pathText: String
@@ -18,14 +43,74 @@ public struct RowGrouper: Sendable, Equatable {
     /// When the value at `path` is an object (a to-one relationship), the fields tried in order for its identity;
     /// the object itself becomes the group's value. Objects with none of them are told apart by their JSON.
     public var identityPaths: [FieldPath]
+    /// The declared type of the values (`auto`: their JSON type). Values not of a declared type join the `null` group.
+    public var valueType: ValueType
 
     /// A grouper by the value at `path`; related objects are told apart by `identityPaths` (default `id`, then
     /// `repositoryId`).
-    public init(path: FieldPath, order: Order, identityPaths: [FieldPath]? = nil) {
+    public init(path: FieldPath, order: Order, identityPaths: [FieldPath]? = nil, valueType: ValueType = .auto) {
         self.path = path
         self.pathText = path.description
         self.order = order
         self.identityPaths = identityPaths ?? [.known("id"), .known("repositoryId")]
+        self.valueType = valueType
+    }
+
+    /// A declared type's reading of `node`: the grouping key, the group's value as JSON and its label; nil when the
+    /// value is not of the type.
+    private func typed(_ node: Int, in doc: JSONDocument) -> (key: [UInt8], json: [UInt8], label: String)? {
+        let kind = doc.kind(node)
+        let text: String
+        switch kind {
+        case .string: text = doc.string(node) ?? ""
+        case .number, .true, .false: text = String(decoding: doc.raw(node), as: UTF8.self)
+        default: return nil
+        }
+        switch valueType {
+        case .auto:
+            return nil
+        case .string:
+            let json = kind == .string ? Array(doc.raw(node)) : Array("\"\(text)\"".utf8)
+            return ([Self.stringTag] + Array(text.utf8), json, text)
+        case .number:
+            guard kind == .number || (kind == .string && Self.spellsJSONNumber(text)), let d = Double(text),
+                d.isFinite
+            else { return nil }
+            return ([Self.otherTag] + Array(d.description.utf8), Array(text.utf8), text)
+        case .boolean:
+            guard text == "true" || text == "false" else { return nil }
+            return ([Self.otherTag] + Array(text.utf8), Array(text.utf8), text)
+        case .datetime:
+            guard kind == .string, let instant = RFC3339Instant(text) else { return nil }
+            return (
+                [Self.otherTag] + Array("\(instant.seconds).\(instant.nanoseconds)".utf8), Array(doc.raw(node)), text
+            )
+        }
+    }
+
+    /// Whether `text` is a number as JSON spells it (`-12.5e3`; not `0x1A`, `inf` or ` 5`).
+    public static func spellsJSONNumber(_ text: String) -> Bool {
+        var b = Substring(text).utf8[...]
+        func digits() -> Int {
+            var n = 0
+            while let c = b.first, c >= 0x30, c <= 0x39 {
+                b.removeFirst()
+                n += 1
+            }
+            return n
+        }
+        if b.first == UInt8(ascii: "-") { b.removeFirst() }
+        if b.first == UInt8(ascii: "0") { b.removeFirst() } else if digits() == 0 { return false }
+        if b.first == UInt8(ascii: ".") {
+            b.removeFirst()
+            if digits() == 0 { return false }
+        }
+        if b.first == UInt8(ascii: "e") || b.first == UInt8(ascii: "E") {
+            b.removeFirst()
+            if b.first == UInt8(ascii: "+") || b.first == UInt8(ascii: "-") { b.removeFirst() }
+            if digits() == 0 { return false }
+        }
+        return b.isEmpty
     }
 
     /// Key prefixes that keep values of different JSON types apart (`"1"` and `1` are two groups).
@@ -46,6 +131,13 @@ public struct RowGrouper: Sendable, Equatable {
 
     /// The groups for `rows`; each row lands in exactly one group.
     public func group(_ rows: [AdaptedRow], in doc: JSONDocument) -> [RowGroup] {
+        var mismatched = 0
+        return group(rows, in: doc, mismatched: &mismatched)
+    }
+
+    /// The groups for `rows`; `mismatched` counts the rows whose value is not of the declared `valueType` (they join
+    /// the `null` group).
+    public func group(_ rows: [AdaptedRow], in doc: JSONDocument, mismatched: inout Int) -> [RowGroup] {
         var groups: [RowGroup] = []
         // Keyed by a type tag and the decoded text for strings, the JSON text for other scalars and an object's
         // identity; the group's JSON and label are made once, by its first row.
@@ -54,6 +146,20 @@ public struct RowGrouper: Sendable, Equatable {
         let nullJSON = Array("null".utf8)
         for (n, row) in rows.enumerated() {
             let node = path.resolve(in: doc, from: row.node).flatMap { doc.kind($0) == .null ? nil : $0 }
+            if valueType != .auto {
+                // A declared type: one reading per value; values not of the type join the null group.
+                var typedValue = node.flatMap { typed($0, in: doc) }
+                if node != nil && typedValue == nil { mismatched += 1 }
+                if typedValue == nil { typedValue = (nullJSON, nullJSON, "null") }
+                let (k, json, label) = typedValue!
+                if let g = indexByKey[k] {
+                    groups[g].rows.append(n)
+                } else {
+                    indexByKey[k] = groups.count
+                    groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
+                }
+                continue
+            }
             key.removeAll(keepingCapacity: true)
             var identity: String?
             if let node {

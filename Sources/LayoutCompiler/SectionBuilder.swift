@@ -87,7 +87,15 @@ struct SectionBuilder {
             emit(head, adapted, rowIndexes: nil, plan: plan, where: item.path, section)
             return
         }
-        let groups = grouper.group(adapted.rows, in: doc)
+        var mismatched = 0
+        let groups = grouper.group(adapted.rows, in: doc, mismatched: &mismatched)
+        if mismatched > 0 {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "group-type-mismatch", path: item.path,
+                    "\(mismatched) row\(mismatched == 1 ? "'s" : "s'") \(grouper.pathText) \(mismatched == 1 ? "is" : "are") not \(grouper.valueType.article) (groupType \(grouper.valueType.rawValue)); \(mismatched == 1 ? "it is" : "they are") in the null group"
+                ))
+        }
         let headerMapping = supplementary.first { $0.kind == SupplementaryKind.header }
         // What belongs to the whole list (attributes, footer and other views) goes once: attributes on the first
         // group, views but the header on the last.

@@ -292,7 +292,8 @@ private struct Reader {
             let entries = fields(
                 node,
                 allowed: [
-                    "adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity", "attributes", "carry",
+                    "adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity", "groupType", "attributes",
+                    "carry",
                 ],
                 what: "the adaptor binding for \(type)")
         else { return nil }
@@ -302,6 +303,7 @@ private struct Reader {
         var groupBy: FieldPath?
         var groupIdentity: [FieldPath]?
         var order = RowGrouper.Order.firstAppearance
+        var valueType = RowGrouper.ValueType.auto
         var attributes: [(name: String, path: FieldPath)] = []
         var carry: [(name: String, merge: AttributeMerge)] = []
         var rowsNode: Node?
@@ -333,6 +335,15 @@ private struct Reader {
                 idPaths = paths
             case "groupBy": groupBy = fieldPath(value, what: "groupBy")
             case "groupIdentity": groupIdentity = fieldPath(value, what: "groupIdentity").map { [$0] }
+            case "groupType":
+                if let text = string(value, what: "groupType") {
+                    if let t = RowGrouper.ValueType(rawValue: text) {
+                        valueType = t
+                    } else {
+                        let types = RowGrouper.ValueType.allCases.map(\.rawValue).joined(separator: ", ")
+                        fail(value, "wrong-value", "groupType must be one of \(types), not '\(text)'")
+                    }
+                }
             case "attributes":
                 for (name, _, v) in namedValues(value, what: "attributes", of: "field path") {
                     guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
@@ -372,7 +383,10 @@ private struct Reader {
             adaptor = builtIn
         }
         return AdaptorBinding(
-            adaptor: adaptor, grouper: groupBy.map { RowGrouper(path: $0, order: order, identityPaths: groupIdentity) },
+            adaptor: adaptor,
+            grouper: groupBy.map {
+                RowGrouper(path: $0, order: order, identityPaths: groupIdentity, valueType: valueType)
+            },
             attributes: attributes, carry: carry, location: location(node))
     }
 

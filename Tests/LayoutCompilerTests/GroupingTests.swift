@@ -133,6 +133,66 @@ private func grid(_ values: [String], extra: String = "") -> [UInt8] {
         #expect(r.number("sections[0].attributes.totalNumRecs") == 3 && r.at("sections[1].attributes") == nil)
         #expect(r.at("sections[0].footer") == nil && r.text("sections[1].footer.renderer") == "CountFooter")
     }
+
+    /// `groupType` declares how values are read: the same values group differently under each type.
+    @Test(
+        arguments: [
+            ("string", [#""1""#, #""1.0""#, #""2""#, #""true""#, "null"], [2, 1, 1, 2, 1], 1),
+            ("number", ["1", "2", "null"], [3, 1, 3], 3),
+            ("boolean", ["true", "null"], [2, 5], 5),
+        ] as [(String, [String], [Int], Int)])
+    func declaredTypes(type: String, values: [String], counts: [Int], mismatched: Int) throws {
+        let yaml = config.replacingOccurrences(of: "groupOrder: value", with: "groupOrder: value, groupType: \(type)")
+        // 1, "1", 1.0, "2", true, "true", {"o":1}
+        let (r, compiled) = try compileChecked(
+            try compiler(yaml), grid(["1", #""1""#, "1.0", #""2""#, "true", #""true""#, #"{"o":1}"#]))
+        #expect((0..<values.count).map { r.json("sections[\($0)].group.value") } == values)
+        #expect((0..<counts.count).map { r.count("sections[\($0)].rows") } == counts)
+        #expect(r.count("sections") == values.count)
+        let warning = compiled.diagnostics.first { $0.code == "group-type-mismatch" }
+        #expect(warning?.message.hasPrefix("\(mismatched) row") == true, "\(compiled.diagnostics)")
+        #expect(warning?.severity == .warning)
+    }
+
+    @Test func arraysGroupByTheirJSON() throws {
+        let (r, _) = try compileChecked(try compiler(config), grid([#"["a","b"]"#, #"["a"]"#, #"["a","b"]"#]))
+        #expect(r.count("sections") == 2)
+        // Ordered by their JSON text: `["a",` before `["a"]`.
+        #expect(r.json("sections[0].group.value") == #"["a","b"]"#)
+        #expect(r.count("sections[0].rows") == 2)
+        #expect(r.text("sections[0].id") == #"Grid[G]#group=["a","b"]"#)
+        #expect(r.json("sections[1].group.value") == #"["a"]"#)
+    }
+
+    @Test func declaredDateTimesGroupByInstant() throws {
+        let yaml = config.replacingOccurrences(of: "groupOrder: value", with: "groupOrder: value, groupType: datetime")
+        let (r, compiled) = try compileChecked(
+            try compiler(yaml),
+            grid([
+                #""2024-01-01T10:00:00+05:00""#, #""2024-01-01T06:00:00Z""#, #""2024-01-01T05:00:00Z""#,
+                #""2024-01-01""#,
+            ]))
+        // 10:00+05:00 is 05:00Z: one group, labelled by its first row, ordered before 06:00Z; the date alone is
+        // not a date-time.
+        #expect(r.count("sections") == 3)
+        #expect(r.json("sections[0].group.value") == #""2024-01-01T10:00:00+05:00""#)
+        #expect(r.count("sections[0].rows") == 2)
+        #expect(r.json("sections[1].group.value") == #""2024-01-01T06:00:00Z""#)
+        #expect(r.json("sections[2].group.value") == "null")
+        #expect(compiled.diagnostics.map { $0.code } == ["group-type-mismatch"])
+        #expect(
+            compiled.diagnostics.first?.message
+                == "1 row's v is not a date-time (groupType datetime); it is in the null group")
+    }
+
+    @Test func numbersAreSpelledAsJSONSpellsThem() {
+        for good in ["0", "-1", "12.5", "1e3", "-0.5E-2", "5000"] {
+            #expect(RowGrouper.spellsJSONNumber(good), "\(good)")
+        }
+        for bad in ["", "-", "01", "1.", ".5", "0x1A", "inf", "nan", " 5", "5 ", "1e", "+1", "1e+"] {
+            #expect(!RowGrouper.spellsJSONNumber(bad), "\(bad)")
+        }
+    }
 }
 
 @Suite struct RFC3339InstantTests {
@@ -153,4 +213,5 @@ private func grid(_ values: [String], extra: String = "") -> [UInt8] {
             #expect(RFC3339Instant(bad) == nil, "\(bad)")
         }
     }
+
 }
