@@ -12,7 +12,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test run bench bench-e2e fuzz broker broker-stop format clean
+.PHONY: help deps build release test test-clients run bench bench-e2e fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources
@@ -55,6 +55,13 @@ test: build
 	  $(BIN) diff --responses $$a $$b >> $(RUN_DIR)/changes.ndjson || exit 1; done; done
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
+	$(MAKE) --no-print-directory test-clients
+
+# The renderer kits against the change sets this build makes (clients/fixtures/generate.py).
+test-clients: build
+	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
+	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
+	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
 
 bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
