@@ -12,7 +12,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test test-clients run bench bench-e2e fuzz broker broker-stop format clean
+.PHONY: help deps build release test test-clients run bench bench-compare bench-e2e fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources
@@ -23,6 +23,7 @@ help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
 	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
+	@echo "make bench-compare BASE=REV - compile of this tree against revision REV's, alternating rounds in one run"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
@@ -76,6 +77,18 @@ broker: deps
 
 broker-stop:
 	@$(ROOT)/scripts/broker.sh stop
+
+# `make bench-compare BASE=REV`: this tree's `compile` against revision REV's, alternating rounds in one run (REV is
+# built in .run/bench-base, a git worktree removed afterwards).
+bench-compare: deps
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git revision>"; exit 2; }
+	$(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
+	@rm -rf $(RUN_DIR)/bench-base; git worktree prune; git worktree add --detach $(RUN_DIR)/bench-base $(BASE) >/dev/null
+	@cp -n Package.resolved $(RUN_DIR)/bench-base/ 2>/dev/null || true
+	cd $(RUN_DIR)/bench-base && $(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
+	@$(ROOT)/scripts/bench-compare.sh $(RUN_DIR)/bench-base/.build/release/layout-worker \
+	  $(ROOT)/.build/release/layout-worker > $(RUN_DIR)/bench-compare.md; status=$$?; \
+	  cat $(RUN_DIR)/bench-compare.md; git worktree remove --force $(RUN_DIR)/bench-base; exit $$status
 
 bench-e2e: release
 	@$(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md

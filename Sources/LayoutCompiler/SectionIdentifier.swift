@@ -19,8 +19,7 @@ struct SectionIdentifier: Sendable {
         var ids: [String] = []
         ids.reserveCapacity(tree.items.count)
         // How many items so far had each identity (absent: one).
-        var taken: [String: Int] = [:]
-        taken.reserveCapacity(tree.items.count)
+        var taken = SectionIDCounter(capacity: tree.items.count)
         var diagnostics: [Diagnostic] = []
         for item in tree.items {
             let parent = item.parent.map { ids[$0] }
@@ -47,19 +46,18 @@ struct SectionIdentifier: Sendable {
                     reported = false
                 }
             }
-            guard let count = taken[base] else {
-                taken[base] = 1
+            guard let count = taken.take(base) else {
                 ids.append(base)
                 continue
             }
             var n = count + 1
             var id = base + "~" + String(n)
-            while taken[id] != nil {
+            while taken.count(of: id) != nil {
                 n += 1
                 id = base + "~" + String(n)
             }
-            taken[base] = n
-            taken[id] = 1
+            taken.set(base, count: n)
+            taken.set(id, count: 1)
             ids.append(id)
             // An occurrence among same-named siblings is part of a name id; a repeated editor or field identity is
             // a fault of the response (or a config choice) worth knowing about.
