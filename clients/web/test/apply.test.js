@@ -2,17 +2,8 @@
 // run by `make test` into .run/client-fixtures; LW_FIXTURES overrides the folder).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, existsSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { applyChangeSet, xxh64Hex, StaleBaseError, ChangeSetError, EMPTY_RECORD } from "../layout-client.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = process.env.LW_FIXTURES || join(here, "..", "..", "..", ".run", "client-fixtures");
-const manifestPath = join(dir, "manifest.json");
-const fixtures = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")).cases : null;
-const skip = fixtures ? false : `no fixtures at ${dir} (make test makes them)`;
-const read = (name) => readFileSync(join(dir, name), "utf8");
+import { fixtures, skip, read } from "../test-support/fixtures.js";
 
 test("XXH64 matches the reference vectors", () => {
   // xxHash's published XXH64 values for seed 0.

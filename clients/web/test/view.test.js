@@ -2,18 +2,9 @@
 // stayed (so they can be animated rather than redrawn).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, existsSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LayoutView, StaleBaseError } from "../layout-client.js";
-import { FakeDocument } from "./fake-dom.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = process.env.LW_FIXTURES || join(here, "..", "..", "..", ".run", "client-fixtures");
-const manifestPath = join(dir, "manifest.json");
-const fixtures = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")).cases : null;
-const skip = fixtures ? false : `no fixtures at ${dir} (make test makes them)`;
-const read = (name) => readFileSync(join(dir, name), "utf8");
+import { fixtures, skip, read } from "../test-support/fixtures.js";
+import { FakeDocument } from "../test-support/fake-dom.js";
 
 /** The DOM as (section id, type, row ids) and the record's visible sections the same way. */
 function drawn(container) {
