@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "LayoutDiffTests",
             dependencies: [
-                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "TestSupport",
+                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "Adaptors", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
