@@ -148,10 +148,9 @@ public struct RowGrouper: Sendable, Equatable {
             let node = path.resolve(in: doc, from: row.node).flatMap { doc.kind($0) == .null ? nil : $0 }
             if valueType != .auto {
                 // A declared type: one reading per value; values not of the type join the null group.
-                var typedValue = node.flatMap { typed($0, in: doc) }
+                let typedValue = node.flatMap { typed($0, in: doc) }
                 if node != nil && typedValue == nil { mismatched += 1 }
-                if typedValue == nil { typedValue = (nullJSON, nullJSON, "null") }
-                let (k, json, label) = typedValue!
+                let (k, json, label) = typedValue ?? (nullJSON, nullJSON, "null")
                 if let g = indexByKey[k] {
                     groups[g].rows.append(n)
                 } else {

@@ -62,12 +62,9 @@ public struct EventResolver: Sendable {
         _ body: (Int, EventResolution) -> Void
     ) {
         let doc = context.document
-        let classNode =
-            doc.value(context.model, RendererResolver.classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
+        let classNode = RendererResolver.classNode(of: context)
         if !chain.valid || chain.sectionType != context.sectionType || chain.adaptor != adaptor
-            || !(classNode == chain.classNode
-                || (classNode >= 0 && chain.classNode >= 0
-                    && RendererResolver.sameText(classNode, chain.classNode, in: doc)))
+            || !RendererResolver.sameClass(classNode, chain.classNode, in: doc)
         {
             chain = levels(classNode, in: doc, sectionType: context.sectionType, adaptor: adaptor)
         }

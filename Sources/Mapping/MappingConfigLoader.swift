@@ -345,13 +345,13 @@ private struct Reader {
                     }
                 }
             case "attributes":
-                for (name, _, v) in namedValues(value, what: "attributes", of: "field path") {
+                for (name, v) in namedValues(value, what: "attributes", of: "field path") {
                     guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
                     attributes.append((name, path))
                 }
             case "carry":
                 let rules = AttributeMerge.allCases.map(\.rawValue).joined(separator: ", ")
-                for (name, _, v) in namedValues(value, what: "carry", of: "merge rule") {
+                for (name, v) in namedValues(value, what: "carry", of: "merge rule") {
                     guard let text = string(v, what: "the merge rule of \(name)") else { continue }
                     guard let merge = AttributeMerge(rawValue: text) else {
                         fail(v, "wrong-value", "carry rule for \(name) must be one of \(rules), not '\(text)'")
@@ -391,15 +391,15 @@ private struct Reader {
     }
 
     /// A mapping from names to scalar values (an attribute name to a field path, or to a merge rule).
-    mutating func namedValues(_ node: Node, what: String, of valueKind: String) -> [(String, Node, Node)] {
+    mutating func namedValues(_ node: Node, what: String, of valueKind: String) -> [(String, Node)] {
         guard case .mapping(let mapping) = node else {
             fail(node, "wrong-type", "\(what) must be a mapping from attribute name to \(valueKind)")
             return []
         }
-        var out: [(String, Node, Node)] = []
+        var out: [(String, Node)] = []
         for (k, v) in mapping {
             guard let name = string(k, what: "an attribute name") else { continue }
-            out.append((name, k, v))
+            out.append((name, v))
         }
         return out
     }

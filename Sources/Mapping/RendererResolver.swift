@@ -79,12 +79,8 @@ public struct RendererResolver: Sendable {
         -> Resolution
     {
         let doc = context.document
-        let classNode = doc.value(context.model, Self.classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
-        if !cache.valid
-            || !(classNode == cache.classNode
-                || (classNode >= 0 && cache.classNode >= 0
-                    && Self.sameText(classNode, cache.classNode, in: doc)))
-        {
+        let classNode = Self.classNode(of: context)
+        if !cache.valid || !Self.sameClass(classNode, cache.classNode, in: doc) {
             cache = classLevels(classNode, in: doc)
         }
         if cache.short >= 0, let resolution = resolve(context, entry: cache.short) { return resolution }
@@ -98,8 +94,20 @@ public struct RendererResolver: Sendable {
         return .unmapped(tried: tried)
     }
 
+    /// The row model's `@class` string node, or -1 when it has none.
+    static func classNode(of context: ConditionContext) -> Int {
+        let doc = context.document
+        return doc.value(context.model, classKey).flatMap { doc.kind($0) == .string ? $0 : nil } ?? -1
+    }
+
+    /// Whether two `classNode(of:)` results name the same class (the same node, or the same text; -1 only matches
+    /// -1), so a chain worked out for one serves the other.
+    static func sameClass(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
+        a == b || (a >= 0 && b >= 0 && sameText(a, b, in: doc))
+    }
+
     /// Whether string nodes `a` and `b` are spelled with the same bytes (read in place: slices count references).
-    static func sameText(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
+    private static func sameText(_ a: Int, _ b: Int, in doc: JSONDocument) -> Bool {
         doc.nodes.withUnsafeBufferPointer { nodes in
             let x = nodes[a], y = nodes[b]
             let length = Int(x.end &- x.start)
