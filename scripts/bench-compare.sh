@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make bench-compare BASE=REV`: `layout-worker compile` of this tree against another revision's, on the same
 # bytes (NDJSON on stdin) in alternating rounds of one run, for the sample search page and (when present) the
-# corpus page. Prints each side's MB/s and the median of the per-round time ratios (new / base; 1.05 = 5% slower).
+# corpus page. Prints each side's MB/s (wall clock, median round) and the median of the per-round ratios of CPU time
+# (user + system, new / base; 1.05 = 5% slower): CPU time leaves out the time a busy or virtual machine spends on
+# other work, which wall-clock ratios of these 0.3 s runs pick up as noise of ±10%.
 #   bench-compare.sh BASE_BIN NEW_BIN
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,10 +22,14 @@ corpus = "../shared/corpus/assembler/supermami-1.json"
 if os.path.exists(corpus):
     pages.append(("corpus page", corpus, "config/examples/supermami.yaml", 500))
 def run(binary, config, path):
+    """(wall seconds, CPU seconds) of one compile run."""
     start = time.perf_counter()
     with open(path, "rb") as f, open(os.devnull, "wb") as null:
-        subprocess.run([binary, "compile", "--config", config], stdin=f, stdout=null, check=True)
-    return time.perf_counter() - start
+        p = subprocess.Popen([binary, "compile", "--config", config], stdin=f, stdout=null)
+        _, status, usage = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"{binary} compile failed ({status})")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 for name, source, config, copies in pages:
     line = json.dumps(json.load(open(source)), separators=(",", ":"), ensure_ascii=False)
     path = os.path.join(dir, "pages.ndjson")
@@ -38,9 +44,9 @@ for name, source, config, copies in pages:
             b.append(run(base, config, path)); n.append(run(new, config, path))
         else:
             n.append(run(new, config, path)); b.append(run(base, config, path))
-    ratios = [x / y for x, y in zip(n, b)]
-    mbs = lambda s: size / s / 1e6
-    print(f"{name}: {copies} x {len(line):,} B, {rounds} alternating rounds: base {mbs(statistics.median(b)):.0f} MB/s, "
-          f"new {mbs(statistics.median(n)):.0f} MB/s; new / base time = {statistics.median(ratios):.3f} "
+    ratios = [x[1] / y[1] for x, y in zip(n, b)]
+    mbs = lambda runs: size / statistics.median(r[0] for r in runs) / 1e6
+    print(f"{name}: {copies} x {len(line):,} B, {rounds} alternating rounds: base {mbs(b):.0f} MB/s, "
+          f"new {mbs(n):.0f} MB/s; new / base CPU time = {statistics.median(ratios):.3f} "
           f"(rounds {', '.join(f'{x:.3f}' for x in ratios)})")
 PY

@@ -14,7 +14,7 @@ struct SectionBuilder {
     let placeholders: PlaceholderPolicy
     let adaptorOptions: AdaptorOptions
     /// Every item's section id (see `SectionIdentifier`).
-    let ids: [String]
+    let ids: SectionIDList
     private(set) var diagnostics: [Diagnostic]
     private var sectionCount = 0
     /// One row buffer for every section: each section's rows are handed over, then the buffer is emptied.
@@ -26,6 +26,7 @@ struct SectionBuilder {
     private var omitted: [Bool]
 
     static let nullJSON = ArraySlice("null".utf8)
+    static let groupMark = Array("#group=".utf8)
     /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
     static let idsComparedPairwise = 12
 
@@ -79,12 +80,12 @@ struct SectionBuilder {
             placeholder = LayoutPlaceholder(
                 kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
         }
-        let head = SectionHead(
-            id: ids[index], path: item.path, index: 0, type: item.type, adaptor: mappings.adaptor,
-            visible: false, parent: parent.map { ids[$0] }, attributes: adapted.attributes,
+        var head = SectionHead(
+            idUTF8: ids[index], path: item.path, index: 0, type: item.type, adaptor: mappings.adaptor,
+            visible: false, parentUTF8: parent.map { ids[$0] }, attributes: adapted.attributes,
             supplementary: supplementary, placeholder: placeholder)
         guard let grouper = plan.grouper, !adapted.rows.isEmpty else {
-            emit(head, adapted, rowIndexes: nil, plan: plan, where: item.path, section)
+            emit(&head, adapted, rowIndexes: nil, plan: plan, where: item.path, section)
             return
         }
         var mismatched = 0
@@ -102,7 +103,7 @@ struct SectionBuilder {
         let listViews = supplementary.filter { $0.kind != SupplementaryKind.header }
         for (n, group) in groups.enumerated() {
             var groupHead = head
-            groupHead.id = head.id + "#group=" + group.label
+            groupHead.idUTF8 = head.idUTF8 + Self.groupMark + group.label.utf8
             groupHead.group = (grouper.pathText, group.valueJSON)
             groupHead.placeholder = nil
             if n > 0 { groupHead.attributes = [] }
@@ -114,19 +115,19 @@ struct SectionBuilder {
                         modelJSON: ArraySlice(group.valueJSON)), at: 0)
             }
             emit(
-                groupHead, adapted, rowIndexes: group.rows, plan: plan, where: item.path + "#group=" + group.label,
+                &groupHead, adapted, rowIndexes: group.rows, plan: plan, where: item.path + "#group=" + group.label,
                 section)
         }
     }
 
     /// Resolves the rows (all of `adapted`'s, or those at `rowIndexes`) and hands the finished section over;
-    /// `path` is where diagnostics about its rows point.
+    /// `path` is where diagnostics about its rows point. `head` gets its index and visibility (in place: a copy
+    /// of a head counts a dozen references).
     private mutating func emit(
-        _ head: SectionHead, _ adapted: AdaptedSection, rowIndexes: [Int]?, plan: SectionPlan, where path: String,
+        _ head: inout SectionHead, _ adapted: AdaptedSection, rowIndexes: [Int]?, plan: SectionPlan, where path: String,
         _ section: (SectionHead, [LayoutRow]) -> Void
     ) {
         let doc = tree.document
-        var head = head
         head.index = sectionCount
         rows.removeAll(keepingCapacity: true)
         let count = rowIndexes?.count ?? adapted.rows.count

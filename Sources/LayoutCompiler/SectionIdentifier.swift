@@ -14,108 +14,106 @@ struct SectionIdentifier: Sendable {
 
     /// The ids of `tree.items`, in order, with a `duplicate-section-id` warning for each identity several items
     /// share (the second gets `~2` appended, the third `~3`, in document order).
-    func ids(of tree: ContentTree) -> (ids: [String], diagnostics: [Diagnostic]) {
+    func ids(of tree: ContentTree) -> (ids: SectionIDList, diagnostics: [Diagnostic]) {
         let doc = tree.document
-        var ids: [String] = []
-        ids.reserveCapacity(tree.items.count)
-        // How many items so far had each identity (absent: one).
-        var taken = SectionIDCounter(capacity: tree.items.count)
+        // Editor ids are mostly resource paths of a few dozen bytes.
+        var list = SectionIDList(capacity: tree.items.count, bytes: tree.items.count &* 48)
         var diagnostics: [Diagnostic] = []
-        for item in tree.items {
-            let parent = item.parent.map { ids[$0] }
+        for index in tree.items.indices {
+            // Fields read in place: copying the item counts references.
+            let node = tree.items[index].node
             var reported = true
-            var base: String
-            switch config.sectionIdentity(for: item.type) {
+            list.beginID()
+            switch config.sectionIdentity(for: tree.items[index].type) {
             case .path:
-                base = item.path
+                list.write(tree.items[index].path.utf8)
             case .editor:
-                if let editor = Self.editorID(item.node, doc) {
-                    base = editor
-                } else {
-                    base = Self.nameID(item, parent, doc)
+                if !Self.writeEditorID(node, doc, to: &list) {
+                    Self.writeNameID(tree.items[index], doc, to: &list)
                     reported = false
                 }
             case .name:
-                base = Self.nameID(item, parent, doc)
+                Self.writeNameID(tree.items[index], doc, to: &list)
                 reported = false
             case .field(let path):
-                if let value = path.resolve(in: doc, from: item.node), let text = Self.scalarText(value, doc) {
-                    base = item.type + ":" + text
+                if let value = path.resolve(in: doc, from: node), let text = Self.scalarText(value, doc) {
+                    list.write(tree.items[index].type.utf8)
+                    list.write(UInt8(ascii: ":"))
+                    list.write(text)
                 } else {
-                    base = Self.nameID(item, parent, doc)
+                    Self.writeNameID(tree.items[index], doc, to: &list)
                     reported = false
                 }
             }
-            guard let count = taken.take(base) else {
-                ids.append(base)
-                continue
-            }
-            var n = count + 1
-            var id = base + "~" + String(n)
-            while taken.count(of: id) != nil {
-                n += 1
-                id = base + "~" + String(n)
-            }
-            taken.set(base, count: n)
-            taken.set(id, count: 1)
-            ids.append(id)
+            let (k, repeated) = list.endID()
             // An occurrence among same-named siblings is part of a name id; a repeated editor or field identity is
             // a fault of the response (or a config choice) worth knowing about.
-            if reported {
+            if repeated && reported {
+                let item = tree.items[index]
+                let id = String(decoding: list[k], as: UTF8.self)
+                let base = id[..<(id.lastIndex(of: "~") ?? id.endIndex)]
                 diagnostics.append(
                     Diagnostic(
                         .warning, "duplicate-section-id", path: item.path,
                         "\(item.type) has the identity '\(base)' of an earlier item; its section id is '\(id)'"))
             }
         }
-        return (ids, diagnostics)
+        return (list, diagnostics)
     }
 
-    /// `ecr:resourcePath`, followed by `:` and `ecr:innerPath` when it is a string.
-    static func editorID(_ node: Int, _ doc: JSONDocument) -> String? {
+    /// Writes `ecr:resourcePath`, followed by `:` and `ecr:innerPath` when it is a string; false (nothing written)
+    /// without a resource path.
+    static func writeEditorID(_ node: Int, _ doc: JSONDocument, to list: inout SectionIDList) -> Bool {
         guard let audit = doc.value(node, auditInfoKey), doc.kind(audit) == .object,
             let resource = doc.value(audit, resourcePathKey), doc.kind(resource) == .string,
             doc.nodes[resource].end - doc.nodes[resource].start > 2
-        else { return nil }
+        else { return false }
         let inner = doc.value(audit, innerPathKey).flatMap { n -> Int? in
             doc.kind(n) == .string && doc.nodes[n].end - doc.nodes[n].start > 2 ? n : nil
         }
-        let escaped = (inner.map { doc.nodes[$0].flags } ?? 0) | doc.nodes[resource].flags
-        guard escaped & JSONNode.Flags.escaped == 0 else {
-            // Escapes to decode: the slow way.
-            return doc.string(resource).map { r in inner.flatMap(doc.string).map { r + ":" + $0 } ?? r }
+        writeBody(resource, doc, to: &list)
+        if let inner {
+            list.write(UInt8(ascii: ":"))
+            writeBody(inner, doc, to: &list)
         }
-        // Both bodies copied from the response into one new string.
-        let r = Int(doc.nodes[resource].start) + 1..<Int(doc.nodes[resource].end) - 1
-        let i = inner.map { Int(doc.nodes[$0].start) + 1..<Int(doc.nodes[$0].end) - 1 }
-        let count = r.count + (i.map { $0.count + 1 } ?? 0)
-        return doc.bytes.withUnsafeBufferPointer { bytes in
-            String(unsafeUninitializedCapacity: count) { out in
-                var at = 0
-                for b in bytes[r] { out[at] = b; at += 1 }
-                if let i {
-                    out[at] = UInt8(ascii: ":")
-                    at += 1
-                    for b in bytes[i] { out[at] = b; at += 1 }
-                }
-                return at
-            }
+        return true
+    }
+
+    /// A string node's text: copied from the response, or decoded when it has escapes.
+    private static func writeBody(_ string: Int, _ doc: JSONDocument, to list: inout SectionIDList) {
+        let node = doc.nodes[string]
+        if node.flags & JSONNode.Flags.escaped == 0 {
+            list.write(doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
+        } else {
+            list.write(doc.decodedStringBytes(string))
         }
     }
 
     /// The parent's id, `/`, the type and `[name]` when the item has a string name.
-    static func nameID(_ item: ContentItem, _ parent: String?, _ doc: JSONDocument) -> String {
-        var id = parent.map { $0 + "/" } ?? ""
-        id += item.type
-        if let name = doc.value(item.node, nameKey).flatMap(doc.string), !name.isEmpty { id += "[" + name + "]" }
-        return id
+    static func writeNameID(_ item: ContentItem, _ doc: JSONDocument, to list: inout SectionIDList) {
+        if let parent = item.parent {
+            list.write(idAt: parent)
+            list.write(UInt8(ascii: "/"))
+        }
+        list.write(item.type.utf8)
+        if let name = doc.value(item.node, nameKey), doc.kind(name) == .string,
+            doc.nodes[name].end - doc.nodes[name].start > 2
+        {
+            list.write(UInt8(ascii: "["))
+            writeBody(name, doc, to: &list)
+            list.write(UInt8(ascii: "]"))
+        }
     }
 
-    /// A string's text or a number's JSON text.
-    static func scalarText(_ node: Int, _ doc: JSONDocument) -> String? {
+    /// A string's text or a number's JSON text (nil for an empty string and other kinds).
+    static func scalarText(_ node: Int, _ doc: JSONDocument) -> ArraySlice<UInt8>? {
         switch doc.kind(node) {
-        case .string: return doc.string(node).flatMap { $0.isEmpty ? nil : $0 }
-        case .number: return String(decoding: doc.raw(node), as: UTF8.self)
+        case .string:
+            let n = doc.nodes[node]
+            guard n.end - n.start > 2 else { return nil }
+            return n.flags & JSONNode.Flags.escaped == 0
+                ? doc.bytes[Int(n.start) + 1..<Int(n.end) - 1] : ArraySlice(doc.decodedStringBytes(node))
+        case .number: return doc.raw(node)
         default: return nil
         }
     }

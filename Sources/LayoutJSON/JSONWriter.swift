@@ -191,6 +191,14 @@ public struct JSONWriter: ~Copyable {
         appendEscaped(value)
     }
 
+    /// Writes a string value given as UTF-8 (escaped as needed).
+    public mutating func string(utf8 value: ArraySlice<UInt8>) {
+        separator()
+        put(UInt8(ascii: "\""))
+        value.withUnsafeBufferPointer { appendEscapedBody($0) }
+        put(UInt8(ascii: "\""))
+    }
+
     /// Opens a string value written in parts (`stringPart`), closed by `endString`.
     public mutating func beginString() {
         separator()

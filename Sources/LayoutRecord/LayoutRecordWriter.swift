@@ -64,13 +64,13 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.string(s.id)
+        w.key("id"); w.string(utf8: s.idUTF8)
         w.key("path"); w.string(s.path)
         w.key("index"); w.int(s.index)
         w.key("type"); w.string(s.type)
         w.key("adaptor"); w.string(s.adaptor)
         w.key("visible"); w.bool(s.visible)
-        if let p = s.parent { w.key("parent"); w.string(p) }
+        if let p = s.parentUTF8 { w.key("parent"); w.string(utf8: p) }
         if let g = s.group {
             w.key("group")
             w.beginObject()

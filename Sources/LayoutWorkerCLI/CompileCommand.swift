@@ -40,7 +40,7 @@ struct CompileCommand: ParsableCommand {
                     if pretty, let doc = try? JSONReader().read(compiled.bytes) {
                         Output.out(JSONPrettyPrinter.format(doc))
                     } else {
-                        Output.out(compiled.bytes + [0x0A])
+                        Output.outLine(compiled.bytes)
                     }
                 case .failure(let failure):
                     Output.error("\(input.name): \(failure)")

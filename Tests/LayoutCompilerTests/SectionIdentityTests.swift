@@ -42,6 +42,28 @@ import Testing
         #expect(found.allSatisfy { $0.severity == .warning && $0.message.contains("'content/promo:Main[0]'") })
     }
 
+    /// An identity that reads like a suffixed one, escapes in the response, and row groups all keep ids unique.
+    @Test func suffixedLookalikesEscapesAndGroupsStayUnique() throws {
+        let a = #"{"@type":"Banner",\#(Self.audit("content/a", nil))}"#
+        let lookalike = #"{"@type":"Banner",\#(Self.audit("content/a~2", nil))}"#
+        let escaped = #"{"@type":"Banner",\#(Self.audit(#"content\/b\u00e9"#, #"M\"1\""#))}"#
+        let page = #"{"@type":"PageSlot","contents":[\#(a),\#(a),\#(lookalike),\#(escaped),\#(a)]}"#
+        let (r, compiled) = try compileChecked(try compiler("defaultRenderer: Cell"), Array(page.utf8))
+        #expect(
+            (1..<6).map { r.text("sections[\($0)].id") } == [
+                "content/a", "content/a~2", "content/a~2~2", #"content/bé:M"1""#, "content/a~3",
+            ])
+        let found = compiled.diagnostics.filter { $0.code == "duplicate-section-id" }
+        #expect(
+            found.map(\.message) == [
+                "Banner has the identity 'content/a' of an earlier item; its section id is 'content/a~2'",
+                "Banner has the identity 'content/a~2' of an earlier item; its section id is 'content/a~2~2'",
+                "Banner has the identity 'content/a' of an earlier item; its section id is 'content/a~3'",
+            ])
+        #expect(compiled.record.sections[4].id == #"content/bé:M"1""#)
+        #expect(compiled.record.sections[2].parent == "PageSlot")
+    }
+
     @Test func idsAreConfigurablePerType() throws {
         let c = try compiler(
             """
