@@ -15,7 +15,7 @@ RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 .PHONY: help deps build release test test-clients run bench bench-compare bench-e2e fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
-FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
 FUZZ_SECONDS ?= 60
 FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
@@ -63,6 +63,7 @@ test-clients: build
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
+	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
 
 bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md

@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The renderer kit: the change-set applier and content hash, shared with the server.
+        .package(path: "clients/swift"),
     ],
     targets: [
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
@@ -50,9 +52,14 @@ let package = Package(
             dependencies: ["Adaptors", "ContentTree", "LayoutJSON", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         // resolved sections → layout record → bytes.
-        .target(name: "LayoutRecord", dependencies: ["Adaptors", "ContentTree", "LayoutJSON"], swiftSettings: strict),
+        .target(
+            name: "LayoutRecord",
+            dependencies: ["Adaptors", "ContentTree", "LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            swiftSettings: strict),
         // layout record → change set: records read back, diffed by id, change sets written and applied.
-        .target(name: "LayoutDiff", dependencies: ["LayoutJSON"], swiftSettings: strict),
+        .target(
+            name: "LayoutDiff", dependencies: ["LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            swiftSettings: strict),
         // The pure compiler: bytes in, layout record bytes out.
         .target(
             name: "LayoutCompiler",
@@ -73,6 +80,7 @@ let package = Package(
             name: "LayoutService",
             dependencies: [
                 "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
+                .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -88,6 +96,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
+                .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -109,6 +118,7 @@ let package = Package(
             name: "LayoutDiffTests",
             dependencies: [
                 "LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "Adaptors", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
         .testTarget(
@@ -122,6 +132,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler", "Mapping", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "LayoutWorker", path: ".."),
+        .package(path: "../clients/swift"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "LayoutCompiler", package: "LayoutWorker"),
                 .product(name: "LayoutDiff", package: "LayoutWorker"),
+                .product(name: "LayoutKit", package: "swift"),
             ],
             path: "Benchmarks/DiffBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

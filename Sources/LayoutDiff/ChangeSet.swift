@@ -1,7 +1,9 @@
+import LayoutKit
+
 /// A change set as published: its JSON bytes, the records it links, and what it contains.
 public struct ChangeSet: Sendable {
     /// The change set format version.
-    public static let formatVersion = 2
+    public static let formatVersion = Layout.formatVersion
 
     /// The change set as one line of JSON.
     public let bytes: [UInt8]

@@ -1,4 +1,5 @@
 public import LayoutJSON
+public import LayoutKit
 
 /// A layout record read back from its bytes: top-level members, sections and rows as ranges of one document.
 public struct RecordOutline: Sendable {
@@ -38,7 +39,7 @@ public struct RecordOutline: Sendable {
     public let hash: ContentHash
 
     /// The record format version this module reads and writes change sets for (`LayoutRecord.formatVersion`).
-    public static let formatVersion = 2
+    public static let formatVersion = Layout.formatVersion
 
     /// The record that comes before a key's first layout: no page, no sections.
     public static let emptyBytes: [UInt8] = Array(
@@ -53,7 +54,7 @@ public struct RecordOutline: Sendable {
     static let reader = JSONReader(maxDepth: 1024)
 
     /// Reads `bytes` as a layout record.
-    public init(bytes: [UInt8]) throws(LayoutDiffError) {
+    public init(bytes: [UInt8]) throws(ChangeSetError) {
         let doc: JSONDocument
         do {
             doc = try Self.reader.read(bytes)
@@ -64,7 +65,7 @@ public struct RecordOutline: Sendable {
     }
 
     /// Outlines an already-read document.
-    public init(document doc: JSONDocument) throws(LayoutDiffError) {
+    public init(document doc: JSONDocument) throws(ChangeSetError) {
         guard doc.kind(doc.root) == .object else { throw .notALayoutRecord("the root is not an object") }
         var members: [Member] = []
         var sectionsMember: Int?
@@ -87,7 +88,7 @@ public struct RecordOutline: Sendable {
         self.hash = ContentHash(of: doc.bytes)
     }
 
-    private static func section(_ s: Int, at n: Int, in doc: JSONDocument) throws(LayoutDiffError) -> Section {
+    private static func section(_ s: Int, at n: Int, in doc: JSONDocument) throws(ChangeSetError) -> Section {
         guard doc.kind(s) == .object else { throw .notALayoutRecord("sections[\(n)] is not an object") }
         var members: [Member] = []
         members.reserveCapacity(doc.nodes[s].count.toInt)

@@ -1,10 +1,11 @@
 public import ContentTree
 public import LayoutJSON
+import LayoutKit
 
 /// The compiled layout of one response: what renderers draw, with the diagnostics found on the way.
 public struct LayoutRecord: Sendable {
     /// The record format version.
-    public static let formatVersion = 2
+    public static let formatVersion = Layout.formatVersion
 
     public var source: RecordSource?
     public var page: PageFacts

@@ -4,6 +4,7 @@ public import Kafka
 public import LayoutCompiler
 public import LayoutDiff
 import LayoutJSON
+public import LayoutKit
 
 /// Per input message: the page key, attributes carried from the previous layout, and the change set against it.
 public struct ChangeStage: Sendable {
@@ -24,7 +25,7 @@ public struct ChangeStage: Sendable {
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
         /// The record could not be read back (a bug, not bad input).
-        case failed(LayoutDiffError)
+        case failed(ChangeSetError)
     }
 
     public let settings: ChangeSettings
@@ -44,12 +45,12 @@ public struct ChangeStage: Sendable {
     public mutating func outcomes(_ batch: [(message: KafkaMessage, record: [UInt8]?)]) -> [Outcome] {
         var outcomes = [Outcome](repeating: .untracked, count: batch.count)
         // 1. Read every record back (in parallel): the diff needs its outline, a response page key needs it too.
-        var outlines = [Result<RecordOutline, LayoutDiffError>?](repeating: nil, count: batch.count)
+        var outlines = [Result<RecordOutline, ChangeSetError>?](repeating: nil, count: batch.count)
         outlines.withUnsafeMutableBufferPointer { out in
             let slots = UnsafeMutableSendableBuffer(out)
             DispatchQueue.concurrentPerform(iterations: batch.count) { i in
                 guard let record = batch[i].record else { return }
-                slots.buffer[i] = Result { () throws(LayoutDiffError) in try RecordOutline(bytes: record) }
+                slots.buffer[i] = Result { () throws(ChangeSetError) in try RecordOutline(bytes: record) }
             }
         }
         // 2. Group by page, in batch order.
@@ -88,7 +89,7 @@ public struct ChangeStage: Sendable {
                             continue
                         }
                         if let layout, let carried = carrier.carry(into: outline, from: layout) {
-                            do throws(LayoutDiffError) {
+                            do throws(ChangeSetError) {
                                 outline = try RecordOutline(bytes: carried)
                                 bytes = carried
                             } catch {

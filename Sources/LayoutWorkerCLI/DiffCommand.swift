@@ -3,6 +3,7 @@ import AttributeCarrying
 import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import LayoutRecord
 
 /// `layout-worker diff`: the change set between two layout records (or two responses, compiled first).
@@ -92,7 +93,7 @@ struct ApplyCommand: ParsableCommand {
         do {
             let changes = try readFileOrExit(changeSet, maxBytes: limit.maxInputBytes)
             Output.out(try ChangeSetApplier().apply(changes, to: record.map(recordBytes)) + [0x0A])
-        } catch let error as LayoutDiffError {
+        } catch let error as ChangeSetError {
             Output.error("\(changeSet): \(error)")
             throw ExitCode(1)
         }

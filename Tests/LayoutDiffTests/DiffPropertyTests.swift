@@ -1,5 +1,6 @@
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import TestSupport
 import Testing
 
@@ -175,8 +176,8 @@ import Testing
         other.offset = 12345
         let cs = differ.diff(
             from: try RecordOutline(bytes: a.bytes()), to: try RecordOutline(bytes: b.bytes()), key: nil)
-        #expect(throws: LayoutDiffError.self) { try applier.apply(cs.bytes, to: other.bytes()) }
-        #expect(throws: LayoutDiffError.self) { try applier.apply(cs.bytes, to: nil) }
+        #expect(throws: ChangeSetError.self) { try applier.apply(cs.bytes, to: other.bytes()) }
+        #expect(throws: ChangeSetError.self) { try applier.apply(cs.bytes, to: nil) }
         do {
             _ = try applier.apply(cs.bytes, to: other.bytes())
         } catch {

@@ -3,6 +3,7 @@ import Foundation
 import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import Mapping
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import LayoutService
 import TestSupport
 import Testing

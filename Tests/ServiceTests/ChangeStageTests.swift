@@ -1,6 +1,7 @@
 import Kafka
 import LayoutCompiler
 import LayoutDiff
+import LayoutKit
 import LayoutService
 import TestSupport
 import Testing

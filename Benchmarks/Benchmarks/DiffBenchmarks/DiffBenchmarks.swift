@@ -3,6 +3,7 @@ import Foundation
 import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import Mapping
 
 /// Diff time for the DifferenceKit shape (5,000 rows: 1,000 deleted, 1,000 inserted, 200 moved), the same shape ×10

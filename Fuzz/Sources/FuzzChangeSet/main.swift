@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import LayoutCompiler
 import LayoutDiff
+import LayoutKit
 import LayoutRecord
 import Mapping
 

@@ -1,4 +1,4 @@
-import LayoutDiff
+import LayoutKit
 import Testing
 
 @Suite struct ContentHashTests {

@@ -1,5 +1,5 @@
-/// Why a record could not be outlined or a change set could not be applied.
-public enum LayoutDiffError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a record could not be read or a change set could not be applied.
+public enum ChangeSetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes are not a layout record (what is wrong, and where).
     case notALayoutRecord(String)
     /// The change set is malformed or does not fit the record it is applied to.

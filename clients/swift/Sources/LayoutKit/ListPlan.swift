@@ -1,33 +1,35 @@
-import LayoutJSON
-
-/// Where each item of a patched list comes from, worked out from a change set's deletes, inserts, moves and updates.
+/// Where each item of a patched list comes from, worked out from a change set's deletes, inserts, moves and updates
+/// (and checked: every index in range, every place filled once).
 struct ListPlan {
-    enum Slot {
+    enum Slot: Equatable {
         /// An item of the old list (by old index).
         case old(Int)
-        /// An inserted item (its payload node in the change set).
-        case inserted(Int)
+        /// An inserted item (its payload in the change set).
+        case inserted(JSONText.Span)
     }
 
     var slots: [Slot]
-    /// The update node for each old index that has one.
-    var updates: [Int?]
+    /// The update object for each old index that has one.
+    var updates: [JSONText.Span?]
 
-    /// Reads and checks `changes` (`deletes`, `inserts`, `moves`, `updates`) against an old list of `oldCount` items.
-    init(_ changes: Int, in cs: JSONDocument, oldCount: Int, payload: JSONKey, what: String) throws(LayoutDiffError) {
-        func array(_ name: JSONKey) throws(LayoutDiffError) -> [Int] {
-            guard let node = cs.value(changes, name) else { return [] }
+    /// Reads and checks `changes` (`deletes`, `inserts`, `moves`, `updates`) against an old list of `oldCount` items;
+    /// `payload` names the inserted item's member (`section`, `row`), `what` the list in errors.
+    init(_ changes: JSONText.Span, in cs: JSONText, oldCount: Int, payload: String, what: String)
+        throws(ChangeSetError)
+    {
+        func array(_ name: String) throws(ChangeSetError) -> [JSONText.Span] {
+            guard let node = try cs.value(changes, name) else { return [] }
             guard cs.kind(node) == .array else { throw .invalidChangeSet("\(what).\(name) is not an array") }
-            return Array(cs.elements(node))
+            return try cs.elements(node)
         }
-        func index(_ node: Int?, _ field: String, below limit: Int) throws(LayoutDiffError) -> Int {
-            guard let node, let i = cs.int(node), i >= 0, i < limit else {
+        func index(_ node: JSONText.Span?, _ field: String, below limit: Int) throws(ChangeSetError) -> Int {
+            guard let i = cs.int(node), i >= 0, i < limit else {
                 throw .invalidChangeSet("\(what): `\(field)` missing or out of range 0..<\(limit)")
             }
             return i
         }
-        let deletes = try array("deletes"), inserts = try array("inserts"), moves = try array("moves"),
-            updateNodes = try array("updates")
+        let deletes = try array("deletes"), inserts = try array("inserts"), moves = try array("moves")
+        let updateNodes = try array("updates")
         var removed = [Bool](repeating: false, count: oldCount)
         for d in deletes {
             let i = try index(d, "deletes[]", below: oldCount)
@@ -38,16 +40,16 @@ struct ListPlan {
         guard newCount >= 0 else { throw .invalidChangeSet("\(what): more deletes than items") }
         var slots = [Slot?](repeating: nil, count: newCount)
         for ins in inserts {
-            let j = try index(cs.value(ins, "index"), "inserts[].index", below: newCount)
-            guard let node = cs.value(ins, payload) else {
+            let j = try index(try cs.value(ins, "index"), "inserts[].index", below: newCount)
+            guard let node = try cs.value(ins, payload) else {
                 throw .invalidChangeSet("\(what).inserts[] has no `\(payload)`")
             }
             guard slots[j] == nil else { throw .invalidChangeSet("\(what): new index \(j) filled twice") }
             slots[j] = .inserted(node)
         }
         for move in moves {
-            let i = try index(cs.value(move, "from"), "moves[].from", below: oldCount)
-            let j = try index(cs.value(move, "to"), "moves[].to", below: newCount)
+            let i = try index(try cs.value(move, "from"), "moves[].from", below: oldCount)
+            let j = try index(try cs.value(move, "to"), "moves[].to", below: newCount)
             guard !removed[i] else { throw .invalidChangeSet("\(what): old index \(i) deleted or moved twice") }
             guard slots[j] == nil else { throw .invalidChangeSet("\(what): new index \(j) filled twice") }
             removed[i] = true
@@ -62,19 +64,18 @@ struct ListPlan {
         }
         while next < oldCount && removed[next] { next += 1 }
         guard next == oldCount else { throw .invalidChangeSet("\(what): more surviving items than places to fill") }
-        var updates = [Int?](repeating: nil, count: oldCount)
+        var updates = [JSONText.Span?](repeating: nil, count: oldCount)
         var position = [Int](repeating: -1, count: oldCount)
         var filled: [Slot] = []
         filled.reserveCapacity(newCount)
         for (j, slot) in slots.enumerated() {
-            // Every slot was filled above.
             guard let slot else { throw .invalidChangeSet("\(what): new index \(j) left empty") }
             if case .old(let i) = slot { position[i] = j }
             filled.append(slot)
         }
         for u in updateNodes {
-            let i = try index(cs.value(u, "from"), "updates[].from", below: oldCount)
-            let j = try index(cs.value(u, "to"), "updates[].to", below: newCount)
+            let i = try index(try cs.value(u, "from"), "updates[].from", below: oldCount)
+            let j = try index(try cs.value(u, "to"), "updates[].to", below: newCount)
             guard position[i] == j else {
                 throw .invalidChangeSet(
                     "\(what): update from \(i) to \(j) disagrees with the moves (item lands at \(position[i]))")

@@ -1,0 +1,185 @@
+/// Applies a change set to the record it was made against, giving the target record's exact bytes. The one
+/// implementation of the change-set format's apply rule: layout-worker's `apply` command and its tests use this
+/// type too, so the server and its renderers cannot drift apart.
+public struct ChangeSetApplier: Sendable {
+    public init() {}
+
+    /// The record `changeSet` produces from `base` (nil, or ignored, for a change set from empty); checks both
+    /// hashes. Given its own target (a duplicate delivery), it returns `base` unchanged. A `baseMismatch` error means
+    /// the renderer missed a change set: fetch the full record.
+    public func apply(_ changeSet: [UInt8], to base: [UInt8]?) throws(ChangeSetError) -> [UInt8] {
+        let cs = try JSONText(changeSet, what: "change set")
+        let root = cs.root
+        guard cs.kind(root) == .object else { throw .invalidChangeSet("the root is not an object") }
+        guard let v = cs.int(try cs.value(root, "version")), v == Layout.formatVersion else {
+            throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(Layout.formatVersion))")
+        }
+        guard let targetNode = try cs.value(root, "target"),
+            let target = cs.string(try cs.value(targetNode, "hash")).flatMap({ ContentHash(hex: $0) })
+        else {
+            throw .invalidChangeSet("no `target.hash`")
+        }
+        guard let baseNode = try cs.value(root, "base") else { throw .invalidChangeSet("no `base`") }
+        let old: RecordText
+        if cs.kind(baseNode) == .null {
+            old = try RecordText(bytes: RecordText.emptyBytes)
+        } else {
+            guard let expected = cs.string(try cs.value(baseNode, "hash")).flatMap({ ContentHash(hex: $0) }) else {
+                throw .invalidChangeSet("no `base.hash`")
+            }
+            guard let base else { throw .baseMismatch(expected: expected.description, actual: "(no record)") }
+            // A change set delivered twice (at-least-once) finds its own target: applying it again changes nothing.
+            let actual = ContentHash(of: base)
+            if actual == target && actual != expected { return base }
+            guard actual == expected else {
+                throw .baseMismatch(expected: expected.description, actual: actual.description)
+            }
+            old = try RecordText(bytes: base)
+        }
+        var out: [UInt8] = []
+        if let replace = try cs.value(root, "replace") {
+            out = Array(cs.raw(replace))
+        } else {
+            out.reserveCapacity(old.text.bytes.count + changeSet.count)
+            try patch(old, with: cs, into: &out)
+        }
+        let actual = ContentHash(of: out)
+        guard actual == target else { throw .targetMismatch(expected: target.description, actual: actual.description) }
+        return out
+    }
+
+    private func patch(_ old: RecordText, with cs: JSONText, into out: inout [UInt8]) throws(ChangeSetError) {
+        let root = cs.root
+        guard let record = try cs.value(root, "record"), cs.kind(record) == .object else {
+            throw .invalidChangeSet("no `record` object")
+        }
+        guard let sections = try cs.value(root, "sections"), cs.kind(sections) == .object else {
+            throw .invalidChangeSet("no `sections` object")
+        }
+        let od = old.text
+        var changed: [ArraySlice<UInt8>: JSONText.Span] = [:]
+        for m in try cs.members(record) { changed[cs.raw(m.key)] = m.value }
+        out.append(UInt8(ascii: "{"))
+        for (n, member) in old.members.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: od.raw(member.key))
+            out.append(UInt8(ascii: ":"))
+            if n == old.sectionsMember {
+                try writeSections(old, sections, cs, &out)
+            } else if let v = changed.removeValue(forKey: od.raw(member.key)) {
+                out.append(contentsOf: cs.raw(v))
+            } else {
+                out.append(contentsOf: od.raw(member.value))
+            }
+        }
+        guard changed.isEmpty else { throw .invalidChangeSet("`record` names members the base record does not have") }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func writeSections(_ old: RecordText, _ changes: JSONText.Span, _ cs: JSONText, _ out: inout [UInt8])
+        throws(ChangeSetError)
+    {
+        if let replace = try cs.value(changes, "replace") {
+            guard cs.kind(replace) == .array else { throw .invalidChangeSet("sections.replace is not an array") }
+            out.append(contentsOf: cs.raw(replace))
+            return
+        }
+        let plan = try ListPlan(changes, in: cs, oldCount: old.sections.count, payload: "section", what: "sections")
+        let od = old.text
+        // New paths by new index, for sections that kept everything else.
+        var paths: [Int: JSONText.Span] = [:]
+        if let list = try cs.value(changes, "paths") {
+            guard cs.kind(list) == .array else { throw .invalidChangeSet("sections.paths is not an array") }
+            for entry in try cs.elements(list) {
+                guard let i = cs.int(try cs.value(entry, "index")), i >= 0, i < plan.slots.count,
+                    let path = try cs.value(entry, "path"), cs.kind(path) == .string
+                else {
+                    throw .invalidChangeSet(
+                        "sections.paths[] needs an `index` below \(plan.slots.count) and a string `path`")
+                }
+                paths[i] = path
+            }
+        }
+        out.append(UInt8(ascii: "["))
+        for (p, slot) in plan.slots.enumerated() {
+            if p > 0 { out.append(UInt8(ascii: ",")) }
+            switch slot {
+            case .inserted(let node):
+                out.append(contentsOf: cs.raw(node))
+            case .old(let i):
+                let section = old.sections[i]
+                let update = plan.updates[i]
+                let rowChanges = try update.flatMap { u throws(ChangeSetError) in try cs.value(u, "rows") }
+                out.append(UInt8(ascii: "{"))
+                if let head = try update.flatMap({ u throws(ChangeSetError) in try cs.value(u, "section") }) {
+                    guard cs.kind(head) == .object else {
+                        throw .invalidChangeSet("sections.updates[].section is not an object")
+                    }
+                    for (n, m) in try cs.members(head).enumerated() {
+                        if n > 0 { out.append(UInt8(ascii: ",")) }
+                        out.append(contentsOf: cs.raw(m.key))
+                        out.append(UInt8(ascii: ":"))
+                        if cs.keyEquals(m.key, "index") {
+                            out.append(contentsOf: String(p).utf8)
+                        } else if cs.keyEquals(m.key, "rows") {
+                            try writeRows(section, od, rowChanges, cs, &out)
+                        } else {
+                            out.append(contentsOf: cs.raw(m.value))
+                        }
+                    }
+                } else {
+                    for (n, member) in section.members.enumerated() {
+                        if n > 0 { out.append(UInt8(ascii: ",")) }
+                        out.append(contentsOf: od.raw(member.key))
+                        out.append(UInt8(ascii: ":"))
+                        if n == section.indexMember {
+                            out.append(contentsOf: String(p).utf8)
+                        } else if n == section.pathMember, let path = paths[p] {
+                            out.append(contentsOf: cs.raw(path))
+                        } else if n == section.rowsMember {
+                            try writeRows(section, od, rowChanges, cs, &out)
+                        } else {
+                            out.append(contentsOf: od.raw(member.value))
+                        }
+                    }
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private func writeRows(
+        _ section: RecordText.Section, _ od: JSONText, _ changes: JSONText.Span?, _ cs: JSONText,
+        _ out: inout [UInt8]
+    ) throws(ChangeSetError) {
+        guard let changes else {
+            out.append(contentsOf: od.raw(section.members[section.rowsMember].value))
+            return
+        }
+        guard cs.kind(changes) == .object else { throw .invalidChangeSet("rows changes are not an object") }
+        if let replace = try cs.value(changes, "replace") {
+            guard cs.kind(replace) == .array else { throw .invalidChangeSet("rows.replace is not an array") }
+            out.append(contentsOf: cs.raw(replace))
+            return
+        }
+        let plan = try ListPlan(changes, in: cs, oldCount: section.rows.count, payload: "row", what: "rows")
+        out.append(UInt8(ascii: "["))
+        for (p, slot) in plan.slots.enumerated() {
+            if p > 0 { out.append(UInt8(ascii: ",")) }
+            switch slot {
+            case .inserted(let node): out.append(contentsOf: cs.raw(node))
+            case .old(let i):
+                if let update = plan.updates[i] {
+                    guard let row = try cs.value(update, "row") else {
+                        throw .invalidChangeSet("rows.updates[] has no `row`")
+                    }
+                    out.append(contentsOf: cs.raw(row))
+                } else {
+                    out.append(contentsOf: od.raw(section.rows[i]))
+                }
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+}

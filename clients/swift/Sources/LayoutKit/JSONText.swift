@@ -1,0 +1,224 @@
+/// One JSON text read in place: values are byte ranges (spans) of the text, found on demand, so whatever the applier
+/// copies it copies exactly. Structure is checked where it is walked (members, elements, brackets, strings);
+/// scalars are not parsed beyond what is asked of them, because an applied record is checked by its hash anyway.
+/// Every read is bounds-checked: malformed text gives a `ChangeSetError`, never a trap.
+struct JSONText: Sendable {
+    /// A value's bytes: `start` is its first byte, `end` one past its last.
+    struct Span: Sendable, Equatable {
+        var start: Int
+        var end: Int
+    }
+
+    struct Member: Sendable {
+        /// The key token, quotes included.
+        var key: Span
+        var value: Span
+    }
+
+    enum Kind: Sendable, Equatable { case object, array, string, number, bool, null }
+
+    let bytes: [UInt8]
+    let root: Span
+    /// What the text is, for error messages ("change set", "record").
+    let what: String
+
+    init(_ bytes: [UInt8], what: String) throws(ChangeSetError) {
+        self.bytes = bytes
+        self.what = what
+        var start = 0
+        // A leading byte order mark is tolerated, as the server's reader does.
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        start = Self.skipSpace(bytes, start)
+        guard start < bytes.count else { throw .invalidChangeSet("the \(what) is empty") }
+        let end = try Self.valueEnd(bytes, start, what)
+        guard Self.skipSpace(bytes, end) == bytes.count else {
+            throw .invalidChangeSet("the \(what) has bytes after its JSON value (at \(end))")
+        }
+        root = Span(start: start, end: end)
+    }
+
+    func kind(_ s: Span) -> Kind {
+        switch byte(s.start) {
+        case UInt8(ascii: "{"): .object
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "\""): .string
+        case UInt8(ascii: "n"): .null
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
+        default: .number
+        }
+    }
+
+    func raw(_ s: Span) -> ArraySlice<UInt8> { bytes[s.start..<s.end] }
+
+    /// The members of object `s`, in order.
+    func members(_ s: Span) throws(ChangeSetError) -> [Member] {
+        guard kind(s) == .object else { throw .invalidChangeSet("an object was expected at byte \(s.start)") }
+        var out: [Member] = []
+        var i = Self.skipSpace(bytes, s.start + 1)
+        if byte(i) == UInt8(ascii: "}") { return out }
+        while true {
+            guard byte(i) == UInt8(ascii: "\"") else { throw .invalidChangeSet("a key was expected at byte \(i)") }
+            let keyEnd = try Self.stringEnd(bytes, i, what)
+            var j = Self.skipSpace(bytes, keyEnd)
+            guard byte(j) == UInt8(ascii: ":") else { throw .invalidChangeSet("':' was expected at byte \(j)") }
+            j = Self.skipSpace(bytes, j + 1)
+            let end = try Self.valueEnd(bytes, j, what)
+            out.append(Member(key: Span(start: i, end: keyEnd), value: Span(start: j, end: end)))
+            i = Self.skipSpace(bytes, end)
+            if byte(i) == UInt8(ascii: "}") { return out }
+            guard byte(i) == UInt8(ascii: ",") else { throw .invalidChangeSet("',' or '}' was expected at byte \(i)") }
+            i = Self.skipSpace(bytes, i + 1)
+        }
+    }
+
+    /// The elements of array `s`, in order.
+    func elements(_ s: Span) throws(ChangeSetError) -> [Span] {
+        guard kind(s) == .array else { throw .invalidChangeSet("an array was expected at byte \(s.start)") }
+        var out: [Span] = []
+        var i = Self.skipSpace(bytes, s.start + 1)
+        if byte(i) == UInt8(ascii: "]") { return out }
+        while true {
+            let end = try Self.valueEnd(bytes, i, what)
+            out.append(Span(start: i, end: end))
+            i = Self.skipSpace(bytes, end)
+            if byte(i) == UInt8(ascii: "]") { return out }
+            guard byte(i) == UInt8(ascii: ",") else { throw .invalidChangeSet("',' or ']' was expected at byte \(i)") }
+            i = Self.skipSpace(bytes, i + 1)
+        }
+    }
+
+    /// The value of member `key` of `s` (the first when a key repeats), or nil (also when `s` is not an object).
+    func value(_ s: Span, _ key: String) throws(ChangeSetError) -> Span? {
+        guard kind(s) == .object else { return nil }
+        for m in try members(s) where keyEquals(m.key, key) { return m.value }
+        return nil
+    }
+
+    /// Whether the key token `k` (quotes included) spells `key`.
+    func keyEquals(_ k: Span, _ key: String) -> Bool {
+        let body = bytes[(k.start + 1)..<(k.end - 1)]
+        if !body.contains(UInt8(ascii: "\\")) { return body.elementsEqual(key.utf8) }
+        return string(k) == key
+    }
+
+    /// A number that is an integer and fits in `Int`; nil for anything else.
+    func int(_ s: Span?) -> Int? {
+        guard let s, kind(s) == .number else { return nil }
+        return Int(String(decoding: raw(s), as: UTF8.self))
+    }
+
+    /// A string's decoded text; nil for anything else or a malformed escape.
+    func string(_ s: Span?) -> String? {
+        guard let s, kind(s) == .string, s.end - s.start >= 2 else { return nil }
+        return Self.decode(bytes[(s.start + 1)..<(s.end - 1)])
+    }
+
+    // MARK: - Scanning
+
+    /// The byte at `i`, or 0 past the end (0 is never valid where a read looks for structure).
+    private func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+    static func skipSpace(_ b: [UInt8], _ i: Int) -> Int {
+        var i = i
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        return i
+    }
+
+    /// One past the end of the value starting at `i`.
+    static func valueEnd(_ b: [UInt8], _ i: Int, _ what: String) throws(ChangeSetError) -> Int {
+        guard i < b.count else { throw .invalidChangeSet("the \(what) ends where a value was expected") }
+        switch b[i] {
+        case UInt8(ascii: "\""):
+            return try stringEnd(b, i, what)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // Brackets must pair up by kind: the stack of open ones is kept in a bit per level.
+            var open: [Bool] = []  // true: object
+            var j = i
+            while j < b.count {
+                switch b[j] {
+                case UInt8(ascii: "\""): j = try stringEnd(b, j, what) - 1
+                case UInt8(ascii: "{"): open.append(true)
+                case UInt8(ascii: "["): open.append(false)
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard let top = open.popLast(), top == (b[j] == UInt8(ascii: "}")) else {
+                        throw .invalidChangeSet("a mismatched '\(UnicodeScalar(b[j]))' at byte \(j) of the \(what)")
+                    }
+                    if open.isEmpty { return j + 1 }
+                default: break
+                }
+                j += 1
+            }
+            throw .invalidChangeSet("an unterminated \(b[i] == UInt8(ascii: "{") ? "object" : "array") at byte \(i)")
+        default:
+            var j = i
+            while j < b.count {
+                let c = b[j]
+                if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == 0x20 || c == 0x0A
+                    || c == 0x0D || c == 0x09
+                {
+                    break
+                }
+                j += 1
+            }
+            guard j > i else { throw .invalidChangeSet("a value was expected at byte \(i) of the \(what)") }
+            return j
+        }
+    }
+
+    /// One past the closing quote of the string opening at `i`.
+    static func stringEnd(_ b: [UInt8], _ i: Int, _ what: String) throws(ChangeSetError) -> Int {
+        var j = i + 1
+        while j < b.count {
+            if b[j] == UInt8(ascii: "\\") {
+                j += 2
+                continue
+            }
+            if b[j] == UInt8(ascii: "\"") { return j + 1 }
+            j += 1
+        }
+        throw .invalidChangeSet("an unterminated string at byte \(i) of the \(what)")
+    }
+
+    /// The text of a string body with its escapes decoded (a lone surrogate becomes U+FFFD); nil when malformed.
+    static func decode(_ body: ArraySlice<UInt8>) -> String? {
+        guard body.contains(UInt8(ascii: "\\")) else { return String(decoding: body, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        var i = body.startIndex
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= body.endIndex else { return nil }
+            return UInt32(String(decoding: body[at..<(at + 4)], as: UTF8.self), radix: 16)
+        }
+        while i < body.endIndex {
+            let c = body[i]
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            guard i + 1 < body.endIndex else { return nil }
+            let e = body[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var code = hex4(i) else { return nil }
+                i += 4
+                if (0xD800..<0xDC00).contains(code), i + 6 <= body.endIndex, body[i] == UInt8(ascii: "\\"),
+                    body[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
+                {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                out.append(contentsOf: String(Character(UnicodeScalar(code) ?? "\u{FFFD}")).utf8)
+            default: return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
