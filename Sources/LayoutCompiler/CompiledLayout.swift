@@ -22,7 +22,7 @@ public struct CompiledLayout: Sendable {
             tree.items.map { (Substring($0.path), $0.type) }, uniquingKeysWith: { first, _ in first })
         return paths.map { text in
             var path = Substring(text)
-            if let group = path.firstRange(of: "#group=") { path = path[..<group.lowerBound] }
+            if let group = path.firstRange(of: SectionBuilder.groupMark) { path = path[..<group.lowerBound] }
             return typeByPath[path]
         }
     }

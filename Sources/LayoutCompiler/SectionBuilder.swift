@@ -26,7 +26,8 @@ struct SectionBuilder {
     private var omitted: [Bool]
 
     static let nullJSON = ArraySlice("null".utf8)
-    static let groupMark = Array("#group=".utf8)
+    /// What joins a grouped section's id (and the path its diagnostics name) to its group's label.
+    static let groupMark = "#group="
     /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
     static let idsComparedPairwise = 12
 
@@ -103,7 +104,7 @@ struct SectionBuilder {
         let listViews = supplementary.filter { $0.kind != SupplementaryKind.header }
         for (n, group) in groups.enumerated() {
             var groupHead = head
-            groupHead.idUTF8 = head.idUTF8 + Self.groupMark + group.label.utf8
+            groupHead.idUTF8 = head.idUTF8 + Self.groupMark.utf8 + group.label.utf8
             groupHead.group = (grouper.pathText, group.valueJSON)
             groupHead.placeholder = nil
             if n > 0 { groupHead.attributes = [] }
@@ -115,7 +116,8 @@ struct SectionBuilder {
                         modelJSON: ArraySlice(group.valueJSON)), at: 0)
             }
             emit(
-                &groupHead, adapted, rowIndexes: group.rows, plan: plan, where: item.path + "#group=" + group.label,
+                &groupHead, adapted, rowIndexes: group.rows, plan: plan,
+                where: item.path + Self.groupMark + group.label,
                 section)
         }
     }

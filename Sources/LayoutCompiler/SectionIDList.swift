@@ -5,8 +5,8 @@ import LayoutJSON
 /// hashed with `byteHash`, so making and checking every section's id on every compile allocates nothing per id.
 struct SectionIDList {
     /// Every id's bytes, one after another (`ranges` says where).
-    private(set) var bytes: [UInt8] = []
-    private(set) var ranges: [Range<Int>] = []
+    private var bytes: [UInt8] = []
+    private var ranges: [Range<Int>] = []
     /// `byteHash` of each id, parallel to `ranges`.
     private var hashes: [UInt64] = []
     /// Indexes into `ranges` (-1: free).
@@ -27,8 +27,6 @@ struct SectionIDList {
         ranges.reserveCapacity(capacity)
         hashes.reserveCapacity(capacity)
     }
-
-    var count: Int { ranges.count }
 
     /// The bytes of id `k`.
     subscript(k: Int) -> ArraySlice<UInt8> { bytes[ranges[k]] }
