@@ -11,15 +11,16 @@ public struct ChangeSetApplier: Sendable {
         let cs = try JSONText(changeSet, what: "change set")
         let root = cs.root
         guard cs.kind(root) == .object else { throw .invalidChangeSet("the root is not an object") }
-        guard let v = cs.int(try cs.value(root, "version")), v == Layout.formatVersion else {
+        let top = try cs.values(root, ["version", "target", "base", "replace", "record", "sections"])
+        guard let v = cs.int(top[0]), v == Layout.formatVersion else {
             throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(Layout.formatVersion))")
         }
-        guard let targetNode = try cs.value(root, "target"),
+        guard let targetNode = top[1],
             let target = cs.string(try cs.value(targetNode, "hash")).flatMap({ ContentHash(hex: $0) })
         else {
             throw .invalidChangeSet("no `target.hash`")
         }
-        guard let baseNode = try cs.value(root, "base") else { throw .invalidChangeSet("no `base`") }
+        guard let baseNode = top[2] else { throw .invalidChangeSet("no `base`") }
         let old: RecordText
         if cs.kind(baseNode) == .null {
             old = try RecordText(bytes: RecordText.emptyBytes)
@@ -37,23 +38,25 @@ public struct ChangeSetApplier: Sendable {
             old = try RecordText(bytes: base)
         }
         var out: [UInt8] = []
-        if let replace = try cs.value(root, "replace") {
+        if let replace = top[3] {
             out = Array(cs.raw(replace))
         } else {
             out.reserveCapacity(old.text.bytes.count + changeSet.count)
-            try patch(old, with: cs, into: &out)
+            try patch(old, record: top[4], sections: top[5], cs, into: &out)
         }
         let actual = ContentHash(of: out)
         guard actual == target else { throw .targetMismatch(expected: target.description, actual: actual.description) }
         return out
     }
 
-    private func patch(_ old: RecordText, with cs: JSONText, into out: inout [UInt8]) throws(ChangeSetError) {
-        let root = cs.root
-        guard let record = try cs.value(root, "record"), cs.kind(record) == .object else {
+    /// Writes the base with the change set's `record` members and `sections` changes applied.
+    private func patch(
+        _ old: RecordText, record: JSONText.Span?, sections: JSONText.Span?, _ cs: JSONText, into out: inout [UInt8]
+    ) throws(ChangeSetError) {
+        guard let record, cs.kind(record) == .object else {
             throw .invalidChangeSet("no `record` object")
         }
-        guard let sections = try cs.value(root, "sections"), cs.kind(sections) == .object else {
+        guard let sections, cs.kind(sections) == .object else {
             throw .invalidChangeSet("no `sections` object")
         }
         let od = old.text
@@ -79,20 +82,21 @@ public struct ChangeSetApplier: Sendable {
     private func writeSections(_ old: RecordText, _ changes: JSONText.Span, _ cs: JSONText, _ out: inout [UInt8])
         throws(ChangeSetError)
     {
-        if let replace = try cs.value(changes, "replace") {
+        let lists = try cs.values(changes, ListPlan.keys + ["replace", "paths"])
+        if let replace = lists[4] {
             guard cs.kind(replace) == .array else { throw .invalidChangeSet("sections.replace is not an array") }
             out.append(contentsOf: cs.raw(replace))
             return
         }
-        let plan = try ListPlan(changes, in: cs, oldCount: old.sections.count, payload: "section", what: "sections")
+        let plan = try ListPlan(lists, in: cs, oldCount: old.sections.count, payload: "section", what: "sections")
         let od = old.text
         // New paths by new index, for sections that kept everything else.
         var paths: [Int: JSONText.Span] = [:]
-        if let list = try cs.value(changes, "paths") {
+        if let list = lists[5] {
             guard cs.kind(list) == .array else { throw .invalidChangeSet("sections.paths is not an array") }
             for entry in try cs.elements(list) {
-                guard let i = cs.int(try cs.value(entry, "index")), i >= 0, i < plan.slots.count,
-                    let path = try cs.value(entry, "path"), cs.kind(path) == .string
+                let v = try cs.values(entry, ["index", "path"])
+                guard let i = cs.int(v[0]), i >= 0, i < plan.slots.count, let path = v[1], cs.kind(path) == .string
                 else {
                     throw .invalidChangeSet(
                         "sections.paths[] needs an `index` below \(plan.slots.count) and a string `path`")
@@ -109,9 +113,10 @@ public struct ChangeSetApplier: Sendable {
             case .old(let i):
                 let section = old.sections[i]
                 let update = plan.updates[i]
-                let rowChanges = try update.flatMap { u throws(ChangeSetError) in try cs.value(u, "rows") }
+                let parts = try update.map { u throws(ChangeSetError) in try cs.values(u, ["section", "rows"]) }
+                let rowChanges = parts?[1]
                 out.append(UInt8(ascii: "{"))
-                if let head = try update.flatMap({ u throws(ChangeSetError) in try cs.value(u, "section") }) {
+                if let head = parts?[0] {
                     guard cs.kind(head) == .object else {
                         throw .invalidChangeSet("sections.updates[].section is not an object")
                     }
@@ -158,12 +163,13 @@ public struct ChangeSetApplier: Sendable {
             return
         }
         guard cs.kind(changes) == .object else { throw .invalidChangeSet("rows changes are not an object") }
-        if let replace = try cs.value(changes, "replace") {
+        let lists = try cs.values(changes, ListPlan.keys + ["replace"])
+        if let replace = lists[4] {
             guard cs.kind(replace) == .array else { throw .invalidChangeSet("rows.replace is not an array") }
             out.append(contentsOf: cs.raw(replace))
             return
         }
-        let plan = try ListPlan(changes, in: cs, oldCount: section.rows.count, payload: "row", what: "rows")
+        let plan = try ListPlan(lists, in: cs, oldCount: section.rows.count, payload: "row", what: "rows")
         out.append(UInt8(ascii: "["))
         for (p, slot) in plan.slots.enumerated() {
             if p > 0 { out.append(UInt8(ascii: ",")) }

@@ -1,7 +1,8 @@
-/// One JSON text read in place: values are byte ranges (spans) of the text, found on demand, so whatever the applier
-/// copies it copies exactly. Structure is checked where it is walked (members, elements, brackets, strings);
-/// scalars are not parsed beyond what is asked of them, because an applied record is checked by its hash anyway.
-/// Every read is bounds-checked: malformed text gives a `ChangeSetError`, never a trap.
+/// One JSON text read in place: values are byte ranges (spans) of the text, so whatever the applier copies it copies
+/// exactly. One pass at the start pairs every bracket with its match (by kind) and finds every string's end, so
+/// skipping a whole object or array later costs a lookup, not another scan; members and elements are checked where
+/// they are walked; scalars are not parsed beyond what is asked of them, because an applied record is checked by its
+/// hash anyway. Every read is bounds-checked: malformed text gives a `ChangeSetError`, never a trap.
 struct JSONText: Sendable {
     /// A value's bytes: `start` is its first byte, `end` one past its last.
     struct Span: Sendable, Equatable {
@@ -21,6 +22,9 @@ struct JSONText: Sendable {
     let root: Span
     /// What the text is, for error messages ("change set", "record").
     let what: String
+    /// Where each object and array starts, in text order, and where it ends (one past its closing bracket).
+    private let containerStarts: [Int]
+    private let containerEnds: [Int]
 
     init(_ bytes: [UInt8], what: String) throws(ChangeSetError) {
         self.bytes = bytes
@@ -30,7 +34,10 @@ struct JSONText: Sendable {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         start = Self.skipSpace(bytes, start)
         guard start < bytes.count else { throw .invalidChangeSet("the \(what) is empty") }
-        let end = try Self.valueEnd(bytes, start, what)
+        let (starts, ends) = try Self.pairBrackets(bytes, what)
+        containerStarts = starts
+        containerEnds = ends
+        let end = try Self.valueEnd(start, bytes, starts, ends, what)
         guard Self.skipSpace(bytes, end) == bytes.count else {
             throw .invalidChangeSet("the \(what) has bytes after its JSON value (at \(end))")
         }
@@ -62,7 +69,7 @@ struct JSONText: Sendable {
             var j = Self.skipSpace(bytes, keyEnd)
             guard byte(j) == UInt8(ascii: ":") else { throw .invalidChangeSet("':' was expected at byte \(j)") }
             j = Self.skipSpace(bytes, j + 1)
-            let end = try Self.valueEnd(bytes, j, what)
+            let end = try valueEnd(j)
             out.append(Member(key: Span(start: i, end: keyEnd), value: Span(start: j, end: end)))
             i = Self.skipSpace(bytes, end)
             if byte(i) == UInt8(ascii: "}") { return out }
@@ -78,7 +85,7 @@ struct JSONText: Sendable {
         var i = Self.skipSpace(bytes, s.start + 1)
         if byte(i) == UInt8(ascii: "]") { return out }
         while true {
-            let end = try Self.valueEnd(bytes, i, what)
+            let end = try valueEnd(i)
             out.append(Span(start: i, end: end))
             i = Self.skipSpace(bytes, end)
             if byte(i) == UInt8(ascii: "]") { return out }
@@ -92,6 +99,17 @@ struct JSONText: Sendable {
         guard kind(s) == .object else { return nil }
         for m in try members(s) where keyEquals(m.key, key) { return m.value }
         return nil
+    }
+
+    /// The values of `keys` in object `s` (each the first occurrence, nil when missing or `s` is not an object), in
+    /// one pass over its members: each `value` call walks the whole object again, members and their values alike.
+    func values(_ s: Span, _ keys: [String]) throws(ChangeSetError) -> [Span?] {
+        var found = [Span?](repeating: nil, count: keys.count)
+        guard kind(s) == .object else { return found }
+        for m in try members(s) {
+            for (k, key) in keys.enumerated() where found[k] == nil && keyEquals(m.key, key) { found[k] = m.value }
+        }
+        return found
     }
 
     /// Whether the key token `k` (quotes included) spells `key`.
@@ -124,35 +142,64 @@ struct JSONText: Sendable {
         return i
     }
 
-    /// One past the end of the value starting at `i`.
-    static func valueEnd(_ b: [UInt8], _ i: Int, _ what: String) throws(ChangeSetError) -> Int {
-        guard i < b.count else { throw .invalidChangeSet("the \(what) ends where a value was expected") }
-        switch b[i] {
-        case UInt8(ascii: "\""):
-            return try stringEnd(b, i, what)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            // Brackets must pair up by kind: the stack of open ones is kept in a bit per level.
-            var open: [Bool] = []  // true: object
-            var j = i
-            while j < b.count {
-                switch b[j] {
-                case UInt8(ascii: "\""): j = try stringEnd(b, j, what) - 1
-                case UInt8(ascii: "{"): open.append(true)
-                case UInt8(ascii: "["): open.append(false)
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    guard let top = open.popLast(), top == (b[j] == UInt8(ascii: "}")) else {
-                        throw .invalidChangeSet("a mismatched '\(UnicodeScalar(b[j]))' at byte \(j) of the \(what)")
-                    }
-                    if open.isEmpty { return j + 1 }
-                default: break
+    /// Pairs every `{` and `[` outside strings with its closing bracket, in one pass over the text.
+    static func pairBrackets(_ b: [UInt8], _ what: String) throws(ChangeSetError) -> (starts: [Int], ends: [Int]) {
+        var starts: [Int] = [], ends: [Int] = [], open: [Int] = []
+        var i = 0
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                i = try stringEnd(b, i, what)
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open.append(starts.count)
+                starts.append(i)
+                ends.append(-1)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard let k = open.popLast(), (b[starts[k]] == UInt8(ascii: "{")) == (b[i] == UInt8(ascii: "}")) else {
+                    throw .invalidChangeSet("a mismatched '\(UnicodeScalar(b[i]))' at byte \(i) of the \(what)")
                 }
-                j += 1
+                ends[k] = i + 1
+            default: break
             }
-            throw .invalidChangeSet("an unterminated \(b[i] == UInt8(ascii: "{") ? "object" : "array") at byte \(i)")
+            i += 1
+        }
+        if let k = open.last {
+            throw .invalidChangeSet(
+                "an unterminated \(b[starts[k]] == UInt8(ascii: "{") ? "object" : "array") at byte \(starts[k])")
+        }
+        return (starts, ends)
+    }
+
+    /// One past the end of the value starting at `i`.
+    func valueEnd(_ i: Int) throws(ChangeSetError) -> Int {
+        try Self.valueEnd(i, bytes, containerStarts, containerEnds, what)
+    }
+
+    /// One past the end of the value starting at `i` of `bytes`, whose containers `pairBrackets` found.
+    private static func valueEnd(
+        _ i: Int, _ bytes: [UInt8], _ containerStarts: [Int], _ containerEnds: [Int], _ what: String
+    ) throws(ChangeSetError) -> Int {
+        guard i < bytes.count else { throw .invalidChangeSet("the \(what) ends where a value was expected") }
+        switch bytes[i] {
+        case UInt8(ascii: "\""):
+            return try stringEnd(bytes, i, what)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // The bracket's match, found by binary search among the containers' starts.
+            var low = 0, high = containerStarts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if containerStarts[mid] < i { low = mid + 1 } else { high = mid }
+            }
+            // Every bracket outside a string has its entry; one inside a string is never a value's first byte.
+            guard low < containerStarts.count, containerStarts[low] == i else {
+                throw .invalidChangeSet("a value was expected at byte \(i) of the \(what)")
+            }
+            return containerEnds[low]
         default:
             var j = i
-            while j < b.count {
-                let c = b[j]
+            while j < bytes.count {
+                let c = bytes[j]
                 if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == 0x20 || c == 0x0A
                     || c == 0x0D || c == 0x09
                 {

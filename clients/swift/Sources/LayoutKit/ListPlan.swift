@@ -12,14 +12,18 @@ struct ListPlan {
     /// The update object for each old index that has one.
     var updates: [JSONText.Span?]
 
-    /// Reads and checks `changes` (`deletes`, `inserts`, `moves`, `updates`) against an old list of `oldCount` items;
-    /// `payload` names the inserted item's member (`section`, `row`), `what` the list in errors.
-    init(_ changes: JSONText.Span, in cs: JSONText, oldCount: Int, payload: String, what: String)
+    /// The members of a list's changes the plan reads, in the order `init` takes their values.
+    static let keys = ["deletes", "inserts", "moves", "updates"]
+
+    /// Reads and checks a list's changes (the values of `keys`, found by the caller in its one pass over the changes
+    /// object) against an old list of `oldCount` items; `payload` names the inserted item's member (`section`,
+    /// `row`), `what` the list in errors.
+    init(_ lists: [JSONText.Span?], in cs: JSONText, oldCount: Int, payload: String, what: String)
         throws(ChangeSetError)
     {
-        func array(_ name: String) throws(ChangeSetError) -> [JSONText.Span] {
-            guard let node = try cs.value(changes, name) else { return [] }
-            guard cs.kind(node) == .array else { throw .invalidChangeSet("\(what).\(name) is not an array") }
+        func array(_ k: Int) throws(ChangeSetError) -> [JSONText.Span] {
+            guard let node = lists[k] else { return [] }
+            guard cs.kind(node) == .array else { throw .invalidChangeSet("\(what).\(Self.keys[k]) is not an array") }
             return try cs.elements(node)
         }
         func index(_ node: JSONText.Span?, _ field: String, below limit: Int) throws(ChangeSetError) -> Int {
@@ -28,8 +32,7 @@ struct ListPlan {
             }
             return i
         }
-        let deletes = try array("deletes"), inserts = try array("inserts"), moves = try array("moves")
-        let updateNodes = try array("updates")
+        let deletes = try array(0), inserts = try array(1), moves = try array(2), updateNodes = try array(3)
         var removed = [Bool](repeating: false, count: oldCount)
         for d in deletes {
             let i = try index(d, "deletes[]", below: oldCount)
@@ -40,16 +43,18 @@ struct ListPlan {
         guard newCount >= 0 else { throw .invalidChangeSet("\(what): more deletes than items") }
         var slots = [Slot?](repeating: nil, count: newCount)
         for ins in inserts {
-            let j = try index(try cs.value(ins, "index"), "inserts[].index", below: newCount)
-            guard let node = try cs.value(ins, payload) else {
+            let v = try cs.values(ins, ["index", payload])
+            let j = try index(v[0], "inserts[].index", below: newCount)
+            guard let node = v[1] else {
                 throw .invalidChangeSet("\(what).inserts[] has no `\(payload)`")
             }
             guard slots[j] == nil else { throw .invalidChangeSet("\(what): new index \(j) filled twice") }
             slots[j] = .inserted(node)
         }
         for move in moves {
-            let i = try index(try cs.value(move, "from"), "moves[].from", below: oldCount)
-            let j = try index(try cs.value(move, "to"), "moves[].to", below: newCount)
+            let v = try cs.values(move, ["from", "to"])
+            let i = try index(v[0], "moves[].from", below: oldCount)
+            let j = try index(v[1], "moves[].to", below: newCount)
             guard !removed[i] else { throw .invalidChangeSet("\(what): old index \(i) deleted or moved twice") }
             guard slots[j] == nil else { throw .invalidChangeSet("\(what): new index \(j) filled twice") }
             removed[i] = true
@@ -74,8 +79,9 @@ struct ListPlan {
             filled.append(slot)
         }
         for u in updateNodes {
-            let i = try index(try cs.value(u, "from"), "updates[].from", below: oldCount)
-            let j = try index(try cs.value(u, "to"), "updates[].to", below: newCount)
+            let v = try cs.values(u, ["from", "to"])
+            let i = try index(v[0], "updates[].from", below: oldCount)
+            let j = try index(v[1], "updates[].to", below: newCount)
             guard position[i] == j else {
                 throw .invalidChangeSet(
                     "\(what): update from \(i) to \(j) disagrees with the moves (item lands at \(position[i]))")

@@ -16,24 +16,16 @@ struct RecordText {
     /// Position of `sections` in `members`.
     let sectionsMember: Int
     let sections: [Section]
-    let hash: ContentHash
 
     /// The record that comes before a key's first layout: no page, no sections.
     static let emptyBytes: [UInt8] = Array(
         #"{"version":\#(Layout.formatVersion),"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
 
     init(bytes: [UInt8]) throws(ChangeSetError) {
-        let text: JSONText
         do {
-            text = try JSONText(bytes, what: "record")
+            try self.init(try JSONText(bytes, what: "record"))
         } catch {
-            if case .invalidChangeSet(let why) = error { throw .notALayoutRecord(why) }
-            throw error
-        }
-        do {
-            try self.init(text)
-        } catch {
-            // The change-set wording of the reader's errors, said of the record.
+            // The reader's errors, said of the record.
             if case .invalidChangeSet(let why) = error { throw .notALayoutRecord(why) }
             throw error
         }
@@ -68,6 +60,5 @@ struct RecordText {
         self.members = members
         self.sectionsMember = sm
         self.sections = sections
-        self.hash = ContentHash(of: text.bytes)
     }
 }
