@@ -12,10 +12,10 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test test-clients run bench bench-compare bench-e2e fuzz broker broker-stop format clean
+.PHONY: help deps build release test test-clients test-browser run bench bench-compare bench-e2e fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
-FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
+FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
 FUZZ_SECONDS ?= 60
 FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
@@ -30,6 +30,7 @@ help:
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
 deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-2
+	@$(ROOT)/scripts/ensure-chromium.sh >/dev/null
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 	@$(ROOT)/scripts/ensure-librdkafka.sh >/dev/null
@@ -57,6 +58,7 @@ test: build
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
 	$(MAKE) --no-print-directory test-clients
+	$(MAKE) --no-print-directory test-browser
 
 # The renderer kits against the change sets this build makes (clients/fixtures/generate.py).
 test-clients: build
@@ -64,6 +66,11 @@ test-clients: build
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
 	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
+
+# `layout-worker preview` in headless Chromium (installed when missing); keeps the screenshot in .run/preview.png.
+test-browser: build
+	CHROMIUM="$$($(ROOT)/scripts/ensure-chromium.sh)" LW_BIN=$(BIN) LW_SCREENSHOT=$(RUN_DIR)/preview.png \
+	  node --test Tests/Browser/
 
 bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md

@@ -91,11 +91,27 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
+        // The preview: a page drawing compiled layouts live from files or a topic (clients/web compiled in).
+        .executableTarget(name: "FileEmbedder"),
+        .plugin(name: "EmbedPreviewPage", capability: .buildTool(), dependencies: ["FileEmbedder"]),
+        .target(
+            name: "LayoutPreview",
+            dependencies: [
+                "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka",
+                "LayoutService",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict,
+            plugins: ["EmbedPreviewPage"]),
         // The command-line edge: every subcommand; a library, so a program can embed it with a tracer bootstrapped.
         .target(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
+                "LayoutPreview",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",
@@ -132,6 +148,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler", "Mapping", "TestSupport",
+                "LayoutPreview",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

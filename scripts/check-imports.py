@@ -20,6 +20,8 @@ for target in package["targets"]:
     for product in target.get("product_dependencies") or []:
         declared |= PRODUCT_MODULES.get(product, {product})
     declared |= SYSTEM | {target["name"]}
+    if target.get("type") == "plugin":
+        declared.add("PackagePlugin")
     for source in target["sources"]:
         path = os.path.join(root, target["path"], source)
         if not path.endswith(".swift"):

@@ -29,7 +29,8 @@ public enum OutputHeader {
 
     /// `content-type` of a layout record (output and latest-layout topics).
     public static let recordContentType = "application/vnd.layout-record+json; version=\(LayoutRecord.formatVersion)"
+    /// The media type of a change set (its `content-type` without parameters).
+    public static let changeSetMediaType = "application/vnd.layout-change-set+json"
     /// `content-type` of a change set.
-    public static let changeSetContentType =
-        "application/vnd.layout-change-set+json; version=\(ChangeSet.formatVersion)"
+    public static let changeSetContentType = "\(changeSetMediaType); version=\(ChangeSet.formatVersion)"
 }

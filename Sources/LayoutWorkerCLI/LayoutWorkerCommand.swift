@@ -11,7 +11,7 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
         version: WorkerVersion.current,
         subcommands: [
             CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self,
-            ReplayCommand.self,
+            ReplayCommand.self, PreviewCommand.self,
             OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self,
         ]
     )

@@ -119,6 +119,8 @@ export interface LayoutViewOptions {
   renderRow?: RenderRow;
   renderSupplementary?: RenderSupplementary;
   renderPlaceholder?: RenderPlaceholder;
+  /** Draws a label as a section's first child (e.g. its type); none by default. */
+  renderSectionLabel?: RenderSectionLabel;
   /** Also draw sections that are not visible (containers). */
   showHidden?: boolean;
   /** Animate inserts, moves and deletes (default true; needs Element.animate). */
@@ -127,10 +129,15 @@ export interface LayoutViewOptions {
   onEvent?: (name: string, event: RowEvent, row: Row, section: Section) => void;
 }
 
+/** Makes the element labelling a section, or null for none. */
+export type RenderSectionLabel = (section: Section, document: Document) => Element | null;
+
 /** Draws records into a container, keyed by section and row ids, animating what a change set changed. */
 export declare class LayoutView {
   constructor(container: Element, options?: LayoutViewOptions);
   readonly container: Element;
+  /** Draw sections that are not visible too (takes effect at the next render). */
+  showHidden: boolean;
   /** The text of the record shown (null before the first). */
   readonly recordText: string | null;
   /** The record shown, parsed. */

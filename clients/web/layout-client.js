@@ -574,6 +574,7 @@ export class LayoutView {
     this.renderRow = options.renderRow || defaultRenderRow;
     this.renderSupplementary = options.renderSupplementary || defaultRenderSupplementary;
     this.renderPlaceholder = options.renderPlaceholder || defaultRenderPlaceholder;
+    this.renderSectionLabel = options.renderSectionLabel || null;
     this.showHidden = Boolean(options.showHidden);
     this.animate = options.animate !== false;
     this.onEvent = options.onEvent;
@@ -692,6 +693,11 @@ export class LayoutView {
         wanted.push(fresh);
       }
     };
+    const label = this.renderSectionLabel;
+    if (label) {
+      const made = label(section, this.document);
+      if (made) keep("\u0001label", () => made);
+    }
     if (section.header) keep("\u0001header", () => this.renderSupplementary("header", section.header, section, this.document));
     if (section.placeholder) {
       keep("\u0001placeholder", () => this.renderPlaceholder(section.placeholder, section, this.document));

@@ -1,0 +1,108 @@
+import LayoutDiff
+import LayoutKit
+public import ServiceLifecycle
+
+/// The pages a preview shows and the connections watching them. Sources hand it records (it diffs them against what
+/// the page shows) or change sets (it applies them); every connection gets a snapshot, then each change as a change set.
+/// As a service it pings the connections every `pingInterval` and ends them on shutdown.
+public actor PreviewHub: Service {
+    private var pages: [PreviewPage]
+    private var outlines: [RecordOutline?]
+    private var problem: String?
+    private var subscribers: [Int: AsyncStream<PreviewEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private let pingInterval: Duration
+
+    public init(pageNames: [String], pingInterval: Duration = .seconds(15)) {
+        pages = pageNames.map { PreviewPage(name: $0) }
+        outlines = Array(repeating: nil, count: pageNames.count)
+        self.pingInterval = pingInterval
+    }
+
+    /// What every page shows now.
+    public var snapshot: (pages: [PreviewPage], problem: String?) { (pages, problem) }
+
+    /// The events from now on, starting with a snapshot.
+    public func subscribe() -> AsyncStream<PreviewEvent> {
+        let (stream, continuation) = AsyncStream<PreviewEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = nextSubscriber
+        nextSubscriber += 1
+        continuation.yield(.snapshot(pages: pages, problem: problem))
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.unsubscribe(id) }
+        }
+        subscribers[id] = continuation
+        return stream
+    }
+
+    /// How many connections are watching.
+    public var subscriberCount: Int { subscribers.count }
+
+    private func unsubscribe(_ id: Int) { subscribers[id] = nil }
+
+    /// Shows `record` on page `page`: the connections get the change set from what the page showed (nothing when the
+    /// bytes are the same). A record that cannot be read becomes the page's problem.
+    public func show(_ record: [UInt8], page: Int) {
+        guard pages.indices.contains(page), pages[page].record != record else { return clear(page) }
+        let target: RecordOutline
+        do {
+            target = try RecordOutline(bytes: record)
+        } catch {
+            return report("not a layout record: \(error)", page: page)
+        }
+        let changes = LayoutDiffer().diff(from: outlines[page], to: target, key: pages[page].name)
+        pages[page].record = record
+        outlines[page] = target
+        broadcast(.change(page: page, changeSet: changes.bytes))
+        clear(page)
+    }
+
+    /// Applies a change set to page `page`'s record and passes it on as it is. One that does not apply (another
+    /// base, malformed) changes nothing and becomes the page's problem.
+    public func apply(_ changeSet: [UInt8], page: Int, origin: String) {
+        guard pages.indices.contains(page) else { return }
+        let next: [UInt8]
+        let target: RecordOutline
+        do {
+            next = try ChangeSetApplier().apply(changeSet, to: pages[page].record)
+            target = try RecordOutline(bytes: next)
+        } catch {
+            return report("\(origin): \(error); waiting for a record or a change set from empty", page: page)
+        }
+        pages[page].record = next
+        outlines[page] = target
+        broadcast(.change(page: page, changeSet: changeSet))
+        clear(page)
+    }
+
+    /// Sets (or, with nil, clears) the problem of one page, or of the whole preview when `page` is nil.
+    public func report(_ message: String?, page: Int?) {
+        if let page {
+            guard pages.indices.contains(page), pages[page].problem != message else { return }
+            pages[page].problem = message
+        } else {
+            guard problem != message else { return }
+            problem = message
+        }
+        broadcast(.problem(page: page, message: message))
+    }
+
+    private func clear(_ page: Int) { report(nil, page: page) }
+
+    private func broadcast(_ event: PreviewEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    /// Pings every connection until shutdown, then ends them (so the server's graceful shutdown is not held open).
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: self.pingInterval)
+                await self.broadcast(.ping)
+            }
+        }
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+}

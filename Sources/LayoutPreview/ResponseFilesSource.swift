@@ -1,0 +1,132 @@
+import AttributeCarrying
+import Foundation
+import LayoutCompiler
+import LayoutDiff
+import LayoutRecord
+public import Logging
+public import ServiceLifecycle
+
+/// Compiles assembler responses with a mapping config into a preview, and again whenever either file changes: files
+/// are read every `interval` and recompiled when their bytes differ. A config that does not load is the preview's
+/// problem (the last good config stays in use); a response that does not compile is its page's problem (the page keeps
+/// its last record). Attributes the adaptors carry across reloads are carried from the record shown, as `serve` does.
+public struct ResponseFilesSource: Service {
+    let configPath: String
+    let responsePaths: [String]
+    let hub: PreviewHub
+    let maxInputBytes: Int
+    let interval: Duration
+    let logger: Logger
+
+    public init(
+        config: String, responses: [String], hub: PreviewHub, maxInputBytes: Int,
+        interval: Duration = .milliseconds(250),
+        logger: Logger
+    ) {
+        configPath = config
+        responsePaths = responses
+        self.hub = hub
+        self.maxInputBytes = maxInputBytes
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var state = State(count: self.responsePaths.count)
+            while !Task.isCancelled {
+                await self.pass(&state)
+                try? await Task.sleep(for: self.interval)
+            }
+        }
+    }
+
+    /// What the last pass read and made.
+    struct State {
+        var config: [UInt8]?
+        var compiler: LayoutCompiler?
+        var responses: [[UInt8]?]
+        var records: [RecordOutline?]
+
+        init(count: Int) {
+            responses = Array(repeating: nil, count: count)
+            records = Array(repeating: nil, count: count)
+        }
+    }
+
+    /// Reads every file once; recompiles what changed.
+    func pass(_ state: inout State) async {
+        var recompileAll = false
+        switch read(configPath) {
+        case .bytes(let bytes) where bytes != state.config:
+            state.config = bytes
+            switch ConfigFile.load(configPath) {
+            case .success(let config):
+                state.compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
+                recompileAll = true
+                logger.info("config loaded", metadata: ["config": "\(configPath)"])
+                await hub.report(nil, page: nil)
+            case .failure(let error):
+                logger.warning("config not loaded", metadata: ["config": "\(configPath)", "error": "\(error)"])
+                await hub.report("\(error)", page: nil)
+            }
+        case .bytes: break
+        case .problem(let why):
+            state.config = nil
+            await hub.report(why, page: nil)
+        }
+        guard let compiler = state.compiler else { return }
+        for (page, path) in responsePaths.enumerated() {
+            let bytes: [UInt8]
+            switch read(path) {
+            case .bytes(let b): bytes = b
+            case .problem(let why):
+                state.responses[page] = nil
+                await hub.report(why, page: page)
+                continue
+            }
+            guard recompileAll || bytes != state.responses[page] else { continue }
+            state.responses[page] = bytes
+            switch compiler.compile(bytes, source: RecordSource(file: path)) {
+            case .success(let compiled):
+                do {
+                    var record = try RecordOutline(bytes: compiled.bytes)
+                    if let previous = state.records[page],
+                        let carried = AttributeCarrier(
+                            registry: compiler.registry, declared: compiler.config.carriedAttributes()
+                        ).carry(into: record, from: previous)
+                    {
+                        record = try RecordOutline(bytes: carried)
+                    }
+                    state.records[page] = record
+                    await hub.show(record.document.bytes, page: page)
+                } catch {
+                    await hub.report("\(path): \(error)", page: page)
+                }
+            case .failure(let failure):
+                logger.warning("response not compiled", metadata: ["response": "\(path)", "error": "\(failure)"])
+                await hub.report("\(path): \(failure)", page: page)
+            }
+        }
+    }
+
+    /// The bytes of `path`, or why they cannot be read (missing, too large).
+    private func read(_ path: String) -> FileRead {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = attributes[.size] as? Int
+        else { return .problem("\(path): cannot read the file") }
+        guard size <= maxInputBytes else {
+            return .problem("\(path): \(size) bytes, more than the limit of \(maxInputBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .problem("\(path): cannot read the file")
+        }
+        return .bytes([UInt8](data))
+    }
+
+    /// A file's bytes, or why there are none.
+    private enum FileRead {
+        case bytes([UInt8])
+        case problem(String)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import LayoutPreview
+import Logging
+import ServiceLifecycle
+
+/// `layout-worker preview`: a live page of the layouts a mapping config makes, from response files or a topic.
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Serve a live page drawing the layouts of responses (or of one page key followed on a topic).",
+        discussion: """
+            With RESPONSE files, each is compiled with the config and drawn as a phone-width collection view; \
+            editing a response or the config redraws the page in place (the change set is animated). With --topic \
+            and --key, the records and change sets of that key are followed from the topic instead (from its \
+            beginning, by assignment: no consumer group is joined). Stop with Ctrl-C.
+            """
+    )
+
+    @Option(help: "Mapping config (YAML) for the responses (default as for compile; LAYOUT_WORKER_CONFIG).")
+    var config: String?
+    @Option(help: "Address to listen on (default 127.0.0.1: the page is for this machine).") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 8088
+    @Option(help: "Follow this topic's records and change sets instead of files (with --key).") var topic: String?
+    @Option(help: "The page key to follow on --topic.") var key: String?
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var limit: InputLimitOptions
+    @Argument(help: "Assembler responses to draw (JSON files).") var responses: [String] = []
+
+    func validate() throws {
+        if topic != nil {
+            guard key != nil else { throw ValidationError("--topic needs --key: the page key to follow") }
+            guard responses.isEmpty else { throw ValidationError("give either response files or --topic, not both") }
+        } else {
+            guard key == nil else { throw ValidationError("--key goes with --topic") }
+            guard !responses.isEmpty else {
+                throw ValidationError("give one or more response files, or --topic and --key")
+            }
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
+    }
+
+    func run() async throws {
+        let resolved = try connection.resolve(clientID: "layout-worker-preview")
+        let logger = resolved.logger
+        let hub: PreviewHub
+        let source: any Service
+        if let topic, let key {
+            hub = PreviewHub(pageNames: [key])
+            source = TopicFollower(kafka: resolved.kafka, topic: topic, key: key, hub: hub, logger: logger)
+        } else {
+            let configPath =
+                try resolved.sources.value(config, "config") ?? DefaultMappingConfig.path()
+            hub = PreviewHub(pageNames: responses)
+            source = ResponseFilesSource(
+                config: configPath, responses: responses, hub: hub, maxInputBytes: limit.maxInputBytes,
+                logger: logger)
+        }
+        let host = self.host
+        try await PreviewServer.run(
+            host: host, port: port, hub: hub, sources: [source], logger: logger,
+            onListening: { bound in
+                Output.line("preview: http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)/ (Ctrl-C to stop)")
+            })
+    }
+}
