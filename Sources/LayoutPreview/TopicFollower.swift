@@ -1,12 +1,15 @@
+import Foundation
 public import Kafka
 import LayoutService
 public import Logging
 public import ServiceLifecycle
+import Synchronization
 
 /// Follows one page's layout records and change sets on a topic (the output, changes or latest-layout topic), from
 /// the beginning of every partition and then live, by assignment: it never joins a consumer group, so a live group is
 /// not disturbed. A message is a change set when its `content-type` header says so (or, without the header, when its
-/// JSON `kind` is `layout-change-set`), else a record.
+/// JSON `kind` is `layout-change-set`), else a record. The consumer polls on a thread of its own (librdkafka's calls
+/// block), handing the key's messages to the hub in topic order.
 public struct TopicFollower: Service {
     let kafka: KafkaConfiguration
     let topic: String
@@ -22,51 +25,87 @@ public struct TopicFollower: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            let consumer = try KafkaConsumer(
-                configuration: self.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "100"])
-            defer { consumer.close() }
-            let partitions = try await self.partitions()
-            guard let partitions else { return }
-            try consumer.assign(partitions.map { TopicPartition(self.topic, $0, offset: TopicPartition.beginning) })
-            await self.hub.report(nil, page: nil)
-            let wanted = Array(self.key.utf8)
-            while !Task.isCancelled {
-                guard let result = consumer.poll(timeoutMs: 100) else {
-                    await Task.yield()
-                    continue
-                }
-                switch result {
-                case .success(let message):
-                    guard message.key == wanted, let value = message.value else { continue }
-                    let origin = "\(message.topic)[\(message.partition)]@\(message.offset)"
-                    if Self.isChangeSet(message, value) {
-                        await self.hub.apply(value, page: 0, origin: origin)
-                    } else {
-                        await self.hub.show(value, page: 0)
-                    }
-                case .failure(let error):
-                    self.logger.warning("kafka", metadata: ["error": "\(error)"])
-                    await self.hub.report("\(self.topic): \(error)", page: nil)
-                }
-            }
-        }
+    /// What the polling thread reports.
+    enum Report: Sendable {
+        case message(KafkaMessage)
+        /// A problem of the whole preview (no topic yet, a Kafka error); nil clears it.
+        case problem(String?)
     }
 
-    /// The topic's partitions, waiting (and saying so in the page) until the topic exists; nil when cancelled first.
-    private func partitions() async throws -> [Int32]? {
-        let admin = try KafkaAdmin(configuration: kafka)
-        while !Task.isCancelled {
-            do {
-                if let count = try admin.partitionCount(topic: topic) { return (0..<Int32(count)).map { $0 } }
-                await hub.report("topic \(topic) does not exist (yet): waiting for it", page: nil)
-            } catch {
-                await hub.report("\(topic): \(error); retrying", page: nil)
+    public func run() async throws {
+        let (reports, continuation) = AsyncStream<Report>.makeStream()
+        let (finished, threadEnded) = AsyncStream<Never>.makeStream()
+        let stop = StopFlag()
+        let thread = Thread { [kafka, topic, key, logger] in
+            Self.poll(kafka: kafka, topic: topic, key: Array(key.utf8), stop: stop, logger: logger) {
+                continuation.yield($0)
             }
-            try? await Task.sleep(for: .seconds(1))
+            continuation.finish()
+            threadEnded.finish()
         }
-        return nil
+        thread.name = "layout-worker-preview-follow"
+        thread.start()
+        await withTaskCancellationHandler {
+            for await report in reports.cancelOnGracefulShutdown() {
+                switch report {
+                case .problem(let message):
+                    await hub.report(message, page: nil)
+                case .message(let message):
+                    guard let value = message.value else { continue }
+                    let origin = "\(message.topic)[\(message.partition)]@\(message.offset)"
+                    if Self.isChangeSet(message, value) {
+                        await hub.apply(value, page: 0, origin: origin)
+                    } else {
+                        await hub.show(value, page: 0)
+                    }
+                }
+            }
+        } onCancel: {
+            stop.set()
+        }
+        // The consumer is closed before this returns: exiting while librdkafka tears down can crash.
+        stop.set()
+        for await _ in finished {}
+    }
+
+    /// The polling thread: waits for the topic, assigns every partition from its beginning, passes on the key's
+    /// messages, until `stop`.
+    private static func poll(
+        kafka: KafkaConfiguration, topic: String, key: [UInt8], stop: StopFlag, logger: Logger,
+        report: (Report) -> Void
+    ) {
+        do throws(KafkaError) {
+            let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "100"])
+            defer { consumer.close() }
+            let admin = try KafkaAdmin(configuration: kafka)
+            var partitions: Int?
+            // Short waits, so a stop is noticed within about a second even while the brokers cannot be reached.
+            while partitions == nil && !stop.isSet {
+                do {
+                    partitions = try admin.partitionCount(topic: topic, timeoutMs: 1_000)
+                    if partitions == nil { report(.problem("topic \(topic) does not exist (yet): waiting for it")) }
+                } catch {
+                    report(.problem("\(topic): \(error); retrying"))
+                }
+                if partitions == nil { Thread.sleep(forTimeInterval: 0.25) }
+            }
+            guard let partitions else { return }
+            try consumer.assign(
+                (0..<Int32(partitions)).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+            report(.problem(nil))
+            while !stop.isSet {
+                switch consumer.poll(timeoutMs: 100) {
+                case .success(let message)? where message.key == key: report(.message(message))
+                case .failure(let error)?:
+                    logger.warning("kafka", metadata: ["error": "\(error)"])
+                    report(.problem("\(topic): \(error)"))
+                default: break
+                }
+            }
+        } catch {
+            logger.error("cannot follow \(topic)", metadata: ["error": "\(error)"])
+            report(.problem("cannot follow \(topic): \(error)"))
+        }
     }
 
     /// Whether a message holds a change set rather than a record.
@@ -77,4 +116,11 @@ public struct TopicFollower: Service {
         // A change set's first members are its version and kind (a record's are its version and source).
         return value.prefix(48).firstRange(of: Array(#","kind":"layout-change-set""#.utf8)) != nil
     }
+}
+
+/// Tells the polling thread to stop.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }
