@@ -156,8 +156,10 @@ private func sampleRecord(_ name: String) throws -> [UInt8] {
     }
 }
 
-/// Whether `condition` holds within `seconds` (checked every 100 ms).
-private func eventually(seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
+/// Whether `condition` holds within `seconds` (checked every 100 ms). Generous: in the full suite, synchronous tests
+/// that block on brokers and child processes can hold both of this machine's cooperative threads for a minute or
+/// more, and the hub (an actor) waits for them; alone, these tests pass in about 3 s.
+private func eventually(seconds: Double = 180, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }
