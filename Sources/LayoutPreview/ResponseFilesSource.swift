@@ -6,8 +6,9 @@ import LayoutRecord
 public import Logging
 public import ServiceLifecycle
 
-/// Compiles assembler responses with a mapping config into a preview, and again whenever either file changes: files
-/// are read every `interval` and recompiled when their bytes differ. A config that does not load is the preview's
+/// Compiles assembler responses with a mapping config into a preview, and again whenever either file changes: every
+/// `interval` each file's size and modification time are looked at, a file whose stamp changed is read, and it is
+/// recompiled when its bytes differ. A config that does not load is the preview's
 /// problem (the last good config stays in use); a response that does not compile is its page's problem (the page keeps
 /// its last record). Attributes the adaptors carry across reloads are carried from the record shown, as `serve` does.
 public struct ResponseFilesSource: Service {
@@ -47,6 +48,9 @@ public struct ResponseFilesSource: Service {
         var compiler: LayoutCompiler?
         var responses: [[UInt8]?]
         var records: [RecordOutline?]
+        /// Size and modification time of each file when it was last read, by use ("config", or the page's index:
+        /// one file can be two pages).
+        var stamps: [String: FileStamp] = [:]
 
         init(count: Int) {
             responses = Array(repeating: nil, count: count)
@@ -57,7 +61,7 @@ public struct ResponseFilesSource: Service {
     /// Reads every file once; recompiles what changed.
     func pass(_ state: inout State) async {
         var recompileAll = false
-        switch read(configPath) {
+        switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
             switch ConfigFile.load(configPath) {
@@ -70,7 +74,7 @@ public struct ResponseFilesSource: Service {
                 logger.warning("config not loaded", metadata: ["config": "\(configPath)", "error": "\(error)"])
                 await hub.report("\(error)", page: nil)
             }
-        case .bytes: break
+        case .bytes, .unchanged: break
         case .problem(let why):
             state.config = nil
             await hub.report(why, page: nil)
@@ -78,8 +82,12 @@ public struct ResponseFilesSource: Service {
         guard let compiler = state.compiler else { return }
         for (page, path) in responsePaths.enumerated() {
             let bytes: [UInt8]
-            switch read(path) {
+            switch read(path, as: "\(page)", &state.stamps) {
             case .bytes(let b): bytes = b
+            case .unchanged where !recompileAll: continue
+            case .unchanged:
+                guard let last = state.responses[page] else { continue }
+                bytes = last
             case .problem(let why):
                 state.responses[page] = nil
                 await hub.report(why, page: page)
@@ -110,23 +118,36 @@ public struct ResponseFilesSource: Service {
         }
     }
 
-    /// The bytes of `path`, or why they cannot be read (missing, too large).
-    private func read(_ path: String) -> FileRead {
+    /// The bytes of `path`, `unchanged` when its stamp is the one of its last read, or why it cannot be read.
+    private func read(_ path: String, as use: String, _ stamps: inout [String: FileStamp]) -> FileRead {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = attributes[.size] as? Int
-        else { return .problem("\(path): cannot read the file") }
+        else {
+            stamps[use] = nil
+            return .problem("\(path): cannot read the file")
+        }
+        let stamp = FileStamp(size: size, modified: attributes[.modificationDate] as? Date)
+        if stamps[use] == stamp { return .unchanged }
         guard size <= maxInputBytes else {
             return .problem("\(path): \(size) bytes, more than the limit of \(maxInputBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             return .problem("\(path): cannot read the file")
         }
+        stamps[use] = stamp
         return .bytes([UInt8](data))
     }
 
     /// A file's bytes, or why there are none.
     private enum FileRead {
         case bytes([UInt8])
+        case unchanged
         case problem(String)
+    }
+
+    /// What tells that a file may have changed without reading it.
+    struct FileStamp: Equatable {
+        let size: Int
+        let modified: Date?
     }
 }
