@@ -41,5 +41,5 @@ echo "== change sets on $changes (one per record, against the page's previous la
 echo "== dead letters on $dlq"
 "$bin" tail --brokers "$broker" --topic "$dlq" --timeout-ms 1500
 echo "== see the layouts a mapping config makes, live (edit the files and watch the page change):"
-echo "   $(realpath --relative-to="$PWD" "$bin" 2>/dev/null || echo "$bin") preview --config config/default.yaml samples/search-page.json samples/grouped-results.json samples/empty-results.json"
+echo "   $(realpath -s --relative-to="$PWD" "$bin" 2>/dev/null || echo "$bin") preview --config config/default.yaml samples/search-page.json samples/grouped-results.json samples/empty-results.json"
 echo "   then open http://127.0.0.1:8088/ (add --brokers/--topic/--key to follow a page on a running worker's changes topic)"
