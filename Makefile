@@ -23,7 +23,7 @@ help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
 	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
-	@echo "make bench-compare BASE=REV - compile of this tree against revision REV's, alternating rounds in one run"
+	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
@@ -86,8 +86,9 @@ broker: deps
 broker-stop:
 	@$(ROOT)/scripts/broker.sh stop
 
-# `make bench-compare BASE=REV`: this tree's `compile` against revision REV's, alternating rounds in one run (REV is
-# built in .run/bench-base, a git worktree removed afterwards).
+# `make bench-compare BASE=REV`: this tree's `compile` against revision REV's, alternating rounds in one run: the
+# command (CPU time) and `make bench`'s in-process compile benchmarks (p50). REV is built in .run/bench-base, a git
+# worktree removed afterwards.
 bench-compare: deps
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git revision>"; exit 2; }
 	$(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
@@ -95,8 +96,9 @@ bench-compare: deps
 	@cp -n Package.resolved $(RUN_DIR)/bench-base/ 2>/dev/null || true
 	cd $(RUN_DIR)/bench-base && $(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
 	@$(ROOT)/scripts/bench-compare.sh $(RUN_DIR)/bench-base/.build/release/layout-worker \
-	  $(ROOT)/.build/release/layout-worker > $(RUN_DIR)/bench-compare.md; status=$$?; \
-	  cat $(RUN_DIR)/bench-compare.md; git worktree remove --force $(RUN_DIR)/bench-base; exit $$status
+	  $(ROOT)/.build/release/layout-worker > $(RUN_DIR)/bench-compare.md \
+	  && $(SWIFT_ENV) $(ROOT)/scripts/bench-compare-inprocess.sh $(RUN_DIR)/bench-base $(ROOT) >> $(RUN_DIR)/bench-compare.md; \
+	  status=$$?; cat $(RUN_DIR)/bench-compare.md; git worktree remove --force $(RUN_DIR)/bench-base; exit $$status
 
 bench-e2e: release
 	@$(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md
