@@ -148,7 +148,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler", "Mapping", "TestSupport",
-                "LayoutPreview",
+                "LayoutPreview", "LayoutRecord",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
