@@ -1,4 +1,4 @@
-import LayoutDiff
+public import LayoutDiff
 import LayoutKit
 public import ServiceLifecycle
 
@@ -45,14 +45,18 @@ public actor PreviewHub: Service {
     /// bytes are the same). A record that cannot be read becomes the page's problem.
     public func show(_ record: [UInt8], page: Int) {
         guard pages.indices.contains(page), pages[page].record != record else { return clear(page) }
-        let target: RecordOutline
         do {
-            target = try RecordOutline(bytes: record)
+            show(try RecordOutline(bytes: record), page: page)
         } catch {
-            return report("not a layout record: \(error)", page: page)
+            report("not a layout record: \(error)", page: page)
         }
+    }
+
+    /// Shows a record already read (its outline), as `show(_:page:)` does.
+    public func show(_ target: RecordOutline, page: Int) {
+        guard pages.indices.contains(page), pages[page].record != target.document.bytes else { return clear(page) }
         let changes = LayoutDiffer().diff(from: outlines[page], to: target, key: pages[page].name)
-        pages[page].record = record
+        pages[page].record = target.document.bytes
         outlines[page] = target
         broadcast(.change(page: page, changeSet: changes.bytes))
         clear(page)

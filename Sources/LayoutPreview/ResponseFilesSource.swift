@@ -46,6 +46,8 @@ public struct ResponseFilesSource: Service {
     struct State {
         var config: [UInt8]?
         var compiler: LayoutCompiler?
+        /// The compiler's adaptors' and config's carried attributes (made with the compiler).
+        var carrier: AttributeCarrier?
         var responses: [[UInt8]?]
         var records: [RecordOutline?]
         /// Size and modification time of each file when it was last read, by use ("config", or the page's index:
@@ -66,7 +68,10 @@ public struct ResponseFilesSource: Service {
             state.config = bytes
             switch ConfigFile.load(configPath) {
             case .success(let config):
-                state.compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
+                let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
+                state.compiler = compiler
+                state.carrier = AttributeCarrier(
+                    registry: compiler.registry, declared: compiler.config.carriedAttributes())
                 recompileAll = true
                 logger.info("config loaded", metadata: ["config": "\(configPath)"])
                 await hub.report(nil, page: nil)
@@ -100,14 +105,12 @@ public struct ResponseFilesSource: Service {
                 do {
                     var record = try RecordOutline(bytes: compiled.bytes)
                     if let previous = state.records[page],
-                        let carried = AttributeCarrier(
-                            registry: compiler.registry, declared: compiler.config.carriedAttributes()
-                        ).carry(into: record, from: previous)
+                        let carried = state.carrier?.carry(into: record, from: previous)
                     {
                         record = try RecordOutline(bytes: carried)
                     }
                     state.records[page] = record
-                    await hub.show(record.document.bytes, page: page)
+                    await hub.show(record, page: page)
                 } catch {
                     await hub.report("\(path): \(error)", page: page)
                 }
