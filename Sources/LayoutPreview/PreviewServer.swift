@@ -1,4 +1,5 @@
 public import Hummingbird
+import LayoutService
 public import Logging
 public import ServiceLifecycle
 
@@ -47,7 +48,7 @@ public struct PreviewEndpoints: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            var response = text(.methodNotAllowed, "method not allowed: use GET or HEAD\n")
+            var response = OpsEndpoints.text(.methodNotAllowed, "method not allowed: use GET or HEAD\n")
             response.headers[.allow] = "GET, HEAD"
             return response
         }
@@ -66,7 +67,7 @@ public struct PreviewEndpoints: HTTPResponder {
                     try await writer.finish(nil)
                 })
         }
-        guard let file = files[path] else { return text(.notFound, "not found\n") }
+        guard let file = files[path] else { return OpsEndpoints.text(.notFound, "not found\n") }
         var headers = HTTPFields()
         headers[.contentType] = file.type
         headers[.cacheControl] = "no-store"
@@ -75,12 +76,6 @@ public struct PreviewEndpoints: HTTPResponder {
             "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
         let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
         return request.method == .head ? response.createHeadResponse() : response
-    }
-
-    private func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     static func contentType(of name: String) -> String {

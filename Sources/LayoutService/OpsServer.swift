@@ -67,7 +67,8 @@ public struct OpsEndpoints: HTTPResponder {
         return request.method == .head ? response.createHeadResponse() : response
     }
 
-    static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
+    /// A plain-text response that is not cached (the preview's errors use it too).
+    public static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-store"
