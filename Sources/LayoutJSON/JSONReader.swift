@@ -16,23 +16,51 @@ public struct JSONReader: Sendable {
             throw JSONSyntaxError(offset: 0, reason: .inputTooLarge(limit: maxBytes))
         }
         guard !bytes.isEmpty else { throw JSONSyntaxError(offset: 0, reason: .emptyInput) }
-        // The tape is written into worst-case scratch space (about 10× the input: two bytes per node), then
-        // copied out at its real size (typically 1–2× the input), so a document in flight holds no slack.
+        // The tape is written straight into the document's array, sized for a node per `bytesPerNodeGuess` input
+        // bytes (assembler responses make one per 12–15), so a document in flight holds at most that slack. An
+        // input denser than that (e.g. an array of small numbers) is read again into worst-case scratch space
+        // (about 10× the input: two bytes per node), copied out at its real size.
+        let guess = bytes.count / Self.bytesPerNodeGuess + 64
+        if guess < TapeBuilder.capacity(for: bytes.count, maxDepth: maxDepth) {
+            var outcome: Result<Int, JSONSyntaxError> = .success(0)
+            let nodes = [JSONNode](unsafeUninitializedCapacity: guess) { out, initialized in
+                outcome = Result { () throws(JSONSyntaxError) in
+                    try build(bytes, into: out.baseAddress!, capacity: guess)
+                }
+                // Nodes are plain values: a tape cut short needs no deinitializing.
+                initialized = (try? outcome.get()) ?? 0
+            }
+            switch outcome {
+            case .success: return JSONDocument(bytes: bytes, nodes: nodes)
+            case .failure(let error) where error != TapeBuilder.tapeFull(count: bytes.count): throw error
+            case .failure: break
+            }
+        }
         let capacity = TapeBuilder.capacity(for: bytes.count, maxDepth: maxDepth)
         let scratch = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity)
         defer { scratch.deallocate() }
-        let built: Result<Int, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            let builder = TapeBuilder(
-                base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: scratch)
-            defer { builder.deallocate() }
-            return Result { () throws(JSONSyntaxError) in try builder.run() }
-        }
-        let count = try built.get()
+        let count = try build(bytes, into: scratch, capacity: capacity)
         let nodes = [JSONNode](unsafeUninitializedCapacity: count) { out, initialized in
             UnsafeMutableRawPointer(out.baseAddress!).copyMemory(
                 from: scratch, byteCount: count * MemoryLayout<JSONNode>.stride)
             initialized = count
         }
         return JSONDocument(bytes: bytes, nodes: nodes)
+    }
+
+    /// The first guess at a tape's size: one node per this many input bytes.
+    static let bytesPerNodeGuess = 8
+
+    /// Scans `bytes` into `nodes` (room for `capacity`); the number of nodes written.
+    private func build(_ bytes: [UInt8], into nodes: UnsafeMutablePointer<JSONNode>, capacity: Int)
+        throws(JSONSyntaxError) -> Int
+    {
+        let built: Result<Int, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            let builder = TapeBuilder(
+                base: buffer.baseAddress!, count: buffer.count, maxDepth: maxDepth, nodes: nodes, capacity: capacity)
+            defer { builder.deallocate() }
+            return Result { () throws(JSONSyntaxError) in try builder.run() }
+        }
+        return try built.get()
     }
 }

@@ -8,8 +8,9 @@ struct TapeBuilder {
     let base: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
-    /// The tape being written. Every node but one owns at least two input bytes, except containers still
-    /// open (at most `maxDepth`), so `capacity(for:maxDepth:)` nodes always suffice and the tape never grows.
+    /// The tape being written, room for `capacity` nodes. Every node but one owns at least two input bytes, except
+    /// containers still open (at most `maxDepth`), so `capacity(for:maxDepth:)` nodes always suffice; with less,
+    /// `run()` may stop with `tapeFull`.
     let nodes: UnsafeMutablePointer<JSONNode>
     /// Open containers, innermost last.
     let frames: UnsafeMutablePointer<Frame>
@@ -26,12 +27,21 @@ struct TapeBuilder {
     /// Most nodes a `count`-byte input can produce, valid or cut short.
     static func capacity(for count: Int, maxDepth: Int) -> Int { count / 2 + 2 + min(maxDepth, count) }
 
-    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, nodes: UnsafeMutablePointer<JSONNode>) {
+    /// What `run()` throws when the tape has room for fewer nodes than the input makes (never a syntax error: its
+    /// offset is past the input).
+    @inline(never)
+    static func tapeFull(count: Int) -> JSONSyntaxError {
+        JSONSyntaxError(offset: count + 1, reason: .inputTooLarge(limit: count))
+    }
+
+    init(
+        base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, nodes: UnsafeMutablePointer<JSONNode>, capacity: Int
+    ) {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
         self.nodes = nodes
-        self.capacity = Self.capacity(for: count, maxDepth: maxDepth)
+        self.capacity = capacity
         frames = .allocate(capacity: maxDepth + 1)
     }
 
@@ -60,7 +70,7 @@ struct TapeBuilder {
                 keyDue = 0
                 let start = p
                 let flags = try scanString(&p)
-                appendScalar(.string, start: start, end: p, flags: flags, &n)
+                try appendScalar(.string, start: start, end: p, flags: flags, &n)
                 markSpecialKey(start: start, end: p, flags: flags, depth: d)
                 skipWhitespace(&p)
                 guard p < count else { throw Self.failure(.unexpectedEnd(inside: "object"), at: p) }
@@ -76,13 +86,13 @@ struct TapeBuilder {
             if c == UInt8(ascii: "\"") {
                 let start = p
                 let flags = try scanString(&p)
-                appendScalar(.string, start: start, end: p, flags: flags, &n)
+                try appendScalar(.string, start: start, end: p, flags: flags, &n)
             } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
                 if d >= maxDepth { throw Self.failure(.tooDeep(limit: maxDepth), at: p) }
                 let isObject = c == UInt8(ascii: "{")
                 frames[d] = Frame(node: n, count: 0, isObject: isObject, flags: 0)
                 d &+= 1
-                append(
+                try append(
                     JSONNode(
                         start: UInt32(truncatingIfNeeded: p), end: 0, next: 0, count: 0,
                         kind: isObject ? .object : .array, flags: 0), &n)
@@ -135,8 +145,8 @@ struct TapeBuilder {
     }
 
     @inline(__always)
-    private func append(_ node: JSONNode, _ n: inout Int) {
-        precondition(n < capacity, "JSON tape capacity bound violated")
+    private func append(_ node: JSONNode, _ n: inout Int) throws(JSONSyntaxError) {
+        if n >= capacity { throw Self.tapeFull(count: count) }
         nodes.advanced(by: n).initialize(to: node)
         n &+= 1
     }
@@ -144,8 +154,10 @@ struct TapeBuilder {
     /// Appends a string, number or literal spanning `start..<end`. Offsets fit in 32 bits: `JSONReader` refuses
     /// larger inputs, and there are fewer nodes than bytes.
     @inline(__always)
-    private func appendScalar(_ kind: JSONKind, start: Int, end: Int, flags: UInt8, _ n: inout Int) {
-        append(
+    private func appendScalar(_ kind: JSONKind, start: Int, end: Int, flags: UInt8, _ n: inout Int)
+        throws(JSONSyntaxError)
+    {
+        try append(
             JSONNode(
                 start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end),
                 next: UInt32(truncatingIfNeeded: n &+ 1),
@@ -349,7 +361,7 @@ struct TapeBuilder {
             guard isDigit(q) else { throw Self.failure(.invalidNumber("expected a digit in the exponent"), at: q) }
             while isDigit(q) { q += 1 }
         }
-        appendScalar(.number, start: start, end: q, flags: flags, &n)
+        try appendScalar(.number, start: start, end: q, flags: flags, &n)
         p = q
     }
 
@@ -361,7 +373,7 @@ struct TapeBuilder {
         for i in 0..<length where base[p + i] != expected[i] {
             throw Self.failure(.invalidLiteral, at: p)
         }
-        appendScalar(kind, start: p, end: p + length, flags: 0, &n)
+        try appendScalar(kind, start: p, end: p + length, flags: 0, &n)
         p += length
     }
 

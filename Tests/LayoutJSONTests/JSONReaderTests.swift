@@ -159,6 +159,29 @@ private func reason(_ text: String) -> JSONSyntaxError? { reason(Array(text.utf8
         #expect(doc.nodes.count == 100_000)
     }
 
+    /// The tape is first written into room for one node per 8 input bytes; denser input is read again with room
+    /// for the worst case. Both paths give the same tape and the same errors.
+    @Test func denseInputOutgrowsTheFirstGuessAtTheTapeSize() throws {
+        let count = 20_000
+        let dense = "[" + Array(repeating: "0", count: count).joined(separator: ",") + "]"
+        let doc = try read(dense)
+        #expect(doc.nodes.count == count + 1)
+        #expect(doc.nodes[0].count == UInt32(count))
+        #expect(doc.nodes[0].next == UInt32(count + 1))
+        #expect(doc.nodes[count].range == (dense.utf8.count - 2)..<(dense.utf8.count - 1))
+        // The same values with room to spare (one node per 12 bytes) fit the first guess.
+        let sparse = "[" + Array(repeating: "0          ", count: count).joined(separator: ",") + "]"
+        #expect(try read(sparse).nodes.count == count + 1)
+        // An error past the point where the first guess fills is found on the second reading, where it is.
+        let broken = String(dense.dropLast()) + ",x]"
+        #expect(reason(broken) == JSONSyntaxError(offset: broken.utf8.count - 2, reason: reason("[x]")!.reason))
+        // One before it is found on the first.
+        let early = "[0,x" + String(dense.dropFirst())
+        #expect(reason(early)?.offset == 3)
+        // A truncated dense document is an unexpected end, not a full tape.
+        #expect(reason(String(dense.dropLast()))?.reason == .unexpectedEnd(inside: "array"))
+    }
+
     @Test func inputSizeLimit() {
         #expect(reason(Array("[1,2]".utf8))?.reason == nil)
         #expect(throws: JSONSyntaxError(offset: 0, reason: .inputTooLarge(limit: 4))) {
