@@ -6,41 +6,15 @@ public import Mapping
 
 /// Compiles assembler responses into layout records: parse, flatten, adapt, resolve, write. Pure and reusable.
 public struct LayoutCompiler: Sendable {
-    public let config: MappingConfig
-    public let registry: AdaptorRegistry
-    private let resolver: RendererResolver
-    private let events: EventResolver
-    private let reader: JSONReader
-    /// Plans for every content type the registry or the config names; other types get theirs per compile.
-    private let plans: PlanTable
-    private let writer = LayoutRecordWriter()
+    /// Everything worked out from the config, shared by every copy of the compiler and every compiled layout.
+    let setup: CompileSetup
+
+    public var config: MappingConfig { setup.config }
+    public var registry: AdaptorRegistry { setup.registry }
 
     /// A compiler for `config`; `registry` overrides the adaptors the config describes (the Swift extension point).
     public init(config: MappingConfig, registry: AdaptorRegistry? = nil, maxInputBytes: Int = Int(UInt32.max) - 1) {
-        self.config = config
-        self.registry = registry ?? config.registry()
-        self.resolver = RendererResolver(config: config)
-        self.events = EventResolver(mappings: config.events)
-        self.reader = JSONReader(maxDepth: config.options.maxDepth, maxBytes: maxInputBytes)
-        var plans: [String: SectionPlan] = [:]
-        let named =
-            self.registry.registeredTypes + config.renderers.flatMap(\.types) + config.supplementary.flatMap(\.types)
-            + config.placeholders.flatMap(\.types)
-        for type in named where plans[type] == nil {
-            plans[type] = Self.plan(for: type, config: config, registry: self.registry, resolver: resolver)
-        }
-        self.plans = PlanTable(plans)
-    }
-
-    private static func plan(
-        for type: String, config: MappingConfig, registry: AdaptorRegistry, resolver: RendererResolver
-    ) -> SectionPlan {
-        let adaptor = registry.adaptor(for: type)
-        let binding = config.adaptors[type]
-        return SectionPlan(
-            adaptor: adaptor, grouper: binding?.grouper,
-            mappings: resolver.sectionMappings(sectionType: type, adaptor: adaptor.name),
-            attributes: binding?.attributes ?? [])
+        setup = CompileSetup(config: config, registry: registry ?? config.registry(), maxInputBytes: maxInputBytes)
     }
 
     static let nameKey: JSONKey = "name"
@@ -53,7 +27,7 @@ public struct LayoutCompiler: Sendable {
     public func compile(_ bytes: [UInt8], source: RecordSource? = nil) -> Result<CompiledLayout, CompileFailure> {
         let document: JSONDocument
         do {
-            document = try reader.read(bytes)
+            document = try setup.reader.read(bytes)
         } catch {
             if case .inputTooLarge = error.reason {
                 return .failure(CompileFailure(code: .tooLarge, message: error.message))
@@ -74,11 +48,11 @@ public struct LayoutCompiler: Sendable {
         }
         // The record is written as its sections are made; `CompiledLayout.record` lays it out again as values on request.
         var diagnostics: [Diagnostic] = []
-        let bytes = writer.write(source: source, page: pageFacts(tree), document: document) { section in
+        let bytes = setup.writer.write(source: source, page: pageFacts(tree), document: document) { section in
             diagnostics = sections(of: tree, section)
             return diagnostics
         }
-        if config.policy == .strict, diagnostics.contains(where: { $0.severity == .error }) {
+        if setup.config.policy == .strict, diagnostics.contains(where: { $0.severity == .error }) {
             let errors = diagnostics.filter { $0.severity == .error }
             return .failure(
                 CompileFailure(
@@ -115,16 +89,16 @@ public struct LayoutCompiler: Sendable {
 
     /// Makes the record's sections in order, handing each to `section` with its rows; returns the record's diagnostics.
     private func sections(of tree: ContentTree, _ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic] {
-        var builder = SectionBuilder(tree: tree, config: config, resolver: resolver, events: events)
+        var builder = SectionBuilder(tree: tree, setup: setup)
         // Plans for types the config does not name, made on first use (few per page, so found by comparison).
         var otherPlans: [(type: String, plan: SectionPlan)] = []
         for index in tree.items.indices {
             let type = tree.items[index].type
             let plan: SectionPlan
-            if let known = plans.plan(for: type) ?? otherPlans.first(where: { $0.type == type })?.plan {
+            if let known = setup.plans.plan(for: type) ?? otherPlans.first(where: { $0.type == type })?.plan {
                 plan = known
             } else {
-                plan = Self.plan(for: type, config: config, registry: registry, resolver: resolver)
+                plan = setup.plan(for: type)
                 otherPlans.append((type, plan))
             }
             builder.add(item: index, plan: plan, section)

@@ -8,9 +8,8 @@ import Mapping
 /// to a callback as it is made; collects the record's diagnostics on the way.
 struct SectionBuilder {
     let tree: ContentTree
-    let config: MappingConfig
-    let resolver: RendererResolver
-    let events: EventResolver
+    /// The compiler's config, resolvers and plans (one reference: copying them would count dozens).
+    let setup: CompileSetup
     let placeholders: PlaceholderPolicy
     let adaptorOptions: AdaptorOptions
     /// Every item's section id (see `SectionIdentifier`).
@@ -31,18 +30,17 @@ struct SectionBuilder {
     /// Sections with at most this many rows find repeated row ids by comparing them pairwise (cheaper than hashing).
     static let idsComparedPairwise = 12
 
-    init(tree: ContentTree, config: MappingConfig, resolver: RendererResolver, events: EventResolver) {
+    init(tree: ContentTree, setup: CompileSetup) {
+        let options = setup.config.options
         self.tree = tree
-        self.config = config
-        self.resolver = resolver
-        self.events = events
-        self.placeholders = PlaceholderPolicy(options: config.options)
-        self.adaptorOptions = AdaptorOptions(emptyMenusShowNoResults: config.options.emptyMenusShowNoResults)
-        let (ids, idDiagnostics) = SectionIdentifier(config: config).ids(of: tree)
+        self.setup = setup
+        self.placeholders = PlaceholderPolicy(options: options)
+        self.adaptorOptions = AdaptorOptions(emptyMenusShowNoResults: options.emptyMenusShowNoResults)
+        let (ids, idDiagnostics) = SectionIdentifier(config: setup.config).ids(of: tree)
         self.ids = ids
         self.diagnostics = tree.diagnostics
         if !idDiagnostics.isEmpty { diagnostics.append(contentsOf: idDiagnostics) }
-        self.omitted = [Bool](repeating: false, count: config.options.omitContainers ? tree.items.count : 0)
+        self.omitted = [Bool](repeating: false, count: options.omitContainers ? tree.items.count : 0)
     }
 
     /// Adapts item `index` with `plan` and hands its section (or its groups' sections) to `section`.
@@ -58,7 +56,7 @@ struct SectionBuilder {
                 adapted.attributes.append(Attribute(name, .json(node: node)))
             }
         }
-        if adapted.isContainer && config.options.omitContainers {
+        if adapted.isContainer && setup.config.options.omitContainers {
             omitted[index] = true
             return
         }
@@ -68,7 +66,7 @@ struct SectionBuilder {
         let itemContext = ConditionContext(
             document: doc, model: item.node, row: 0, section: sectionCount, sectionType: item.type)
         var supplementary: [SupplementaryView] = []
-        for (kind, resolution, model) in resolver.supplementaryViews(item: itemContext, mappings: mappings) {
+        for (kind, resolution, model) in setup.resolver.supplementaryViews(item: itemContext, mappings: mappings) {
             report(resolution, what: "\(kind) view", path: item.path, fallsBackToDefault: false)
             // An ambiguous view has no renderer, and so no model either.
             let modelJSON = resolution.renderer == nil ? Self.nullJSON : doc.raw(model)
@@ -76,7 +74,7 @@ struct SectionBuilder {
         }
         var placeholder: LayoutPlaceholder?
         if let kind = adapted.placeholder {
-            let resolution = resolver.resolvePlaceholder(kind, item: itemContext, mappings: mappings)
+            let resolution = setup.resolver.resolvePlaceholder(kind, item: itemContext, mappings: mappings)
             report(resolution, what: "\(kind.rawValue) placeholder", path: item.path, fallsBackToDefault: false)
             placeholder = LayoutPlaceholder(
                 kind: kind, renderer: resolution.renderer, message: adapted.placeholderMessage)
@@ -145,7 +143,7 @@ struct SectionBuilder {
             let r = rowIndexes?[n] ?? n
             context.model = adapted.rows[r].node
             context.row = n
-            let resolution = resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
+            let resolution = setup.resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
             report(
                 resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: path, fallsBackToDefault: true)
             if count > 1
@@ -158,7 +156,7 @@ struct SectionBuilder {
                 LayoutRow(
                     id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model,
                     action: adapted.rows[r].action,
-                    events: events.isEmpty
+                    events: setup.events.isEmpty
                         ? [] : rowEvents(context, adaptor: plan.mappings.adaptor, row: adapted.rows[r].id, path: path)))
         }
         if !duplicates.isEmpty {
@@ -180,7 +178,7 @@ struct SectionBuilder {
     private mutating func rowEvents(_ context: ConditionContext, adaptor: String, row id: String, path: String)
         -> [RowEvent]
     {
-        let events = self.events
+        let events = setup.events
         var out: [RowEvent] = []
         var ambiguous: [(event: String, type: String, mappings: [Int])] = []
         events.resolve(context, adaptor: adaptor, chain: &eventChain) { e, resolution in

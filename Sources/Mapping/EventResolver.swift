@@ -24,7 +24,7 @@ public enum EventResolution: Sendable, Equatable {
 /// Finds each row's events along the renderers' chain: `@class` short name, full class name, section type, adaptor
 /// name, then the mappings without `types` (for every row). At the first level where some mapping's condition holds,
 /// exactly one must hold.
-public struct EventResolver: Sendable {
+public final class EventResolver: Sendable {
     public let mappings: [EventMapping]
     /// The event names the config declares, in first-use order.
     public let events: [String]

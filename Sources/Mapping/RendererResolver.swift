@@ -15,7 +15,8 @@ public struct TypeChainCache: Sendable {
 }
 
 /// Finds the one renderer for each row, supplementary view and placeholder, by the fallback chain and conditions.
-public struct RendererResolver: Sendable {
+/// Immutable, and shared by reference: a compile reads it per row.
+public final class RendererResolver: Sendable {
     public let config: MappingConfig
     private let supplementaryByKind: [String: [String: [Int]]]
     /// Per section type (or adaptor name): the supplementary kinds mapped for it and their candidates, in kind order.
