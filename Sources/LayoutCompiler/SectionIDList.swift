@@ -36,6 +36,8 @@ struct SectionIDList {
 
     mutating func write<S: Sequence>(_ part: S) where S.Element == UInt8 { bytes.append(contentsOf: part) }
 
+    mutating func write(_ part: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: part) }
+
     mutating func write(_ byte: UInt8) { bytes.append(byte) }
 
     /// Appends id `k`'s bytes (a parent's id as the head of its child's).

@@ -61,29 +61,38 @@ struct SectionIdentifier: Sendable {
         return (list, diagnostics)
     }
 
+    /// `ecr:resourcePath` and `ecr:innerPath`, found in one pass over the audit info.
+    static let editorKeys = JSONKeyTable([resourcePathKey, innerPathKey])
+
     /// Writes `ecr:resourcePath`, followed by `:` and `ecr:innerPath` when it is a string; false (nothing written)
     /// without a resource path.
     static func writeEditorID(_ node: Int, _ doc: JSONDocument, to list: inout SectionIDList) -> Bool {
-        guard let audit = doc.value(node, auditInfoKey), doc.kind(audit) == .object,
-            let resource = doc.value(audit, resourcePathKey), doc.kind(resource) == .string,
-            doc.nodes[resource].end - doc.nodes[resource].start > 2
-        else { return false }
-        let inner = doc.value(audit, innerPathKey).flatMap { n -> Int? in
-            doc.kind(n) == .string && doc.nodes[n].end - doc.nodes[n].start > 2 ? n : nil
+        guard let audit = doc.value(node, auditInfoKey), doc.kind(audit) == .object else { return false }
+        let keys = editorKeys
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+            doc.values(audit, keys, into: found)
+            let resource = found[0], inner = found[1]
+            guard resource >= 0, isNonEmptyString(resource, doc) else { return false }
+            writeBody(resource, doc, to: &list)
+            if inner >= 0, isNonEmptyString(inner, doc) {
+                list.write(UInt8(ascii: ":"))
+                writeBody(inner, doc, to: &list)
+            }
+            return true
         }
-        writeBody(resource, doc, to: &list)
-        if let inner {
-            list.write(UInt8(ascii: ":"))
-            writeBody(inner, doc, to: &list)
-        }
-        return true
+    }
+
+    private static func isNonEmptyString(_ node: Int, _ doc: JSONDocument) -> Bool {
+        doc.kind(node) == .string && doc.nodes[node].end - doc.nodes[node].start > 2
     }
 
     /// A string node's text: copied from the response, or decoded when it has escapes.
     private static func writeBody(_ string: Int, _ doc: JSONDocument, to list: inout SectionIDList) {
         let node = doc.nodes[string]
         if node.flags & JSONNode.Flags.escaped == 0 {
-            list.write(doc.bytes[Int(node.start) + 1..<Int(node.end) - 1])
+            doc.bytes.withUnsafeBufferPointer {
+                list.write(UnsafeBufferPointer(rebasing: $0[Int(node.start) + 1..<Int(node.end) - 1]))
+            }
         } else {
             list.write(doc.decodedStringBytes(string))
         }
