@@ -1,4 +1,4 @@
-public import LayoutJSON
+import LayoutJSON
 
 /// How a carried section attribute's previous value and its new one become the value published (the rules a config
 /// can name in `carry`; EMAdaptorManager's `adaptorAttributes`, which persist across reloads).

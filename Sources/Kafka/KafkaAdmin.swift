@@ -32,7 +32,7 @@ public final class KafkaAdmin {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create admin client: " + String(cString: errstr))
+            throw .configuration("cannot create admin client: " + String(errorBuffer: errstr))
         }
         handle = rk
     }
@@ -49,7 +49,7 @@ public final class KafkaAdmin {
         for t in topics {
             guard let nt = rd_kafka_NewTopic_new(t.name, t.partitions, t.replicationFactor, &errstr, errstr.count)
             else {
-                throw .configuration("topic \(t.name): " + String(cString: errstr))
+                throw .configuration("topic \(t.name): " + String(errorBuffer: errstr))
             }
             for (k, v) in t.config { _ = rd_kafka_NewTopic_set_config(nt, k, v) }
             newTopics.append(nt)

@@ -87,7 +87,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
             let result = rd_kafka_conf_set(conf, key, value, &errstr, errstr.count)
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(conf)
-                let why = Self.isSecret(key) ? "invalid value for secret property" : String(cString: errstr)
+                let why = Self.isSecret(key) ? "invalid value for secret property" : String(errorBuffer: errstr)
                 throw .configuration("\(key): \(why)")
             }
         }

@@ -71,7 +71,7 @@ public final class KafkaConsumer {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create consumer: " + String(cString: errstr))
+            throw .configuration("cannot create consumer: " + String(errorBuffer: errstr))
         }
         rd_kafka_poll_set_consumer(rk)
         handle = rk

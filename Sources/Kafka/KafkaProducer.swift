@@ -48,7 +48,7 @@ public final class KafkaProducer {
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
-            throw .configuration("cannot create producer: " + String(cString: errstr))
+            throw .configuration("cannot create producer: " + String(errorBuffer: errstr))
         }
         handle = rk
         self.box = box
@@ -187,7 +187,7 @@ public final class KafkaProducer {
         guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
         return KafkaError(
             code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
-            message: String(cString: errstr), isFatal: true)
+            message: String(errorBuffer: errstr), isFatal: true)
     }
 
     private func takeReports() -> [DeliveryReport] {

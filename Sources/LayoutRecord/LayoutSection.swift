@@ -1,4 +1,4 @@
-public import Adaptors
+import Adaptors
 
 /// One section of a layout record: one content item (or one row group of it). Its fields other than the rows
 /// live in `head` and read as the section's own (`section.id`, `section.type`, ...).

@@ -1,4 +1,4 @@
-public import LayoutJSON
+import LayoutJSON
 
 /// Decides whether two conditions can hold for the same model and position: `check`'s static proof that the mappings
 /// competing for a type never make a row ambiguous.

@@ -7,6 +7,17 @@ import Testing
 /// One connection and settings model for every Kafka command: the same flags, environment and settings file;
 /// unknown names refused with a did-you-mean; secrets never echoed.
 @Suite(.serialized) struct SettingsTests {
+    /// librdkafka's own explanation of a refused property reaches the error whole: its text up to the buffer's NUL.
+    @Test func librdkafkaExplainsARefusedProperty() {
+        let config = KafkaConfiguration(bootstrapServers: "127.0.0.1:1", properties: ["no.such.property": "1"])
+        do {
+            _ = try KafkaProducer(configuration: config)
+            Issue.record("a producer was made with an unknown property")
+        } catch {
+            #expect(error.message == "no.such.property: No such configuration property: \"no.such.property\"")
+        }
+    }
+
     /// `layout-worker` with only this test's LAYOUT_WORKER_* variables.
     func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, out: String, err: String

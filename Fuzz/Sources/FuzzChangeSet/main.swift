@@ -8,7 +8,7 @@ import Mapping
 
 /// Applying a change set (what a renderer does with untrusted bytes) to the compiled 45 KB sample: any bytes give a
 /// record whose hash is the change set's target, or an error — never a crash.
-nonisolated(unsafe) let base: [UInt8] = {
+let base: [UInt8] = {
     // The harness needs the base record before libFuzzer starts calling the C entry point, which cannot capture it.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

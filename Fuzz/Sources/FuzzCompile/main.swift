@@ -9,7 +9,7 @@ import Mapping
 /// The whole compile with the default config: any bytes give a record (that parses) or a failure, never a crash.
 /// Each record also has its carried attributes taken over from the previous input's record and from itself, so
 /// numbers the fuzzer puts into paging fields reach the carry's arithmetic from both sides.
-nonisolated(unsafe) let compiler: LayoutCompiler = {
+let compiler: LayoutCompiler = {
     // The harness needs the config before libFuzzer starts calling the C entry point, which cannot capture it.
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/default.yaml").path

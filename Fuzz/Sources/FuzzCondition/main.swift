@@ -3,7 +3,7 @@ import LayoutJSON
 import Mapping
 
 /// Any text either compiles to a condition (which then evaluates, canonicalises and is analysed) or gives a located error.
-nonisolated(unsafe) let model = try! JSONReader().read(
+let model = try! JSONReader().read(
     Array(#"{"@class":"a.B","label":"x","count":3,"attributes":{"k":["1","2"]},"n":null}"#.utf8))
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
