@@ -67,7 +67,8 @@ let package = Package(
             swiftSettings: strict),
         // previous layout + new record → record with the adaptors' carried attributes (needs state, so not the compiler).
         .target(
-            name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutJSON", "LayoutDiff"], swiftSettings: strict),
+            name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff"],
+            swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
         .target(

@@ -1,4 +1,5 @@
 public import Adaptors
+public import LayoutCompiler
 public import LayoutDiff
 import LayoutJSON
 
@@ -16,6 +17,12 @@ public struct AttributeCarrier: Sendable {
     public init(registry: AdaptorRegistry, declared: [String: [AttributeCarry]] = [:]) {
         self.registry = registry
         self.declared = declared
+    }
+
+    /// The carrier for the records `compiler` makes: its adaptors' carries and its config's `carry` declarations
+    /// (what `serve --changes-topic`, `diff --responses` and `preview` all carry).
+    public init(for compiler: LayoutCompiler) {
+        self.init(registry: compiler.registry, declared: compiler.config.carriedAttributes())
     }
 
     /// The carries for sections of `type`: the adaptor's, with the declared ones replacing those of the same name.

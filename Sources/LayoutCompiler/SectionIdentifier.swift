@@ -105,9 +105,7 @@ struct SectionIdentifier: Sendable {
             list.write(UInt8(ascii: "/"))
         }
         list.write(item.type.utf8)
-        if let name = doc.value(item.node, nameKey), doc.kind(name) == .string,
-            doc.nodes[name].end - doc.nodes[name].start > 2
-        {
+        if let name = doc.value(item.node, nameKey), isNonEmptyString(name, doc) {
             list.write(UInt8(ascii: "["))
             writeBody(name, doc, to: &list)
             list.write(UInt8(ascii: "]"))

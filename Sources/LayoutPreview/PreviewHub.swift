@@ -46,7 +46,8 @@ public actor PreviewHub: Service {
     public func show(_ record: [UInt8], page: Int) {
         guard pages.indices.contains(page), pages[page].record != record else { return clear(page) }
         do {
-            show(try RecordOutline(bytes: record), page: page)
+            let target = try RecordOutline(bytes: record)
+            replace(page, with: target, changeSet: changes(to: target, on: page))
         } catch {
             report("not a layout record: \(error)", page: page)
         }
@@ -55,10 +56,20 @@ public actor PreviewHub: Service {
     /// Shows a record already read (its outline), as `show(_:page:)` does.
     public func show(_ target: RecordOutline, page: Int) {
         guard pages.indices.contains(page), pages[page].record != target.document.bytes else { return clear(page) }
-        let changes = LayoutDiffer().diff(from: outlines[page], to: target, key: pages[page].name)
+        replace(page, with: target, changeSet: changes(to: target, on: page))
+    }
+
+    /// The change set from what page `page` shows to `target`.
+    private func changes(to target: RecordOutline, on page: Int) -> [UInt8] {
+        LayoutDiffer().diff(from: outlines[page], to: target, key: pages[page].name).bytes
+    }
+
+    /// Page `page` (which exists) shows `target` now, which `changeSet` makes from what it showed; the connections
+    /// get the change set, and the page's problem is cleared.
+    private func replace(_ page: Int, with target: RecordOutline, changeSet: [UInt8]) {
         pages[page].record = target.document.bytes
         outlines[page] = target
-        broadcast(.change(page: page, changeSet: changes.bytes))
+        broadcast(.change(page: page, changeSet: changeSet))
         clear(page)
     }
 
@@ -66,18 +77,13 @@ public actor PreviewHub: Service {
     /// base, malformed) changes nothing and becomes the page's problem.
     public func apply(_ changeSet: [UInt8], page: Int, origin: String) {
         guard pages.indices.contains(page) else { return }
-        let next: [UInt8]
         let target: RecordOutline
         do {
-            next = try ChangeSetApplier().apply(changeSet, to: pages[page].record)
-            target = try RecordOutline(bytes: next)
+            target = try RecordOutline(bytes: try ChangeSetApplier().apply(changeSet, to: pages[page].record))
         } catch {
             return report("\(origin): \(error); waiting for a record or a change set from empty", page: page)
         }
-        pages[page].record = next
-        outlines[page] = target
-        broadcast(.change(page: page, changeSet: changeSet))
-        clear(page)
+        replace(page, with: target, changeSet: changeSet)
     }
 
     /// Sets (or, with nil, clears) the problem of one page, or of the whole preview when `page` is nil.

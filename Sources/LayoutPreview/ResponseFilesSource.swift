@@ -70,8 +70,7 @@ public struct ResponseFilesSource: Service {
             case .success(let config):
                 let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
-                state.carrier = AttributeCarrier(
-                    registry: compiler.registry, declared: compiler.config.carriedAttributes())
+                state.carrier = AttributeCarrier(for: compiler)
                 recompileAll = true
                 logger.info("config loaded", metadata: ["config": "\(configPath)"])
                 await hub.report(nil, page: nil)

@@ -36,7 +36,7 @@ public struct ChangeStage: Sendable {
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
-        self.carrier = AttributeCarrier(registry: compiler.registry, declared: compiler.config.carriedAttributes())
+        self.carrier = AttributeCarrier(for: compiler)
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
 

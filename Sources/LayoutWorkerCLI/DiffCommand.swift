@@ -52,7 +52,7 @@ struct DiffCommand: ParsableCommand {
         let target = try record(new)
         var next = target
         if let compiler, let base,
-            let carried = AttributeCarrier(registry: compiler.registry, declared: compiler.config.carriedAttributes())
+            let carried = AttributeCarrier(for: compiler)
                 .carry(into: target, from: base)
         {
             next = try RecordOutline(bytes: carried)

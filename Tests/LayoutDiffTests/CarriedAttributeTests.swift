@@ -45,7 +45,7 @@ private let carouselConfig = """
         #expect(
             try attributes(first.document.bytes)
                 == #"{"shownSoFar":["a","b"],"deepestPage":1,"firstTotal":40,"page":1}"#)
-        let carrier = AttributeCarrier(registry: compiler.registry, declared: compiler.config.carriedAttributes())
+        let carrier = AttributeCarrier(for: compiler)
         // The next page: union of what was shown, the deepest page, the first total kept; `page` is not carried.
         let (second, _) = try layout(carouselConfig, carousel(ids: ["b", "c"], page: 2, total: 42))
         let carried = try #require(carrier.carry(into: second, from: first))
