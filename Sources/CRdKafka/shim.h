@@ -14,3 +14,7 @@ static inline size_t lw_header_name_size(const char *name, const void *value) {
     if (value != NULL && (const char *)value != name + stored + 1) return c_length;
     return stored;
 }
+
+/* librdkafka's mock cluster (several brokers on loopback, leader changes, brokers down, injected errors): the
+   second broker of the integration tests. */
+#include <librdkafka/rdkafka_mock.h>

@@ -11,7 +11,19 @@ public enum RebalanceEvent: Sendable {
 /// Carries the Swift rebalance handler into librdkafka's C callback (which runs inside `poll`, on the caller's thread).
 final class RebalanceBox: ClientCallbacks {
     var handler: ((RebalanceEvent) -> Void)?
+    /// Before partitions are assigned: those that should start elsewhere than at the group's committed offset.
+    var startOffsets: (([TopicPartition]) -> [TopicPartition])?
+    /// The answers to asynchronous commits (served during `poll`).
+    var commitHandler: (([CommitResult]) -> Void)?
     var lastError: KafkaError?
+
+    /// Sets the offset of each partition of `list` that `startOffsets` moves.
+    func applyStartOffsets(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
+        guard let startOffsets else { return }
+        for moved in startOffsets([TopicPartition](UnsafePointer(list))) {
+            rd_kafka_topic_partition_list_find(list, moved.topic, moved.partition)?.pointee.offset = moved.offset
+        }
+    }
 }
 
 /// A consumer, in a group (subscribe) or standalone (assign). Use it from one thread.
@@ -47,6 +59,7 @@ public final class KafkaConsumer {
                 let list = [TopicPartition](UnsafePointer(partitions))
                 let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
                 if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
+                    box.applyStartOffsets(partitions)
                     if cooperative {
                         if let e = rd_kafka_incremental_assign(rk, partitions) {
                             box.lastError = KafkaError(consuming: e)
@@ -67,6 +80,12 @@ public final class KafkaConsumer {
                     }
                 }
             }
+            rd_kafka_conf_set_offset_commit_cb(conf) { _, err, offsets, opaque in
+                guard let opaque else { return }
+                guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? RebalanceBox
+                else { return }
+                box.commitHandler?(CommitResult.results(err, offsets.map { UnsafePointer($0) }))
+            }
         }
         var errstr = [CChar](repeating: 0, count: 512)
         guard let rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, &errstr, errstr.count) else {
@@ -85,6 +104,15 @@ public final class KafkaConsumer {
 
     /// Called during `poll` and `close` when partitions are assigned or revoked.
     public func onRebalance(_ handler: @escaping (RebalanceEvent) -> Void) { box.handler = handler }
+
+    /// Called during `poll` with partitions about to be assigned; returns those that start at another offset than
+    /// the group's committed one (with that offset).
+    public func onAssigning(startOffsets: @escaping ([TopicPartition]) -> [TopicPartition]) {
+        box.startOffsets = startOffsets
+    }
+
+    /// Called during `poll` with the coordinator's answer to each asynchronous `commit`.
+    public func onCommitted(_ handler: @escaping ([CommitResult]) -> Void) { box.commitHandler = handler }
 
     /// Joins the group for these topics; a name starting with `^` is a regular expression.
     public func subscribe(_ topics: [String]) throws(KafkaError) {
@@ -116,13 +144,36 @@ public final class KafkaConsumer {
         return .success(KafkaMessage(m))
     }
 
-    /// Commits these offsets (each the next offset to read).
+    /// Commits these offsets (each the next offset to read). Asynchronously, the coordinator's answer arrives
+    /// through `onCommitted` during a later `poll`; synchronously, use `commitNow`, which returns it.
     public func commit(_ offsets: [TopicPartition], synchronous: Bool) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let list = offsets.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_commit(handle, list, synchronous ? 0 : 1)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET { throw KafkaError(err) }
+    }
+
+    /// Commits these offsets and waits for the coordinator: each partition's own result (a synchronous
+    /// `rd_kafka_commit` reports an error only when every partition failed).
+    public func commitNow(_ offsets: [TopicPartition]) -> [CommitResult] {
+        guard !offsets.isEmpty else { return [] }
+        let list = offsets.makeList()
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let box = CommitResultBox()
+        let err = withExtendedLifetime(box) {
+            rd_kafka_commit_queue(
+                handle, list, nil,
+                { _, err, offsets, opaque in
+                    guard let opaque else { return }
+                    let box = Unmanaged<CommitResultBox>.fromOpaque(opaque).takeUnretainedValue()
+                    box.results = CommitResult.results(err, offsets.map { UnsafePointer($0) })
+                }, Unmanaged.passUnretained(box).toOpaque())
+        }
+        if let results = box.results, !results.isEmpty { return results }
+        let error: KafkaError? =
+            err == RD_KAFKA_RESP_ERR_NO_ERROR || err == RD_KAFKA_RESP_ERR__NO_OFFSET ? nil : KafkaError(err)
+        return offsets.map { CommitResult(partition: $0, error: error) }
     }
 
     /// The group's committed offsets for these partitions (`TopicPartition.invalid` when none).

@@ -99,6 +99,8 @@ public final class LayoutWorker {
     /// Runs until a stop is requested (or `stopAfter` messages are accounted for), then drains, commits and leaves.
     public func run() throws(KafkaError) {
         consumer.onRebalance { [unowned self] event in self.rebalance(event) }
+        consumer.onAssigning { [unowned self] partitions in self.resumeOffsets(partitions) }
+        consumer.onCommitted { [unowned self] results in self.commitAnswered(results) }
         delivery.onSettled = { [unowned self] message, settlement in self.settled(message, settlement) }
         delivery.onBlockedChange = { [unowned self] reason in
             self.status.setOutputBlocked(reason)
@@ -314,31 +316,89 @@ public final class LayoutWorker {
         if full || paused { delivery.service(timeoutMs: paused ? 20 : 2) }
     }
 
+    /// Commits every partition whose done offset the coordinator has not confirmed (and whose retry backoff is
+    /// over). Asynchronously the answer arrives during a later poll (`commitAnswered`); synchronously (on revoke and
+    /// at shutdown) this waits for it.
     func commit(synchronous: Bool) {
         lastCommit = DispatchTime.now()
-        let offsets = tracker.committable()
+        let offsets = tracker.committable(all: synchronous)
         guard !offsets.isEmpty else { return }
+        let list = offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }
+        metrics.commitSent()
+        if synchronous {
+            commitAnswered(consumer.commitNow(list))
+            return
+        }
+        tracker.requested(offsets)
         do {
-            try consumer.commit(
-                offsets.map { TopicPartition($0.topic, $0.partition, offset: $0.offset) }, synchronous: synchronous)
-            tracker.markCommitted(offsets)
-            metrics.committed(failed: false)
+            try consumer.commit(list, synchronous: false)
         } catch {
-            metrics.committed(failed: true)
-            logger.warning("commit failed", metadata: ["error": .string(error.description)])
+            commitAnswered(list.map { CommitResult(partition: $0, error: error) })
         }
     }
 
-    /// Lag per assigned partition: messages behind the high watermark, and the age of the last settled message
-    /// while messages wait behind it.
+    /// The coordinator's answer to a commit: confirmed offsets count as committed; failed ones are sent again after
+    /// a backoff (or, for a partition revoked meanwhile, remembered for its return).
+    func commitAnswered(_ results: [CommitResult]) {
+        var failures: [String] = []
+        var wait: UInt64 = 0
+        for r in results {
+            let p = r.partition
+            if let error = r.error {
+                failures.append("\(p): \(error.name)")
+                wait = max(wait, tracker.failed(topic: p.topic, partition: p.partition, offset: p.offset))
+            } else {
+                tracker.confirmed(topic: p.topic, partition: p.partition, offset: p.offset)
+            }
+        }
+        guard !failures.isEmpty else { return }
+        metrics.commitFailed()
+        logger.warning(
+            "commit failed; sending it again",
+            metadata: [
+                "partitions": .string(failures.joined(separator: ", ")),
+                "retry-in-ms": .stringConvertible(wait / 1_000_000),
+            ])
+    }
+
+    /// Partitions coming back whose done offsets no confirmed commit covers resume there, not at the group's
+    /// committed offset (which would read those messages again), unless the group has committed further since.
+    func resumeOffsets(_ partitions: [TopicPartition]) -> [TopicPartition] {
+        var moved: [TopicPartition] = []
+        for p in partitions {
+            guard let offset = tracker.resumeOffset(topic: p.topic, partition: p.partition) else { continue }
+            let committed =
+                (try? consumer.committed([TopicPartition(p.topic, p.partition)], timeoutMs: 5_000))?
+                .first?.offset ?? TopicPartition.invalid
+            if committed >= offset { continue }
+            tracker.resumed(topic: p.topic, partition: p.partition, at: offset)
+            moved.append(TopicPartition(p.topic, p.partition, offset: offset))
+        }
+        if !moved.isEmpty {
+            logger.info(
+                "resuming partitions where this worker's unconfirmed commit left them",
+                metadata: ["partitions": .string(moved.map(\.description).joined(separator: ","))])
+        }
+        return moved
+    }
+
+    /// Per assigned partition: messages behind the high watermark from the confirmed commit (what a restart would
+    /// read again), the age of the last settled message while messages wait behind it, and how far and for how
+    /// long the confirmed commit trails what is done.
     func updateLag() {
         let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
         for tp in assigned {
+            let uncommitted = tracker.uncommitted(topic: tp.topic, partition: tp.partition)
+            metrics.uncommitted(
+                topic: tp.topic, partition: tp.partition, messages: uncommitted.messages, seconds: uncommitted.seconds)
             guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else {
                 continue
             }
-            let done = tracker.nextOffset(topic: tp.topic, partition: tp.partition) ?? high
-            let behind = max(0, high - done)
+            let from =
+                tracker.committedOffset(topic: tp.topic, partition: tp.partition)
+                ?? tracker.nextOffset(topic: tp.topic, partition: tp.partition).map { $0 - uncommitted.messages }
+                ?? high
+            let behind = max(0, high - from)
             var seconds = 0.0
             if behind > 0, let last = lastSettledTimestamp[tp], last > 0, nowMs > last {
                 seconds = Double(nowMs - last) / 1000
@@ -393,6 +453,14 @@ public final class LayoutWorker {
                 revokedDuringPoll.insert(key)
                 changes?.store.removePartition(topic: p.topic, partition: p.partition)
                 lastSettledTimestamp[key] = nil
+                metrics.uncommitted(topic: p.topic, partition: p.partition, messages: 0, seconds: 0)
+                if let next = tracker.nextOffset(topic: p.topic, partition: p.partition),
+                    next != tracker.committedOffset(topic: p.topic, partition: p.partition)
+                {
+                    logger.warning(
+                        "revoked before the commit was confirmed; resuming at \(next) if the partition comes back",
+                        metadata: ["partition": .string(key.description)])
+                }
                 let abandoned = tracker.remove(topic: p.topic, partition: p.partition)
                 if abandoned > 0 {
                     logger.warning(

@@ -67,13 +67,20 @@ public enum MetricCatalog {
         "layout_worker_rebalances_total", .counter, "Partition assignments and revocations, by kind.")
     public static let commits = MetricFamily("layout_worker_commits_total", .counter, "Offset commits sent.")
     public static let commitFailures = MetricFamily(
-        "layout_worker_commit_failures_total", .counter, "Offset commits that failed.")
+        "layout_worker_commit_failures_total", .counter,
+        "Offset commits the coordinator refused or that failed on the way (each is sent again after a backoff).")
+    public static let uncommitted = MetricFamily(
+        "layout_worker_uncommitted_messages", .gauge,
+        "Messages done whose offsets the coordinator has not confirmed yet, per assigned partition.")
+    public static let uncommittedSeconds = MetricFamily(
+        "layout_worker_uncommitted_seconds", .gauge,
+        "How long the confirmed commit has trailed the done offset (0 when caught up), per assigned partition.")
     public static let assignedPartitions = MetricFamily(
         "layout_worker_assigned_partitions", .gauge, "Partitions this worker owns.")
     public static let ready = MetricFamily("layout_worker_ready", .gauge, "1 when /readyz answers 200.")
     public static let lag = MetricFamily(
-        "layout_worker_partition_lag", .gauge, "Messages behind the partition's high watermark, per assigned partition."
-    )
+        "layout_worker_partition_lag", .gauge,
+        "Messages between the confirmed commit and the partition's high watermark, per assigned partition.")
     public static let lagSeconds = MetricFamily(
         "layout_worker_partition_lag_seconds", .gauge,
         "Age of the last settled message while messages wait behind it (0 when caught up), per assigned partition.")
@@ -127,7 +134,8 @@ public enum MetricCatalog {
         changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
         stateRebuildSeconds,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,
-        rebalances, commits, commitFailures, assignedPartitions, ready, lag, lagSeconds,
+        rebalances, commits, commitFailures, uncommitted, uncommittedSeconds, assignedPartitions, ready, lag,
+        lagSeconds,
         kafkaReplyQueue, kafkaMessagesQueued, kafkaRequestsSent, kafkaBytesSent, kafkaResponsesReceived,
         kafkaBytesReceived,
         kafkaBrokerUp, kafkaBrokerRTT, kafkaBrokerWaiting, kafkaConsumerLag, kafkaFetchQueue,

@@ -1,7 +1,15 @@
-/// Which input offsets are done, per partition, and how far each partition may be committed.
+public import Dispatch
+
+/// Which input offsets are done, per partition, how far each partition may be committed, and how far the group
+/// coordinator confirmed it is.
 ///
-/// An offset is committable only when it and every offset before it on its partition is done
-/// (its record or dead letter acknowledged, or it was skipped): at-least-once, in order.
+/// An offset is committable only when it and every offset before it on its partition is done (its record or dead
+/// letter acknowledged, or it was skipped): at-least-once, in order. A commit counts only once the coordinator
+/// confirms it; a commit that fails is sent again after a growing backoff until it is confirmed or the partition is
+/// revoked. A partition revoked before its done offsets were confirmed is remembered, so that when it comes back
+/// the worker resumes where it really was instead of reading those messages again.
+///
+/// Times are `DispatchTime.uptimeNanoseconds` values, passed in so that tests can drive them.
 public struct OffsetTracker: Sendable {
     struct PartitionKey: Hashable, Sendable {
         let topic: String
@@ -16,11 +24,34 @@ public struct OffsetTracker: Sendable {
         var doneOutOfOrder: Set<Int64> = []
         /// The next offset to commit when nothing is pending (highest done + 1).
         var next: Int64?
-        /// The offset last committed.
+        /// The offset the coordinator last confirmed.
         var committed: Int64?
+        /// A commit sent and not yet answered: its offset and when it was sent.
+        var requested: (offset: Int64, at: UInt64)?
+        /// Failed commits in a row, and when the next attempt is due after the last failure.
+        var failures = 0
+        var retryAt: UInt64 = 0
+        /// Since when `next` has been ahead of `committed` (nil while they agree).
+        var behindSince: UInt64?
+        /// The first offset begun, to count what is done before anything is confirmed.
+        var first: Int64?
     }
 
+    /// A revoked partition's done offset that no confirmed commit covers.
+    struct Unconfirmed: Sendable {
+        let next: Int64
+        let at: UInt64
+    }
+
+    /// First and largest wait before a failed commit is sent again.
+    public static let retryBackoffNanoseconds: (first: UInt64, max: UInt64) = (500_000_000, 10_000_000_000)
+    /// A commit with no answer for this long is sent again.
+    static let requestTimeoutNanoseconds: UInt64 = 30_000_000_000
+    /// How long a revoked partition's unconfirmed offset is kept for its return.
+    static let unconfirmedKeptNanoseconds: UInt64 = 600_000_000_000
+
     private var partitions: [PartitionKey: PartitionState] = [:]
+    private var unconfirmed: [PartitionKey: Unconfirmed] = [:]
 
     public init() {}
 
@@ -28,10 +59,13 @@ public struct OffsetTracker: Sendable {
     public mutating func begin(topic: String, partition: Int32, offset: Int64) {
         let key = PartitionKey(topic: topic, partition: partition)
         partitions[key, default: PartitionState()].pending.append(offset)
+        if partitions[key]!.first == nil { partitions[key]!.first = offset }
     }
 
     /// Records that `offset` is done.
-    public mutating func complete(topic: String, partition: Int32, offset: Int64) {
+    public mutating func complete(
+        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
         let key = PartitionKey(topic: topic, partition: partition)
         guard var state = partitions[key] else { return }
         if state.pendingStart < state.pending.count && state.pending[state.pendingStart] == offset {
@@ -48,18 +82,73 @@ public struct OffsetTracker: Sendable {
                 state.pending.removeFirst(state.pendingStart)
                 state.pendingStart = 0
             }
+            if state.behindSince == nil, state.next != state.committed { state.behindSince = now }
         } else {
             state.doneOutOfOrder.insert(offset)
         }
         partitions[key] = state
     }
 
-    /// Offsets to commit (next offset to read) for partitions that moved since the last `markCommitted`.
-    public func committable() -> [(topic: String, partition: Int32, offset: Int64)] {
+    /// Offsets to commit now (the next offset to read): partitions whose done offset is not confirmed, with no
+    /// commit of it awaiting an answer and no retry backoff running; with `all`, every partition whose done offset
+    /// is not confirmed (a last commit before a partition is given up).
+    public func committable(now: UInt64 = DispatchTime.now().uptimeNanoseconds, all: Bool = false) -> [(
+        topic: String, partition: Int32, offset: Int64
+    )] {
         partitions.compactMap { key, state in
             guard let next = state.next, next != state.committed else { return nil }
+            if all { return (key.topic, key.partition, next) }
+            guard now >= state.retryAt else { return nil }
+            if let r = state.requested, r.offset == next, now &- r.at < Self.requestTimeoutNanoseconds { return nil }
             return (key.topic, key.partition, next)
         }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
+    }
+
+    /// Notes that commits of these offsets were sent.
+    public mutating func requested(
+        _ offsets: [(topic: String, partition: Int32, offset: Int64)],
+        now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
+        for o in offsets {
+            partitions[PartitionKey(topic: o.topic, partition: o.partition)]?.requested = (o.offset, now)
+        }
+    }
+
+    /// The coordinator confirmed `offset` for a partition.
+    public mutating func confirmed(
+        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
+        let key = PartitionKey(topic: topic, partition: partition)
+        if let u = unconfirmed[key], u.next <= offset { unconfirmed[key] = nil }
+        guard var state = partitions[key] else { return }
+        state.committed = max(state.committed ?? offset, offset)
+        if let r = state.requested, r.offset <= offset { state.requested = nil }
+        state.failures = 0
+        state.retryAt = 0
+        state.behindSince = state.next == nil || state.next == state.committed ? nil : (state.behindSince ?? now)
+        partitions[key] = state
+    }
+
+    /// The commit of `offset` failed; returns the wait (nanoseconds) before it is sent again.
+    @discardableResult
+    public mutating func failed(
+        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) -> UInt64 {
+        let key = PartitionKey(topic: topic, partition: partition)
+        guard var state = partitions[key] else { return 0 }
+        if let r = state.requested, r.offset == offset { state.requested = nil }
+        state.failures += 1
+        let wait = Self.backoff(failures: state.failures)
+        state.retryAt = now &+ wait
+        partitions[key] = state
+        return wait
+    }
+
+    /// The wait before the next attempt after `failures` failed commits in a row: doubling from the first backoff.
+    static func backoff(failures: Int) -> UInt64 {
+        let (first, most) = retryBackoffNanoseconds
+        let doublings = UInt64(min(max(failures - 1, 0), 16))
+        return min(most, first << doublings)
     }
 
     /// The next offset to read once everything done so far is committed (nil before any offset of the partition is done).
@@ -67,9 +156,20 @@ public struct OffsetTracker: Sendable {
         partitions[PartitionKey(topic: topic, partition: partition)]?.next
     }
 
-    /// Notes that these offsets were committed.
-    public mutating func markCommitted(_ offsets: [(topic: String, partition: Int32, offset: Int64)]) {
-        for o in offsets { partitions[PartitionKey(topic: o.topic, partition: o.partition)]?.committed = o.offset }
+    /// The offset the coordinator last confirmed for a partition.
+    public func committedOffset(topic: String, partition: Int32) -> Int64? {
+        partitions[PartitionKey(topic: topic, partition: partition)]?.committed
+    }
+
+    /// Done messages no confirmed commit covers yet, and for how many seconds the commit has been behind.
+    public func uncommitted(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> (
+        messages: Int64, seconds: Double
+    ) {
+        guard let s = partitions[PartitionKey(topic: topic, partition: partition)], let next = s.next,
+            let since = s.behindSince
+        else { return (0, 0) }
+        let messages = max(0, next - (s.committed ?? s.first ?? next))
+        return (messages, Double(now &- since) / 1e9)
     }
 
     /// Offsets still in progress across all partitions.
@@ -83,11 +183,46 @@ public struct OffsetTracker: Sendable {
         return (s.pending.count - s.pendingStart) - s.doneOutOfOrder.count
     }
 
-    /// Forgets a partition (after it was revoked); returns how many of its offsets were still in progress.
+    /// Forgets a partition (after it was revoked); returns how many of its offsets were still in progress. A done
+    /// offset the coordinator never confirmed is kept for `resumeOffset` should the partition come back.
     @discardableResult
-    public mutating func remove(topic: String, partition: Int32) -> Int {
+    public mutating func remove(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds)
+        -> Int
+    {
+        let key = PartitionKey(topic: topic, partition: partition)
         let n = inProgress(topic: topic, partition: partition)
-        partitions[PartitionKey(topic: topic, partition: partition)] = nil
+        if let s = partitions[key], let next = s.next, next != s.committed {
+            unconfirmed[key] = Unconfirmed(next: next, at: now)
+        }
+        partitions[key] = nil
         return n
     }
+
+    /// Where a partition coming back should resume: the done offset it was revoked with when no confirmed commit
+    /// covers it (so its messages are not read again), kept for ten minutes; nil to resume at the committed offset.
+    public func resumeOffset(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds)
+        -> Int64?
+    {
+        guard let u = unconfirmed[PartitionKey(topic: topic, partition: partition)],
+            now &- u.at < Self.unconfirmedKeptNanoseconds
+        else { return nil }
+        return u.next
+    }
+
+    /// A partition resumed at `offset` (done there already): it is committed from there on.
+    public mutating func resumed(
+        topic: String, partition: Int32, at offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
+        let key = PartitionKey(topic: topic, partition: partition)
+        unconfirmed[key] = nil
+        var state = partitions[key] ?? PartitionState()
+        if state.next == nil {
+            state.next = offset
+            state.behindSince = now
+        }
+        partitions[key] = state
+    }
+
+    /// Revoked partitions whose done offsets no confirmed commit covers (what a commit on revoke failed to save).
+    public var unconfirmedCount: Int { unconfirmed.count }
 }

@@ -127,8 +127,10 @@ public final class Replayer {
         }
         func saveCheckpoint() {
             guard let path = settings.checkpointPath else { return }
-            for c in tracker.committable() { checkpoint.done[String(c.partition)] = c.offset - 1 }
-            tracker.markCommitted(tracker.committable())
+            for c in tracker.committable() {
+                checkpoint.done[String(c.partition)] = c.offset - 1
+                tracker.confirmed(topic: c.topic, partition: c.partition, offset: c.offset)
+            }
             do { try checkpoint.save(path) } catch {
                 logger.error(
                     "cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")])

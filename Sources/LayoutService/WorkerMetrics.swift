@@ -108,9 +108,14 @@ public final class WorkerMetrics: Sendable {
         gauge(MetricCatalog.assignedPartitions).record(partitions)
     }
 
-    func committed(failed: Bool) {
-        counter(MetricCatalog.commits).increment()
-        if failed { counter(MetricCatalog.commitFailures).increment() }
+    func commitSent() { counter(MetricCatalog.commits).increment() }
+
+    func commitFailed() { counter(MetricCatalog.commitFailures).increment() }
+
+    func uncommitted(topic: String, partition: Int32, messages: Int64, seconds: Double) {
+        let labels = [("topic", topic), ("partition", String(partition))]
+        gauge(MetricCatalog.uncommitted, labels).record(messages)
+        gauge(MetricCatalog.uncommittedSeconds, labels).record(seconds)
     }
 
     func ready(_ ready: Bool) { gauge(MetricCatalog.ready).record(ready ? 1 : 0) }

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import TestSupport
+import Testing
 
 /// A Tansu broker on a free loopback port for one test (or the Kafka named by LAYOUT_WORKER_TEST_BROKERS).
 final class TestBroker {
@@ -12,6 +13,39 @@ final class TestBroker {
     let clientProperties: [String: String]
     private let arguments: [String]
     private let listenPort: UInt16
+    /// The second broker: librdkafka's mock cluster in this process (nil for Tansu).
+    let mock: KafkaMockCluster?
+
+    /// Which broker a test runs against.
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// Tansu, one node, in its own process.
+        case tansu
+        /// librdkafka's mock cluster: three brokers in the test process.
+        case mockCluster = "mock-cluster"
+
+        var testDescription: String { rawValue }
+    }
+
+    /// A broker of this kind.
+    static func start(_ kind: Kind) throws -> TestBroker {
+        switch kind {
+        case .tansu: try TestBroker()
+        case .mockCluster: try TestBroker(mockBrokers: 3)
+        }
+    }
+
+    /// librdkafka's mock cluster with `mockBrokers` brokers on loopback, in this process.
+    init(mockBrokers: Int) throws {
+        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("lw-mock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        let cluster = try KafkaMockCluster(brokers: mockBrokers)
+        mock = cluster
+        address = cluster.bootstrapServers
+        clientProperties = [:]
+        arguments = []
+        listenPort = 0
+        process = nil
+    }
 
     /// Starts a broker; `schemas` maps topic names to JSON schemas for its schema registry. `advertisedPort` makes
     /// the broker name another port (a proxy in front of it) as its address.
@@ -23,6 +57,7 @@ final class TestBroker {
         try FileManager.default.createDirectory(
             at: workDirectory.appendingPathComponent("schemas"), withIntermediateDirectories: true)
         self.clientProperties = clientProperties
+        mock = nil
         if let existing = ProcessInfo.processInfo.environment["LAYOUT_WORKER_TEST_BROKERS"], !existing.isEmpty,
             schemas.isEmpty,
             advertisedPort == nil, listenPort == nil
@@ -113,6 +148,10 @@ final class TestBroker {
 
     /// Creates topics with `partitions` partitions each.
     func createTopics(_ names: [String], partitions: Int32) throws {
+        if let mock {
+            for name in names { try mock.createTopic(name, partitions: partitions) }
+            return
+        }
         let admin = try KafkaAdmin(configuration: configuration)
         let results = try admin.createTopics(names.map { NewTopic(name: $0, partitions: partitions) })
         for (name, error) in results { if let error { throw TestBrokerError("create \(name): \(error)") } }
