@@ -22,6 +22,9 @@ public struct ChangeStage: Sendable {
         case changed(Step)
         /// A tombstone that cleared a page.
         case cleared(page: String)
+        /// An input at or before the page's position (delivered again after a crash or a rebalance): the page
+        /// stays where it is, so no change set and no latest layout are made from it.
+        case redelivered(page: String, position: Int64)
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
         /// The record could not be read back (a bug, not bad input).
@@ -72,8 +75,9 @@ public struct ChangeStage: Sendable {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
-        // 3. Each page's messages in order, pages in parallel, each starting from the stored layout.
-        var previous = order.map { store.layout(for: $0) }
+        // 3. Each page's messages in order, pages in parallel, each starting from the stored layout; an input at
+        //    or before the page's position leaves the page as it is.
+        var previous = order.map { store.page(for: $0) ?? LayoutStore.Page(layout: nil, position: nil) }
         let carrier = self.carrier, differ = self.differ
         let (pages, members, read) = (order, groups, outlines)
         outcomes.withUnsafeMutableBufferPointer { out in
@@ -81,8 +85,15 @@ public struct ChangeStage: Sendable {
                 let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
                 DispatchQueue.concurrentPerform(iterations: pages.count) { g in
                     let key = pages[g]
-                    var layout = last.buffer[g]
+                    var layout = last.buffer[g].layout
+                    var position = last.buffer[g].position
                     for i in members[key]! {
+                        let offset = batch[i].message.offset
+                        if let position, offset <= position {
+                            results.buffer[i] = .redelivered(page: key.page, position: position)
+                            continue
+                        }
+                        position = offset
                         guard case .success(var outline) = read[i], var bytes = batch[i].record else {
                             layout = nil
                             results.buffer[i] = .cleared(page: key.page)
@@ -103,14 +114,12 @@ public struct ChangeStage: Sendable {
                                 changeSet: differ.diff(from: layout, to: outline, key: key.page)))
                         layout = outline
                     }
-                    last.buffer[g] = layout
+                    last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                 }
             }
         }
         // 4. What each page ends with goes back into the store.
-        for (g, key) in order.enumerated() {
-            if let layout = previous[g] { store.store(layout, for: key) } else { store.remove(key) }
-        }
+        for (g, key) in order.enumerated() { store.store(previous[g], for: key) }
         return outcomes
     }
 

@@ -57,9 +57,7 @@ public enum DeadLetter {
         headers.reserveCapacity(7)
         headers.append(KafkaHeader(OutputHeader.errorCode, text: code))
         headers.append(KafkaHeader(OutputHeader.errorMessage, text: String(reason.prefix(2000))))
-        headers.append(KafkaHeader(OutputHeader.sourceTopic, text: message.topic))
-        headers.append(KafkaHeader(OutputHeader.sourcePartition, text: String(message.partition)))
-        headers.append(KafkaHeader(OutputHeader.sourceOffset, text: String(message.offset)))
+        headers += OutputHeader.source(of: message)
         if let ts = message.timestamp { headers.append(KafkaHeader(OutputHeader.sourceTimestamp, text: String(ts))) }
         headers.append(KafkaHeader(OutputHeader.workerVersion, text: version))
         return headers

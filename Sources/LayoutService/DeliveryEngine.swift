@@ -23,13 +23,20 @@ public final class DeliveryEngine {
         public var key: [UInt8]?
         public var value: [UInt8]?
         public var headers: [KafkaHeader]
+        /// Produced only once every other part of its message is acknowledged (a change set after the latest
+        /// layout it leads to, so that no change set is ever published ahead of the page's stored position).
+        public var afterOthers: Bool
 
-        public init(topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader]) {
+        public init(
+            topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader],
+            afterOthers: Bool = false
+        ) {
             self.topic = topic
             self.partition = partition
             self.key = key
             self.value = value
             self.headers = headers
+            self.afterOthers = afterOthers
         }
 
         /// Bytes this record takes on the wire at most.
@@ -93,6 +100,8 @@ public final class DeliveryEngine {
         var unacknowledged: UInt8 = 0
         /// Bit `i` set: part `i` waits to be sent (again).
         var waiting: UInt8 = 0
+        /// Bit `i` set: part `i` is produced once every other part is acknowledged (`Part.afterOthers`).
+        var deferred: UInt8 = 0
         var rejection: (topic: String, error: KafkaError)?
         /// For a dead letter: how much of the input it keeps, and why the input is dead-lettered.
         var cut = DeadLetter.Cut.none
@@ -203,9 +212,10 @@ public final class DeliveryEngine {
         let token = nextToken
         nextToken += 1
         if entries.isEmpty { lastReport = .now() }
+        for i in entry.parts.indices where entry.parts[i].afterOthers { entry.deferred |= 1 << i }
         entries[token] = entry
         inFlightBytes += entry.bytes
-        for i in entry.parts.indices { produce(token, i) }
+        for i in entry.parts.indices where !entry.parts[i].afterOthers { produce(token, i) }
         settleIfDone(token)
     }
 
@@ -314,9 +324,16 @@ public final class DeliveryEngine {
         if delivered, blocked != nil, waitingParts == 0 { unblock() }
     }
 
-    /// Settles entry `token` once nothing of it is unacknowledged or waiting.
+    /// Settles entry `token` once nothing of it is unacknowledged or waiting; first produces its deferred parts,
+    /// once the others are acknowledged (never when one was refused: the input is dead-lettered instead).
     private func settleIfDone(_ token: Int) {
         guard let e = entries[token], e.unacknowledged == 0, e.waiting == 0 else { return }
+        if e.deferred != 0 && e.rejection == nil {
+            entries[token]!.deferred = 0
+            for i in e.parts.indices where e.deferred & (1 << i) != 0 { produce(token, i) }
+            settleIfDone(token)
+            return
+        }
         if let (topic, error) = e.rejection {
             if case .deadLetter(let code) = e.purpose {
                 refusedDeadLetter(token, code: code, topic: topic, error: error)

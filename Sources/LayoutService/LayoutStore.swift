@@ -1,6 +1,8 @@
 public import LayoutDiff
 
-/// The previous layout per page key, bounded by bytes: the least recently used layouts are evicted first.
+/// The previous layout per page key, and the input position (offset on the key's partition) it was made from,
+/// bounded by bytes: the least recently used pages are evicted first. A cleared page (a tombstone) keeps its
+/// position without a layout, so a re-delivered older input cannot bring it back.
 public struct LayoutStore: Sendable {
     /// A stored layout's key: the input partition it belongs to and the page key.
     public struct Key: Hashable, Sendable {
@@ -15,9 +17,20 @@ public struct LayoutStore: Sendable {
         }
     }
 
+    /// What the store holds for a page: its layout (nil once cleared) and the offset of the input that made it.
+    public struct Page: Sendable {
+        public var layout: RecordOutline?
+        public var position: Int64?
+
+        public init(layout: RecordOutline?, position: Int64?) {
+            self.layout = layout
+            self.position = position
+        }
+    }
+
     private struct Entry {
         var key: Key
-        var layout: RecordOutline
+        var page: Page
         var bytes: Int
         var newer: Int
         var older: Int
@@ -35,26 +48,36 @@ public struct LayoutStore: Sendable {
 
     public init(maxBytes: Int) { self.maxBytes = maxBytes }
 
-    /// Layouts held.
+    /// Pages held (with a layout, or cleared with a position).
     public var count: Int { index.count }
 
     /// The layout for `key`, marked as most recently used.
-    public mutating func layout(for key: Key) -> RecordOutline? {
+    public mutating func layout(for key: Key) -> RecordOutline? { page(for: key)?.layout }
+
+    /// What is held for `key` (a layout, or a cleared page's position), marked as most recently used.
+    public mutating func page(for key: Key) -> Page? {
         guard let i = index[key] else { return nil }
         unlink(i)
         pushNewest(i)
-        return slots[i]?.layout
+        return slots[i]?.page
     }
 
     /// Stores `layout` for `key`, evicting the least recently used layouts beyond the budget.
     public mutating func store(_ layout: RecordOutline, for key: Key) {
+        store(Page(layout: layout, position: nil), for: key)
+    }
+
+    /// Stores what a page ends with: its layout and position, or only the position of the input that cleared it
+    /// (nothing at all when neither is known).
+    public mutating func store(_ page: Page, for key: Key) {
         remove(key)
-        let size = layout.footprint + key.page.utf8.count + 64
+        guard page.layout != nil || page.position != nil else { return }
+        let size = (page.layout?.footprint ?? 0) + key.page.utf8.count + 64
         guard size <= maxBytes else {
             evictions += 1
             return
         }
-        let entry = Entry(key: key, layout: layout, bytes: size, newer: -1, older: -1)
+        let entry = Entry(key: key, page: page, bytes: size, newer: -1, older: -1)
         let i: Int
         if let reused = free.popLast() {
             slots[reused] = entry

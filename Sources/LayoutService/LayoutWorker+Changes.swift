@@ -41,8 +41,16 @@ extension LayoutWorker {
             delivery.deadLetter(
                 message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
             return
+        case .redelivered:
+            // Published again (the records topic is at-least-once), but the page does not move back.
+            metrics.changeSetSkipped(reason: "redelivered")
+            delivery.send(
+                message, purpose: .record,
+                parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
+                span: span)
+            return
         case .untracked, .cleared:
-            metrics.changeSetSkipped()
+            metrics.changeSetSkipped(reason: "no-page-key")
             delivery.send(
                 message, purpose: .record,
                 parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
@@ -55,24 +63,28 @@ extension LayoutWorker {
             $0.name != OutputHeader.contentType
         }
         changeHeaders.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType))
+        changeHeaders += OutputHeader.source(of: message)
         delivery.send(
             message, purpose: .record,
             parts: [
                 Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers),
-                Part(topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders),
                 Part(
                     topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record,
-                    headers: [
-                        KafkaHeader(OutputHeader.sourceTopic, text: message.topic),
-                        KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
+                    headers: OutputHeader.source(of: message) + [
+                        KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType)
                     ]),
+                // After the latest layout is stored: a crash in between loses this change set (renderers see the
+                // next one's base differ and fetch the latest layout), never publishes one the page is past.
+                Part(
+                    topic: c.changesTopic, key: pageKey, value: step.changeSet.bytes, headers: changeHeaders,
+                    afterOthers: true),
             ], span: span)
     }
 
-    /// The tombstone that clears a page's latest layout.
+    /// The tombstone that clears a page's latest layout (its position is the tombstone's input offset).
     func stateTombstone(_ message: KafkaMessage, page: String, in changes: ChangeSettings) -> Part {
         Part(
             topic: changes.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-            headers: [KafkaHeader(OutputHeader.sourceTopic, text: message.topic)])
+            headers: OutputHeader.source(of: message))
     }
 }

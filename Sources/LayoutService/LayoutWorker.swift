@@ -221,7 +221,10 @@ public final class LayoutWorker {
                 var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: headers)]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
                     parts.append(stateTombstone(message, page: page, in: c))
-                    parts.append(Part(topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers))
+                    parts.append(
+                        Part(
+                            topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers,
+                            afterOthers: true))
                 }
                 delivery.send(message, purpose: .tombstone, parts: parts, span: span)
             case .record(let bytes, let diagnostics):

@@ -1,3 +1,4 @@
+public import Kafka
 import LayoutDiff
 import LayoutRecord
 
@@ -26,6 +27,21 @@ public enum OutputHeader {
     /// W3C trace context.
     public static let traceParent = "traceparent"
     public static let traceState = "tracestate"
+
+    /// Where an output came from: the input's topic, partition and offset (dead letters, change sets and latest
+    /// layouts carry them; a latest layout's offset is its page's position, see `LayoutStore`).
+    public static func source(of message: KafkaMessage) -> [KafkaHeader] {
+        [
+            KafkaHeader(sourceTopic, text: message.topic),
+            KafkaHeader(sourcePartition, text: String(message.partition)),
+            KafkaHeader(sourceOffset, text: String(message.offset)),
+        ]
+    }
+
+    /// The offset a latest layout (or its tombstone) was made from, from its `sourceOffset` header.
+    public static func position(of message: KafkaMessage) -> Int64? {
+        message.header(sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+    }
 
     /// `content-type` of a layout record (output and latest-layout topics).
     public static let recordContentType = "application/vnd.layout-record+json; version=\(LayoutRecord.formatVersion)"

@@ -66,13 +66,15 @@ public final class StateLoader {
                     else { continue }
                     let key = LayoutStore.Key(
                         topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
+                    let position = OutputHeader.position(of: m)
                     guard let value = m.value else {
-                        store.remove(key)
+                        store.store(LayoutStore.Page(layout: nil, position: position), for: key)
                         loaded.tombstones += 1
                         continue
                     }
                     do {
-                        store.store(try RecordOutline(bytes: value), for: key)
+                        store.store(
+                            LayoutStore.Page(layout: try RecordOutline(bytes: value), position: position), for: key)
                         loaded.layouts += 1
                     } catch {
                         loaded.unreadable += 1

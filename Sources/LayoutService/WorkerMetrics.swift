@@ -72,7 +72,8 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    func changeSetSkipped() { counter(MetricCatalog.changeSetsSkipped, [("reason", "no-page-key")]).increment() }
+    /// A change set not made: `no-page-key`, or `redelivered` (an input at or before its page's position).
+    func changeSetSkipped(reason: String) { counter(MetricCatalog.changeSetsSkipped, [("reason", reason)]).increment() }
 
     func store(bytes: Int, layouts: Int, evictions: Int) {
         gauge(MetricCatalog.storeBytes).record(bytes)

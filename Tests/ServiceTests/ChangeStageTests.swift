@@ -3,6 +3,7 @@ import LayoutCompiler
 import LayoutDiff
 import LayoutKit
 import LayoutService
+import Synchronization
 import TestSupport
 import Testing
 
@@ -58,11 +59,59 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
 extension ChangeStage.Outcome {
     var step: ChangeStage.Step? { if case .changed(let s) = self { s } else { nil } }
     var cleared: String? { if case .cleared(let p) = self { p } else { nil } }
+    var redelivered: Int64? { if case .redelivered(_, let position) = self { position } else { nil } }
+}
+
+/// Input offsets for one test: each message is the next one on its partition, unless told.
+private final class Offsets: Sendable {
+    private let next = Mutex<Int64>(0)
+    func take() -> Int64 {
+        next.withLock { n in
+            defer { n += 1 }; return n
+        }
+    }
 }
 
 @Suite struct ChangeStageTests {
-    func message(key: String?, value: [UInt8]?, partition: Int32 = 0) -> KafkaMessage {
-        KafkaMessage(topic: "in", partition: partition, offset: 1, key: key.map { Array($0.utf8) }, value: value)
+    private let offsets = Offsets()
+
+    func message(key: String?, value: [UInt8]?, partition: Int32 = 0, offset: Int64? = nil) -> KafkaMessage {
+        KafkaMessage(
+            topic: "in", partition: partition, offset: offset ?? offsets.take(), key: key.map { Array($0.utf8) },
+            value: value)
+    }
+
+    /// Inputs delivered again (after a crash, from the rebuilt store's positions) leave their page where it is:
+    /// no change set goes back in time, a tombstone's position holds too, and newer inputs go on from the newest.
+    @Test func redeliveredInputsNeverMoveAPageBack() throws {
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        let v = (0..<4).map { try! layout("v\($0)", rows: $0 + 2).document.bytes }
+        let hash = { (b: [UInt8]) in ContentHash(of: b) }
+        let first = stage.outcomes([
+            (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+        ])
+        #expect(first[1].step?.changeSet.target.hash == hash(v[1]))
+        // 100 and 101 again, then 102: the page stays at 101 and 102 follows from it.
+        let again = stage.outcomes([
+            (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+            (message(key: "p", value: [], offset: 102), v[2]),
+        ])
+        #expect(again[0].redelivered == 101 && again[1].redelivered == 101)
+        #expect(again[2].step?.changeSet.base?.hash == hash(v[1]) && again[2].step?.changeSet.target.hash == hash(v[2]))
+        // A tombstone at 103 clears the page; a re-delivered 102 cannot bring it back.
+        #expect(stage.outcomes([(message(key: "p", value: nil, offset: 103), nil)])[0].cleared == "p")
+        #expect(stage.outcomes([(message(key: "p", value: [], offset: 102), v[2])])[0].redelivered == 103)
+        #expect(stage.store.page(for: .init(topic: "in", partition: 0, page: "p"))?.position == 103)
+        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "p")) == nil)
+        // A new input after it starts the page afresh.
+        let fresh = try #require(stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])])[0].step)
+        #expect(fresh.changeSet.base == nil && fresh.changeSet.target.hash == hash(v[3]))
+        // A store rebuilt from the latest-layout topic knows the positions: the same answer after a restart.
+        var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        rebuilt.store.store(
+            LayoutStore.Page(layout: try RecordOutline(bytes: v[3]), position: 104),
+            for: .init(topic: "in", partition: 0, page: "p"))
+        #expect(rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])])[0].redelivered == 104)
     }
 
     @Test func pageKeyFromTheResponse() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import LayoutJSON
+import LayoutService
 import Synchronization
 import TestSupport
 import Testing
@@ -185,6 +186,67 @@ private final class SteadyProducer: Sendable {
         #expect(worker.wait(seconds: 20) == 0)
         print(
             "mock cluster, injected errors: 60 inputs, \(records.count) records (\(records.count - Set(records).count) duplicates), 0 lost, 0 dead-lettered, all committed after \(String(format: "%.1f", seconds)) s"
+        )
+    }
+
+    /// The same kill loop with change sets on: no change set ever moves a page to an older input position (each
+    /// page's change sets, in topic order, come from strictly increasing input offsets), and every input still has
+    /// its record.
+    @Test(arguments: TestBroker.Kind.allCases) func killLoopWithChangeSetsNeverMovesAPageBack(kind: TestBroker.Kind)
+        throws
+    {
+        let broker = try TestBroker.start(kind)
+        let (input, output, dlq, changes, state, group) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"), unique("g")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
+        let flags = ["--changes-topic", changes, "--state-topic", state]
+        let total = 900
+        let producer = SteadyProducer(broker: broker, topic: input, count: total)
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<6 {
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+            Thread.sleep(forTimeInterval: Double.random(in: 1.0...3.0, using: &rng))
+            worker.signal(SIGKILL)
+            _ = worker.wait(seconds: 10)
+        }
+        #expect(producer.finish() == nil)
+        let last = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        let inputs = try broker.consume(input, partitions: 3, count: total)
+        let ends = inputs.reduce(into: [Int32: Int64]()) {
+            $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
+        }
+        let committed = waitUntil(seconds: 120, every: 0.25) {
+            (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
+        }
+        #expect(committed, "\(last.logText.suffix(3000))")
+        last.signal(SIGTERM)
+        #expect(last.wait(seconds: 20) == 0)
+        let seen = sources(try broker.consume(output, partitions: 3, count: total))
+        let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
+        #expect(missing.isEmpty, "\(missing.count) inputs without a record")
+        // Each page's change sets in topic order (one page lives on one changes partition).
+        let sets = try broker.consume(changes, partitions: 3, count: total, timeout: 10).filter { $0.value != nil }
+        var position: [String: Int64] = [:]
+        var backwards = 0, repeated = 0
+        for m in sets {
+            let page = String(decoding: m.key ?? [], as: UTF8.self)
+            guard
+                let offset = m.header(OutputHeader.sourceOffset).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) })
+            else {
+                Issue.record("change set without \(OutputHeader.sourceOffset)")
+                continue
+            }
+            if let p = position[page] {
+                if offset < p { backwards += 1 } else if offset == p { repeated += 1 }
+            }
+            position[page] = max(position[page] ?? offset, offset)
+        }
+        #expect(backwards == 0 && repeated == 0, "\(backwards) change sets move a page back, \(repeated) repeat one")
+        print(
+            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, lost \(missing.count)"
         )
     }
 
