@@ -51,15 +51,40 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
             || k == "ssl_key" || k.hasSuffix("key.pem") || k.hasSuffix(".key")
     }
 
-    /// The values of every secret property: logs and errors replace them wherever they appear.
-    public var secretValues: [String] {
-        properties.compactMap { Self.isSecret($0.key) ? $0.value : nil }
+    /// Whether a property's value may appear in logs and errors: only a property librdkafka knows whose name
+    /// says nothing of a secret (an allow-list: a misspelled `sasl.pasword` is hidden like `sasl.password`).
+    public static func isShown(_ key: String) -> Bool {
+        !isSecret(key) && Librdkafka.propertyNames.contains(key)
     }
 
-    /// The properties with secret values replaced by `[redacted]`.
+    /// What is wrong with setting `key` to `value`, in librdkafka's words (a value that may not be shown is not
+    /// repeated), or nil when librdkafka takes it.
+    public static func problem(key: String, value: String) -> String? {
+        guard let conf = rd_kafka_conf_new() else { return "cannot make a librdkafka configuration" }
+        defer { rd_kafka_conf_destroy(conf) }
+        var errstr = [CChar](repeating: 0, count: 512)
+        switch rd_kafka_conf_set(conf, key, value, &errstr, errstr.count) {
+        case RD_KAFKA_CONF_OK: return nil
+        case RD_KAFKA_CONF_UNKNOWN: return "no such librdkafka property"
+        default: return refusal(String(errorBuffer: errstr), key: key, value: value)
+        }
+    }
+
+    /// librdkafka's words for a refused property, unless they repeat a value that may not be shown.
+    static func refusal(_ text: String, key: String, value: String) -> String {
+        isShown(key) || (!value.isEmpty && !text.contains(value))
+            ? text : "invalid value (not shown: it may be a secret)"
+    }
+
+    /// The values of every property that may not be shown: logs and errors replace them wherever they appear.
+    public var secretValues: [String] {
+        properties.compactMap { Self.isShown($0.key) ? nil : $0.value }
+    }
+
+    /// The properties with every value that may not be shown replaced by `[redacted]`.
     public var redactedProperties: [String: String] {
         var out: [String: String] = ["bootstrap.servers": bootstrapServers, "client.id": clientID]
-        for (k, v) in properties { out[k] = Self.isSecret(k) ? "[redacted]" : v }
+        for (k, v) in properties { out[k] = Self.isShown(k) ? v : "[redacted]" }
         return out
     }
 
@@ -87,7 +112,7 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
             let result = rd_kafka_conf_set(conf, key, value, &errstr, errstr.count)
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(conf)
-                let why = Self.isSecret(key) ? "invalid value for secret property" : String(errorBuffer: errstr)
+                let why = Self.refusal(String(errorBuffer: errstr), key: key, value: value)
                 throw .configuration("\(key): \(why)")
             }
         }

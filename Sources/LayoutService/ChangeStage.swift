@@ -32,7 +32,7 @@ public struct ChangeStage: Sendable {
     }
 
     public let settings: ChangeSettings
-    let carrier: AttributeCarrier
+    var carrier: AttributeCarrier
     let differ = LayoutDiffer()
     /// The previous layout per page.
     public var store: LayoutStore
@@ -42,6 +42,9 @@ public struct ChangeStage: Sendable {
         self.carrier = AttributeCarrier(for: compiler)
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
+
+    /// Carries attributes as `compiler`'s config says from now on (after a config reload).
+    public mutating func use(_ compiler: LayoutCompiler) { carrier = AttributeCarrier(for: compiler) }
 
     /// The outcome of each message of a batch (a record, or nil for a tombstone), in order per page; different
     /// pages are read back and diffed in parallel.

@@ -34,6 +34,10 @@ final class CrashBreaker {
     private var compilingFD: Int32 = -1
     private var compilingLength = 0
     var logger: Logger
+    /// Why the breaker cannot keep its state (nil while it can); reported through `onStateChange`.
+    private(set) var offReason: String?
+    /// Called when the breaker turns off (with the reason) or works again (nil).
+    var onStateChange: (String?) -> Void = { _ in }
 
     init(directory: String, group: String, logger: Logger) {
         let safe = String(group.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
@@ -57,6 +61,7 @@ final class CrashBreaker {
             logger.error(
                 "cannot create the crash-state directory; the crash-loop breaker is off",
                 metadata: ["path": .string(directory.path), "error": .string("\(error)")])
+            setOff("cannot create \(directory.path): \(error.localizedDescription)")
             return
         }
         if let text = try? String(contentsOf: crashesURL, encoding: .utf8) {
@@ -71,11 +76,14 @@ final class CrashBreaker {
             String.init)
         compilingFD = open(compilingURL.path, O_WRONLY | O_CREAT, 0o644)
         if compilingFD < 0 {
+            let reason = String(cString: strerror(errno))
             logger.error(
                 "cannot open the crash-state file; the crash-loop breaker is off",
-                metadata: ["path": .string(compilingURL.path)])
+                metadata: ["path": .string(compilingURL.path), "error": .string(reason)])
+            setOff("cannot open \(compilingURL.path): \(reason)")
             return
         }
+        setOff(nil)
         guard !compiling.isEmpty else { return }
         for key in compiling { crashes[key, default: 0] += 1 }
         let worst = compiling.map { crashes[$0] ?? 0 }.max() ?? 0
@@ -136,11 +144,27 @@ final class CrashBreaker {
         if bytes.count < compilingLength { _ = ftruncate(compilingFD, 0) }
         let written = bytes.isEmpty ? 0 : bytes.withUnsafeBytes { pwrite(compilingFD, $0.baseAddress, $0.count, 0) }
         if written != bytes.count {
-            logger.warning(
-                "cannot write the crash-state file",
-                metadata: ["path": .string(compilingURL.path), "errno": .stringConvertible(errno)])
+            let reason = String(cString: strerror(errno))
+            if offReason == nil {
+                logger.error(
+                    "cannot write the crash-state file; the crash-loop breaker is off until a write succeeds",
+                    metadata: ["path": .string(compilingURL.path), "error": .string(reason)])
+            }
+            setOff("cannot write \(compilingURL.path): \(reason)")
+        } else {
+            setOff(nil)
         }
         compilingLength = bytes.count
+    }
+
+    /// Notes whether the breaker works (nil) or why not, telling `onStateChange` when that changes.
+    private func setOff(_ reason: String?) {
+        guard reason != offReason else { return }
+        if reason == nil, offReason != nil {
+            logger.info("the crash-state file is writable again; the crash-loop breaker is on")
+        }
+        offReason = reason
+        onStateChange(reason)
     }
 
     /// Writes the crash counts (to a temporary file, then renamed, so a kill mid-write leaves the previous counts).

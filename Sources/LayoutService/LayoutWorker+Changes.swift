@@ -25,7 +25,7 @@ extension LayoutWorker {
 
     /// Publishes a record; with changes on, also its change set and the page's latest layout.
     func publish(_ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?, span: MessageSpan) {
-        let headers = Self.recordHeaders(for: message, trace: span.headers)
+        let headers = Self.recordHeaders(for: message, trace: span.headers, config: compiler.configHash)
         guard let c = settings.changes, let page else {
             delivery.send(
                 message, purpose: .record,
@@ -64,6 +64,7 @@ extension LayoutWorker {
         }
         changeHeaders.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType))
         changeHeaders += OutputHeader.source(of: message)
+        changeHeaders.append(KafkaHeader(OutputHeader.config, text: compiler.configHash))
         delivery.send(
             message, purpose: .record,
             parts: [
@@ -71,7 +72,8 @@ extension LayoutWorker {
                 Part(
                     topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record,
                     headers: OutputHeader.source(of: message) + [
-                        KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType)
+                        KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
+                        KafkaHeader(OutputHeader.config, text: compiler.configHash),
                     ]),
                 // After the latest layout is stored: a crash in between loses this change set (renderers see the
                 // next one's base differ and fetch the latest layout), never publishes one the page is past.

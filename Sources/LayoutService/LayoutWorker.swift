@@ -11,7 +11,9 @@ public final class LayoutWorker {
     typealias Part = DeliveryEngine.Part
 
     let settings: ServeSettings
-    let compiler: LayoutCompiler
+    /// Where a reloaded config's compiler comes from; taken up before a batch, never within one.
+    let compilers: CompilerSlot
+    var compiler: CompilerSlot.Compiler
     let status: WorkerStatus
     let metrics: WorkerMetrics
     /// One span per message, and the trace headers of its outputs.
@@ -42,12 +44,13 @@ public final class LayoutWorker {
     public internal(set) var counts = WorkerCounts()
 
     public init(
-        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        settings: ServeSettings, compilers: CompilerSlot, status: WorkerStatus, metrics: WorkerMetrics,
         tracer: MessageTracer,
         logger: Logger
     ) throws(KafkaError) {
         self.settings = settings
-        self.compiler = compiler
+        self.compilers = compilers
+        self.compiler = compilers.compiler
         self.status = status
         self.metrics = metrics
         self.tracer = tracer
@@ -86,10 +89,19 @@ public final class LayoutWorker {
                 stallMs: settings.producerStallMs),
             maxInputBytes: settings.maxMessageBytes, metrics: metrics, logger: logger)
         if let dir = settings.crashStateDirectory {
-            breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
+            let breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
+            breaker.onStateChange = { [status, metrics] reason in
+                status.setCrashBreakerOff(reason)
+                metrics.crashBreaker(enabled: reason == nil)
+            }
+            self.breaker = breaker
+            metrics.crashBreaker(enabled: true)
+        } else {
+            status.setCrashBreakerOff("--crash-state-dir off")
+            metrics.crashBreaker(enabled: false)
         }
         if let c = settings.changes {
-            changes = ChangeStage(settings: c, compiler: compiler)
+            changes = ChangeStage(settings: c, compiler: compiler.compiler)
             stateLoader = StateLoader(settings: c, kafka: settings.kafka, logger: logger)
         } else {
             stateLoader = nil
@@ -187,11 +199,12 @@ public final class LayoutWorker {
             breaker.forget(batch)
             return
         }
+        takeUpReloadedConfig()
         breaker?.begin(batch)
         // Each message's span starts when its batch starts compiling.
         let started = DefaultTracerClock.now
         var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
-        let compiler = self.compiler
+        let compiler = self.compiler.compiler
         let settings = self.settings
         let metrics = self.metrics
         outcomes.withUnsafeMutableBufferPointer { out in
@@ -239,6 +252,14 @@ public final class LayoutWorker {
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
     }
 
+    /// Uses the config a reload put in the slot, from this batch on (attribute carrying follows it too).
+    func takeUpReloadedConfig() {
+        guard let newer = compilers.newer(than: compiler.generation) else { return }
+        compiler = newer
+        changes?.use(newer.compiler)
+        logger.info("compiling with the reloaded config", metadata: ["config": .string(newer.configHash)])
+    }
+
     /// Counts a consumed message and marks its offset in progress.
     func begin(_ message: KafkaMessage) {
         counts.consumed += 1
@@ -263,13 +284,15 @@ public final class LayoutWorker {
         if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
     }
 
-    /// The input's headers (with the message's trace headers) plus the record's content type and version.
-    static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
+    /// The input's headers (with the message's trace headers) plus the record's content type and version and the
+    /// config that made it.
+    static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader], config: String) -> [KafkaHeader] {
         var headers = DeadLetter.carried(message, trace: trace).filter {
             $0.name != OutputHeader.contentType && $0.name != OutputHeader.recordVersion
         }
         headers.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType))
         headers.append(KafkaHeader(OutputHeader.recordVersion, text: String(LayoutRecord.formatVersion)))
+        headers.append(KafkaHeader(OutputHeader.config, text: config))
         return headers
     }
 

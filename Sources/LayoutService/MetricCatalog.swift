@@ -113,6 +113,19 @@ public enum MetricCatalog {
     public static let kafkaFetchQueue = MetricFamily(
         "layout_worker_kafka_fetch_queue_messages", .gauge,
         "Messages prefetched and waiting in the consumer's queue, per partition.")
+    // The mapping config and the crash-loop breaker.
+    public static let configInfo = MetricFamily(
+        "layout_worker_config_info", .gauge,
+        "1 for the mapping config in use (label config: XXH64 of the file, as records' layout-worker-config header), 0 for earlier ones."
+    )
+    public static let configReloads = MetricFamily(
+        "layout_worker_config_reloads_total", .counter, "Mapping configs loaded again on SIGHUP and taken into use.")
+    public static let configReloadFailures = MetricFamily(
+        "layout_worker_config_reload_failures_total", .counter,
+        "Mapping configs refused on SIGHUP (unreadable, or check found an error); the config in use stays.")
+    public static let crashBreakerEnabled = MetricFamily(
+        "layout_worker_crash_breaker_enabled", .gauge,
+        "1 while the crash-loop breaker keeps its state in --crash-state-dir; 0 when it is off (on purpose or not).")
     // The build and the process.
     public static let buildInfo = MetricFamily(
         "layout_worker_build_info", .gauge,
@@ -139,6 +152,7 @@ public enum MetricCatalog {
         kafkaReplyQueue, kafkaMessagesQueued, kafkaRequestsSent, kafkaBytesSent, kafkaResponsesReceived,
         kafkaBytesReceived,
         kafkaBrokerUp, kafkaBrokerRTT, kafkaBrokerWaiting, kafkaConsumerLag, kafkaFetchQueue,
+        configInfo, configReloads, configReloadFailures, crashBreakerEnabled,
         buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs,
         processStartTime,
     ]

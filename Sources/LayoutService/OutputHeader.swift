@@ -24,6 +24,8 @@ public enum OutputHeader {
     public static let workerVersion = "layout-worker-version"
     /// Present when a dead letter had to be cut to fit: what was dropped or shortened.
     public static let deadLetterCut = "layout-worker-dead-letter-cut"
+    /// The config a record or change set was made with: XXH64 of the config file, 16 hex digits.
+    public static let config = "layout-worker-config"
     /// W3C trace context.
     public static let traceParent = "traceparent"
     public static let traceState = "tracestate"

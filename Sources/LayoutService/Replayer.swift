@@ -9,6 +9,8 @@ import Tracing
 public final class Replayer {
     let settings: ReplaySettings
     let compiler: LayoutCompiler
+    /// The hash of the compiler's config, named in every record (`OutputHeader.config`).
+    let configHash: String
     let status: WorkerStatus
     /// One span per recompiled message, and the trace headers of its outputs.
     let tracer: MessageTracer
@@ -17,11 +19,12 @@ public final class Replayer {
 
     /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C).
     public init(
-        settings: ReplaySettings, compiler: LayoutCompiler, status: WorkerStatus, tracer: MessageTracer, logger: Logger,
-        progress: @escaping (String) -> Void
+        settings: ReplaySettings, compiler: LayoutCompiler, configHash: String, status: WorkerStatus,
+        tracer: MessageTracer, logger: Logger, progress: @escaping (String) -> Void
     ) {
         self.settings = settings
         self.compiler = compiler
+        self.configHash = configHash
         self.status = status
         self.tracer = tracer
         self.logger = logger
@@ -192,7 +195,7 @@ public final class Replayer {
                         parts: [
                             .init(
                                 topic: settings.toTopic!, key: m.key, value: bytes,
-                                headers: LayoutWorker.recordHeaders(for: m, trace: span.headers))
+                                headers: LayoutWorker.recordHeaders(for: m, trace: span.headers, config: configHash))
                         ],
                         span: span)
                 case .tombstone:

@@ -27,7 +27,7 @@ public final class WorkerMetrics: Sendable {
         // Families that must show from the first scrape, before anything happened.
         for family in [
             MetricCatalog.produceRetries, MetricCatalog.producerReplacements, MetricCatalog.commits,
-            MetricCatalog.commitFailures,
+            MetricCatalog.commitFailures, MetricCatalog.configReloads, MetricCatalog.configReloadFailures,
         ] {
             Counter(label: family.name, factory: factory).increment(by: 0)
         }
@@ -120,6 +120,18 @@ public final class WorkerMetrics: Sendable {
     }
 
     func ready(_ ready: Bool) { gauge(MetricCatalog.ready).record(ready ? 1 : 0) }
+
+    /// The config in use is `hash` (and no longer `previous`).
+    public func config(hash: String, previous: String? = nil) {
+        if let previous, previous != hash { gauge(MetricCatalog.configInfo, [("config", previous)]).record(0) }
+        gauge(MetricCatalog.configInfo, [("config", hash)]).record(1)
+    }
+
+    func configReloaded(failed: Bool) {
+        counter(failed ? MetricCatalog.configReloadFailures : MetricCatalog.configReloads).increment()
+    }
+
+    func crashBreaker(enabled: Bool) { gauge(MetricCatalog.crashBreakerEnabled).record(enabled ? 1 : 0) }
 
     func lag(topic: String, partition: Int32, messages: Int64, seconds: Double) {
         let labels = [("topic", topic), ("partition", String(partition))]

@@ -7,19 +7,19 @@ public import ServiceLifecycle
 /// Runs a `LayoutWorker` on its own thread as a lifecycle service; graceful shutdown asks it to drain and leave.
 public struct WorkerService: Service, CustomStringConvertible, CustomReflectable {
     let settings: ServeSettings
-    let compiler: LayoutCompiler
+    let compilers: CompilerSlot
     let status: WorkerStatus
     let metrics: WorkerMetrics
     let tracer: MessageTracer
     let logger: Logger
 
     public init(
-        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        settings: ServeSettings, compilers: CompilerSlot, status: WorkerStatus, metrics: WorkerMetrics,
         tracer: MessageTracer,
         logger: Logger
     ) {
         self.settings = settings
-        self.compiler = compiler
+        self.compilers = compilers
         self.status = status
         self.metrics = metrics
         self.tracer = tracer
@@ -36,10 +36,10 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
         let status = self.status
         let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
-                let thread = Thread { [settings, compiler, metrics, tracer, logger] in
+                let thread = Thread { [settings, compilers, metrics, tracer, logger] in
                     continuation.resume(
                         returning: Self.runWorker(
-                            settings: settings, compiler: compiler, status: status, metrics: metrics,
+                            settings: settings, compilers: compilers, status: status, metrics: metrics,
                             tracer: tracer, logger: logger))
                 }
                 thread.name = "layout-worker"
@@ -60,12 +60,12 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     /// returns, so the process never exits while librdkafka's threads are still tearing down (exiting under them
     /// can crash in its TLS cleanup).
     private static func runWorker(
-        settings: ServeSettings, compiler: LayoutCompiler, status: WorkerStatus, metrics: WorkerMetrics,
+        settings: ServeSettings, compilers: CompilerSlot, status: WorkerStatus, metrics: WorkerMetrics,
         tracer: MessageTracer, logger: Logger
     ) -> Result<WorkerCounts, KafkaError> {
         do throws(KafkaError) {
             let worker = try LayoutWorker(
-                settings: settings, compiler: compiler, status: status, metrics: metrics, tracer: tracer,
+                settings: settings, compilers: compilers, status: status, metrics: metrics, tracer: tracer,
                 logger: logger)
             try worker.run()
             return .success(worker.counts)

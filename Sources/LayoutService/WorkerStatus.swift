@@ -12,6 +12,7 @@ public final class WorkerStatus: Sendable {
     private let blockedReason = Mutex<String?>(nil)
     private let unreachableReason = Mutex<String?>(nil)
     private let lastConnectionError = Mutex<String?>(nil)
+    private let breakerOff = Mutex<String?>(nil)
     /// How long the worker loop may go without a turn before `/healthz` fails (nanoseconds).
     public let stallLimitNanoseconds: UInt64
 
@@ -47,6 +48,8 @@ public final class WorkerStatus: Sendable {
         setUnreachable(last.map { "\(summary); last error: \($0)" } ?? summary)
     }
     func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
+    /// Why the crash-loop breaker is off, or nil while it works.
+    func setCrashBreakerOff(_ reason: String?) { breakerOff.withLock { $0 = reason } }
 
     // MARK: What the ops endpoints read
 
@@ -55,6 +58,8 @@ public final class WorkerStatus: Sendable {
     public var unreachable: String? { unreachableReason.withLock { $0 } }
     /// Partitions currently assigned.
     public var assignedPartitions: Int { assignedCount.load(ordering: .relaxed) }
+    /// Why the crash-loop breaker is off (readiness still passes, with a warning), or nil.
+    public var crashBreakerOff: String? { breakerOff.withLock { $0 } }
 
     /// Ready to take traffic: a member of the group (with or without partitions), the brokers reachable, the output
     /// taking records and no state rebuild under way. Otherwise the reason.
@@ -64,7 +69,9 @@ public final class WorkerStatus: Sendable {
         if let reason = unreachable { return .failing("brokers unreachable: \(reason)") }
         if rebuildingFlag.load(ordering: .relaxed) { return .failing("rebuilding latest layouts") }
         if !isJoined { return .failing("not yet a member of the consumer group") }
-        return .passing("ready; \(assignedPartitions) partition(s) assigned")
+        let ready = "ready; \(assignedPartitions) partition(s) assigned"
+        guard let off = crashBreakerOff else { return .passing(ready) }
+        return .passing(ready + "; warning: the crash-loop breaker is off (\(off))")
     }
 
     /// Alive: the worker loop turned within the stall limit (or is rebuilding state, or has not started yet).

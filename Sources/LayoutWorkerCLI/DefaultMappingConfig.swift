@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutCompiler
+import LayoutService
 import Mapping
 
 /// Where a command finds its mapping config when `--config` (or `LAYOUT_WORKER_CONFIG`) is not given: the first of
@@ -36,6 +37,17 @@ enum DefaultMappingConfig {
 }
 
 /// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
+/// The config at `path` as `serve` and `replay` take it (checked: any error finding refuses it), or every error on
+/// stderr and exit 2.
+func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
+    switch CheckedMappingConfig.load(path) {
+    case .success(let c): return c
+    case .failure(let e):
+        for d in e.diagnostics { Output.error(d.description) }
+        throw ExitCode(2)
+    }
+}
+
 func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
     switch ConfigFile.load(path) {
     case .success(let c): return c

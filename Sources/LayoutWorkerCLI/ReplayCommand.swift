@@ -69,7 +69,7 @@ struct ReplayCommand: ParsableCommand {
             settings.rate = r
         }
         if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
-        let mapping = try loadMappingConfigOrExit(
+        let checked = try loadCheckedConfigOrExit(
             resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
         let status = WorkerStatus()
         // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
@@ -84,8 +84,10 @@ struct ReplayCommand: ParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         let interactive = isatty(2) != 0
         let replayer = Replayer(
-            settings: settings, compiler: LayoutCompiler(config: mapping, maxInputBytes: settings.maxMessageBytes),
-            status: status, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
+            settings: settings,
+            compiler: LayoutCompiler(config: checked.config, maxInputBytes: settings.maxMessageBytes),
+            configHash: checked.hash, status: status,
+            tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
             logger: logger
         ) { line in
             Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))

@@ -30,13 +30,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Consumer group id.") var group: String?
     @Option(help: "Mapping config (YAML).") var config: String?
     @Option(help: "Tombstones: forward (default) or skip.") var tombstones: String?
-    @Option(name: .customLong("max-message-bytes"), help: "Larger inputs are dead-lettered (default 8388608).")
+    @Option(
+        name: .customLong("max-message-bytes"), parsing: .unconditional,
+        help: "Larger inputs are dead-lettered (default 8388608).")
     var maxMessageBytes: Int?
     @Option(
-        name: .customLong("max-in-flight"),
+        name: .customLong("max-in-flight"), parsing: .unconditional,
         help: "Pause fetching above this many unacknowledged messages (default 2000).") var maxInFlight: Int?
     @Option(
-        name: .customLong("max-in-flight-bytes"),
+        name: .customLong("max-in-flight-bytes"), parsing: .unconditional,
         help: "Pause fetching above this many input + output bytes unacknowledged (default 33554432).")
     var maxInFlightBytes: Int?
     @Option(
@@ -44,12 +46,14 @@ struct ServeCommand: AsyncParsableCommand {
         help:
             "Directory for the crash-loop breaker's state; must outlive the process ('off' disables; default $TMPDIR/layout-worker)."
     ) var crashStateDir: String?
-    @Option(name: .customLong("batch-size"), help: "Messages compiled per batch (default 256).") var batchSize: Int?
     @Option(
-        name: .customLong("shutdown-timeout-ms"),
+        name: .customLong("batch-size"), parsing: .unconditional, help: "Messages compiled per batch (default 256).")
+    var batchSize: Int?
+    @Option(
+        name: .customLong("shutdown-timeout-ms"), parsing: .unconditional,
         help: "Bound for draining and leaving on SIGTERM/SIGINT (default 20000).") var shutdownTimeoutMs: Int?
     @Option(
-        name: .customLong("producer-stall-ms"),
+        name: .customLong("producer-stall-ms"), parsing: .unconditional,
         help: "Replace a producer that acknowledges nothing for this long while messages wait (default 10000).")
     var producerStallMs: Int?
     @Option(
@@ -57,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             "Ops endpoints /metrics, /healthz, /readyz on host:port, [ipv6]:port or name:port (default 127.0.0.1:9464; 'off' disables)."
     ) var http: String?
     @Option(
-        name: .customLong("liveness-stall-seconds"),
+        name: .customLong("liveness-stall-seconds"), parsing: .unconditional,
         help: "/healthz fails when the worker loop stands still this long (default 90).") var livenessStallSeconds: Int?
     @Option(name: .customLong("consumer-property"), help: "librdkafka consumer property key=value (repeatable).")
     var consumerProperty: [String] = []
@@ -75,9 +79,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Page key for change sets: message-key (default) or response (content path + canonical navigation state)."
     ) var pageKey: String?
     @Option(
-        name: .customLong("state-max-bytes"), help: "Budget of the in-memory latest-layout store (default 268435456).")
+        name: .customLong("state-max-bytes"), parsing: .unconditional,
+        help: "Budget of the in-memory latest-layout store (default 268435456).")
     var stateMaxBytes: Int?
-    @Option(name: .customLong("stop-after"), help: "Exit after this many messages are accounted for (demos, tests).")
+    @Option(
+        name: .customLong("stop-after"), parsing: .unconditional,
+        help: "Exit after this many messages are accounted for (demos, tests).")
     var stopAfter: Int?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
 
@@ -102,6 +109,11 @@ struct ServeCommand: AsyncParsableCommand {
 
         let inputs = list(input, "input")
         guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
+        for pattern in inputs where pattern.hasPrefix("^") {
+            if let problem = SettingValidation.regexProblem(pattern) {
+                throw ValidationError("input '\(pattern)' is not a valid regular expression (\(problem))")
+            }
+        }
         guard let outputTopic = value(output, "output") else {
             throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT")
         }
@@ -146,13 +158,20 @@ struct ServeCommand: AsyncParsableCommand {
             serve.changes = changes
         }
 
-        let mapping = try loadMappingConfigOrExit(value(config, "config") ?? DefaultMappingConfig.path())
-        let compiler = LayoutCompiler(config: mapping, maxInputBytes: serve.maxMessageBytes)
+        let configPath = try value(config, "config") ?? DefaultMappingConfig.path()
+        let checked = try loadCheckedConfigOrExit(configPath)
+        let compilers = CompilerSlot(
+            LayoutCompiler(config: checked.config, maxInputBytes: serve.maxMessageBytes), configHash: checked.hash)
 
         let registry = PrometheusCollectorRegistry()
         let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let status = WorkerStatus(
             stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
+        metrics.config(hash: checked.hash)
+        for warning in checked.warnings {
+            logger.warning("config warning", metadata: ["finding": .string(warning.description)])
+        }
+        logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
         logger.info(
             "kafka settings",
             metadata: [
@@ -164,15 +183,26 @@ struct ServeCommand: AsyncParsableCommand {
         // Spans go to the tracer a program embedding this command bootstrapped (none in `layout-worker` itself).
         let tracer = MessageTracer(tracer: InstrumentationSystem.tracer, group: serve.groupID)
         let worker = WorkerService(
-            settings: serve, compiler: compiler, status: status, metrics: metrics, tracer: tracer, logger: logger)
+            settings: serve, compilers: compilers, status: status, metrics: metrics, tracer: tracer, logger: logger)
+        // A worker that fails shuts the others down gracefully (a cancelled ops server would log its cancellation
+        // as an error ahead of the real one).
         var services = [
             ServiceGroupConfiguration.ServiceConfiguration(
-                service: worker, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker")
+                service: worker, successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "layout-worker"),
+            .init(
+                service: ConfigReloader(
+                    path: configPath, slot: compilers, maxInputBytes: serve.maxMessageBytes, metrics: metrics,
+                    logger: logger)),
         ]
         let httpAddress = value(http, "http") ?? "127.0.0.1:9464"
         if httpAddress != "off" {
             guard let address = OpsAddress(parsing: httpAddress) else {
                 throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(httpAddress)'")
+            }
+            if let problem = address.bindProblem() {
+                throw ValidationError(
+                    "http \(address): cannot listen there (\(problem)); choose another address or 'off'")
             }
             let exposition = MetricsExposition(
                 registry: registry,

@@ -1,5 +1,11 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Checks of command-line and environment settings: a value out of range is refused with a message that names the
 /// setting, never clamped or accepted silently.
 enum SettingValidation {
@@ -50,5 +56,16 @@ enum SettingValidation {
             out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }
         return out
+    }
+
+    /// Why `pattern` (a topic regex, `^…`) does not compile as a POSIX extended regular expression, or nil.
+    static func regexProblem(_ pattern: String) -> String? {
+        var regex = regex_t()
+        let status = regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB)
+        defer { if status == 0 { regfree(&regex) } }
+        guard status != 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        regerror(status, &regex, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

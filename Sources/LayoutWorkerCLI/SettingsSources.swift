@@ -9,7 +9,7 @@ import Yams
 /// librdkafka properties merge key by key across the three (a flag's `key=value` wins over the same key from the
 /// environment, which wins over the file), and come in three shapes: the repeatable flag `--kafka-property k=v`; one
 /// variable per property, `LAYOUT_WORKER_KAFKA_<KEY>` with the key's dots written as underscores
-/// (`LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG`), whose value may hold commas; and a mapping in the file. The
+/// (`LAYOUT_WORKER_KAFKA_SASL_PASSWORD`), whose value may hold commas; and a mapping in the file. The
 /// comma-separated `LAYOUT_WORKER_KAFKA_PROPERTY=k=v,k=v` is read too, for values without commas.
 ///
 /// An unknown key in the file or an unknown `LAYOUT_WORKER_*` variable is an error that names the closest known one.
@@ -111,6 +111,13 @@ struct SettingsSources {
             }
         }
         for (k, v) in try SettingValidation.properties(flags, "--" + name) { out[k] = v }
+        // Checked before anything is logged: a misspelled key is refused by name, its value never repeated.
+        for key in out.keys.sorted() {
+            guard let problem = KafkaConfiguration.problem(key: key, value: out[key]!) else { continue }
+            let suggestion =
+                Librdkafka.propertyNames.contains(key) ? "" : Self.suggestion(for: key, among: Librdkafka.propertyNames)
+            throw ValidationError("\(name) \(key): \(problem)\(suggestion)")
+        }
         return out
     }
 

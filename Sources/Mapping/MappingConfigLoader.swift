@@ -21,7 +21,15 @@ public struct MappingConfigLoader: Sendable {
         }
         var config = MappingConfig()
         config.origin = origin
-        guard let root else { return .success(config) }
+        guard let root else {
+            return .failure(
+                MappingConfigError(diagnostics: [
+                    Diagnostic(
+                        .error, "empty-config", path: origin,
+                        "the config file holds no YAML document: it would map nothing (write at least one binding or mapping)"
+                    )
+                ]))
+        }
         reader.readTop(root, into: &config)
         if reader.errors.isEmpty { return .success(config) }
         return .failure(MappingConfigError(diagnostics: reader.errors.sorted(by: Self.byLocation)))

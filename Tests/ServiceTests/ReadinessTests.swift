@@ -50,4 +50,29 @@ import Testing
         for w in workers { #expect(w.wait(seconds: 30) == 0) }
         for w in workers { #expect(w.nonJSONLines.isEmpty, "\(w.nonJSONLines.prefix(3))") }
     }
+
+    /// A crash-loop breaker that cannot keep its state (here a directory that cannot be made) is visible: readiness
+    /// still passes, with a warning in its body, and `layout_worker_crash_breaker_enabled` is 0; with a usable
+    /// directory it is 1 and readiness says nothing of it.
+    @Test func aCrashBreakerThatIsOffSaysSo() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        let usable = FileManager.default.temporaryDirectory.appendingPathComponent("breaker-\(UUID().uuidString)").path
+        for (dir, enabled) in [("/proc/layout-worker-cannot-be-made", false), (usable, true)] {
+            let port = try TestBroker.freePort()
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                extra: ["--crash-state-dir", dir], http: "127.0.0.1:\(port)")
+            #expect(
+                waitUntil(seconds: 40, every: 0.5) { get(port, "/readyz").0 == 200 }, "\(worker.logText.suffix(2000))")
+            let body = get(port, "/readyz").1
+            let metrics = get(port, "/metrics").1
+            #expect(body.contains("warning: the crash-loop breaker is off") == !enabled, "\(body)")
+            #expect(
+                metrics.contains("layout_worker_crash_breaker_enabled \(enabled ? 1 : 0)"), "\(metrics.prefix(3000))")
+            worker.signal(SIGTERM)
+            #expect(worker.wait(seconds: 30) == 0)
+        }
+    }
 }

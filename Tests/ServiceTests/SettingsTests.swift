@@ -129,29 +129,87 @@ import Testing
         #expect(replay.status == 0 && replay.out.contains("1 read"), "\(replay.out) \(replay.err)")
     }
 
+    /// Values are shown only for properties librdkafka knows whose names say nothing secret (an allow-list). A
+    /// misspelled key is refused by name before anything is logged, with the property it was likely meant to be,
+    /// and its value appears nowhere; so does a correct secret's, while a known harmless value is shown.
     @Test func secretsAreRedactedByValueAndNeverEchoed() throws {
         let secret = "s3cret-\(UUID().uuidString.prefix(8))"
-        let jaas =
-            "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"\(secret)\";"
         // A malformed entry holding a secret: the error says where, not what.
         let malformed = try cli(["tail", "--topic", "t", "--brokers", "127.0.0.1:1", "--kafka-property", secret])
         #expect(malformed.status == 64 && !malformed.err.contains(secret), "\(malformed.err)")
-        // sasl.jaas.config (with commas and quotes) and a mistyped password key, from one variable each: the
-        // serve log shows neither value, anywhere.
-        let r = try cli(
-            [
-                "serve", "--input", "in", "--output", "out", "--http", "off", "--stop-after", "1", "--log-level",
-                "debug",
-                "--config", Fixtures.path("config/default.yaml"), "--crash-state-dir", "off", "--shutdown-timeout-ms",
-                "500",
-            ],
+        let serve = [
+            "serve", "--input", "in", "--output", "out", "--http", "off", "--stop-after", "1", "--log-level", "debug",
+            "--config", Fixtures.path("config/default.yaml"), "--crash-state-dir", "off", "--shutdown-timeout-ms",
+            "500", "--brokers", "127.0.0.1:1",
+        ]
+        for (flag, key, meant) in [
+            ("--kafka-property", "sasl.pasword", "sasl.password"),
+            ("--consumer-property", "ssl.keystore.pasword", "ssl.keystore.password"),
+            ("--producer-property", "sasl.oauthbearer.client.secert", "sasl.oauthbearer.client.secret"),
+            ("--kafka-property", "sasl.passwd", "sasl.password"),
+        ] {
+            let r = try cli(serve + [flag, "\(key)=\(secret)"])
+            #expect(r.status == 64, "\(key): \(r.status)")
+            #expect(r.err.contains("\(key): no such librdkafka property; did you mean '\(meant)'?"), "\(r.err)")
+            #expect(!r.err.contains(secret) && !r.out.contains(secret), "\(key): a secret leaked: \(r.err)")
+        }
+        // The same from the environment, and Java's sasl.jaas.config, which librdkafka does not take.
+        let typo = try cli(serve, environment: ["LAYOUT_WORKER_KAFKA_SASL_PASWORD": secret])
+        #expect(typo.status == 64 && typo.err.contains("sasl.pasword") && !typo.err.contains(secret), "\(typo.err)")
+        let jaas = try cli(
+            serve,
             environment: [
-                "LAYOUT_WORKER_BROKERS": "127.0.0.1:1", "LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG": jaas,
-                "LAYOUT_WORKER_KAFKA_SASL_PASSWD": secret + "-typo",
+                "LAYOUT_WORKER_KAFKA_SASL_JAAS_CONFIG":
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"\(secret)\";"
             ])
+        #expect(jaas.status == 64 && jaas.err.contains("sasl.jaas.config"), "\(jaas.err)")
+        #expect(!jaas.err.contains(secret), "\(jaas.err)")
+        // Correctly spelled: the worker runs; the secret is redacted wherever it would appear, a known value is not.
+        let r = try runCLI(
+            serve + ["--kafka-property", "ssl.key.password=\(secret)", "--kafka-property", "socket.timeout.ms=12345"],
+            environment: ["LAYOUT_WORKER_KAFKA_SASL_PASSWORD": secret + "-env"]
+        ) { Thread.sleep(forTimeInterval: 2) }
         #expect(
-            r.err.contains("sasl.jaas.config=[redacted]") && r.err.contains("sasl.passwd=[redacted]"),
-            "\(r.err.prefix(1000))")
+            r.err.contains("ssl.key.password=[redacted]") && r.err.contains("sasl.password=[redacted]")
+                && r.err.contains("socket.timeout.ms=12345"), "\(r.err.prefix(1500))")
         #expect(!r.err.contains(secret), "a secret leaked: \(r.err.prefix(2000))")
+    }
+
+    /// Start errors name the setting and say what is wrong, with exit 64 (usage) or 2 (config).
+    @Test func startErrorsNameTheSettingAndSayWhatIsWrong() throws {
+        let serve = [
+            "serve", "--input", "in", "--output", "out", "--http", "off", "--brokers", "127.0.0.1:1",
+            "--config", Fixtures.path("config/default.yaml"),
+        ]
+        let regex = try cli(serve + ["--input", "^["])
+        #expect(
+            regex.status == 64 && regex.err.contains("input '^[' is not a valid regular expression"), "\(regex.err)")
+        let negative = try cli(serve + ["--batch-size", "-5"])
+        #expect(
+            negative.status == 64 && negative.err.contains("batch-size must be at least 1, not -5"), "\(negative.err)")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).yaml")
+        try "# nothing here\n".write(to: empty, atomically: true, encoding: .utf8)
+        let emptyConfig = try cli(serve + ["--config", empty.path])
+        #expect(emptyConfig.status == 2 && emptyConfig.err.contains("[empty-config]"), "\(emptyConfig.err)")
+        // The ops port taken by another listener: named, before any client starts.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 1) == 0
+            }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: addr.sin_port)
+        let taken = try cli(serve.filter { $0 != "off" && $0 != "--http" } + ["--http", "127.0.0.1:\(port)"])
+        #expect(
+            taken.status == 64
+                && taken.err.contains("http 127.0.0.1:\(port): cannot listen there (Address already in use)"),
+            "\(taken.err)")
+        #expect(!taken.err.contains("CancellationError"), "\(taken.err)")
     }
 }

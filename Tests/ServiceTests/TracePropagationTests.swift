@@ -106,7 +106,8 @@ import Tracing
         ]
         let tracer = InMemoryTracer()
         let worker = try LayoutWorker(
-            settings: settings, compiler: LayoutCompiler(config: MappingConfig()), status: WorkerStatus(),
+            settings: settings, compilers: CompilerSlot(LayoutCompiler(config: MappingConfig()), configHash: "test"),
+            status: WorkerStatus(),
             metrics: WorkerMetrics(factory: NOOPMetricsHandler.instance),
             tracer: MessageTracer(tracer: tracer, group: group), logger: Logger(label: "trace-test"))
         try worker.run()
