@@ -80,7 +80,8 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
+                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying", "Mapping",
+                "ContentTree",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
