@@ -104,11 +104,14 @@ func errors(_ yaml: String) -> [Diagnostic] {
         #expect(nested.first?.message.contains("types") == true)
     }
 
-    @Test func anEmptyConfigIsWarnedAbout() throws {
-        for text in ["", "version: 1\n"] {
-            let config = try MappingConfigLoader().load(yaml: text, origin: "empty.yaml").get()
-            let findings = ConfigChecker().check(config)
-            #expect(findings.contains { $0.code == "empty-config" && $0.severity == .warning }, "\(findings)")
+    /// A config that maps nothing is a warning; a file with no YAML document at all (empty, or only comments) is
+    /// an error: `serve` would otherwise start with it silently.
+    @Test func anEmptyConfigIsWarnedAboutAndAnEmptyFileRefused() throws {
+        let config = try MappingConfigLoader().load(yaml: "version: 1\n", origin: "empty.yaml").get()
+        let findings = ConfigChecker().check(config)
+        #expect(findings.contains { $0.code == "empty-config" && $0.severity == .warning }, "\(findings)")
+        for text in ["", "# only a comment\n", "\n\n"] {
+            #expect(errors(text).map(\.code) == ["empty-config"], "\(text.debugDescription)")
         }
         let mapped = try MappingConfigLoader().load(yaml: "defaultRenderer: Cell\n", origin: "x.yaml").get()
         #expect(!ConfigChecker().check(mapped).contains { $0.code == "empty-config" })
