@@ -65,9 +65,13 @@ let package = Package(
             name: "LayoutCompiler",
             dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
             swiftSettings: strict),
-        // previous layout + new record → record with the adaptors' carried attributes (needs state, so not the compiler).
+        // previous layout + new record → record with the adaptors' carried attributes and the change set to it
+        // (`PageStep`; needs state, so not the compiler).
         .target(
-            name: "AttributeCarrying", dependencies: ["Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff"],
+            name: "AttributeCarrying",
+            dependencies: [
+                "Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff", .product(name: "LayoutKit", package: "swift"),
+            ],
             swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),

@@ -46,8 +46,8 @@ public struct ResponseFilesSource: Service {
     struct State {
         var config: [UInt8]?
         var compiler: LayoutCompiler?
-        /// The compiler's adaptors' and config's carried attributes (made with the compiler).
-        var carrier: AttributeCarrier?
+        /// What a record does to its page: the compiler's carried attributes (made with the compiler).
+        var step: PageStep?
         var responses: [[UInt8]?]
         var records: [RecordOutline?]
         /// Size and modification time of each file when it was last read, by use ("config", or the page's index:
@@ -66,11 +66,11 @@ public struct ResponseFilesSource: Service {
         switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
-            switch ConfigFile.load(configPath) {
+            switch ConfigFile.load(contents: Data(bytes), path: configPath) {
             case .success(let config):
                 let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
-                state.carrier = AttributeCarrier(for: compiler)
+                state.step = PageStep(for: compiler)
                 recompileAll = true
                 logger.info("config loaded", metadata: ["config": "\(configPath)"])
                 await hub.report(nil, page: nil)
@@ -102,12 +102,8 @@ public struct ResponseFilesSource: Service {
             switch compiler.compile(bytes, source: RecordSource(file: path)) {
             case .success(let compiled):
                 do {
-                    var record = try RecordOutline(bytes: compiled.bytes)
-                    if let previous = state.records[page],
-                        let carried = state.carrier?.carry(into: record, from: previous)
-                    {
-                        record = try RecordOutline(bytes: carried)
-                    }
+                    let compiledRecord = try RecordOutline(bytes: compiled.bytes)
+                    let record = try state.step?.carried(compiledRecord, after: state.records[page]) ?? compiledRecord
                     state.records[page] = record
                     await hub.show(record, page: page)
                 } catch {

@@ -32,19 +32,19 @@ public struct ChangeStage: Sendable {
     }
 
     public let settings: ChangeSettings
-    var carrier: AttributeCarrier
-    let differ = LayoutDiffer()
+    /// What a record does to its page (carried attributes, change set).
+    var step: PageStep
     /// The previous layout per page.
     public var store: LayoutStore
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
-        self.carrier = AttributeCarrier(for: compiler)
+        self.step = PageStep(for: compiler)
         self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
     }
 
     /// Carries attributes as `compiler`'s config says from now on (after a config reload).
-    public mutating func use(_ compiler: LayoutCompiler) { carrier = AttributeCarrier(for: compiler) }
+    public mutating func use(_ compiler: LayoutCompiler) { step = PageStep(for: compiler) }
 
     /// The outcome of each message of a batch (a record, or nil for a tombstone), in order per page; different
     /// pages are read back and diffed in parallel.
@@ -81,7 +81,7 @@ public struct ChangeStage: Sendable {
         // 3. Each page's messages in order, pages in parallel, each starting from the stored layout; an input at
         //    or before the page's position leaves the page as it is.
         var previous = order.map { store.page(for: $0) ?? LayoutStore.Page(layout: nil, position: nil) }
-        let carrier = self.carrier, differ = self.differ
+        let step = self.step
         let (pages, members, read) = (order, groups, outlines)
         outcomes.withUnsafeMutableBufferPointer { out in
             previous.withUnsafeMutableBufferPointer { prev in
@@ -97,25 +97,19 @@ public struct ChangeStage: Sendable {
                             continue
                         }
                         position = offset
-                        guard case .success(var outline) = read[i], var bytes = batch[i].record else {
+                        guard case .success(let outline) = read[i], batch[i].record != nil else {
                             layout = nil
                             results.buffer[i] = .cleared(page: key.page)
                             continue
                         }
-                        if let layout, let carried = carrier.carry(into: outline, from: layout) {
-                            do throws(ChangeSetError) {
-                                outline = try RecordOutline(bytes: carried)
-                                bytes = carried
-                            } catch {
-                                results.buffer[i] = .failed(error)
-                                continue
-                            }
+                        do throws(ChangeSetError) {
+                            let next = try step.next(after: layout, record: outline, key: key.page)
+                            results.buffer[i] = .changed(
+                                Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+                            layout = next.layout
+                        } catch {
+                            results.buffer[i] = .failed(error)
                         }
-                        results.buffer[i] = .changed(
-                            Step(
-                                record: bytes, pageKey: key.page,
-                                changeSet: differ.diff(from: layout, to: outline, key: key.page)))
-                        layout = outline
                     }
                     last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                 }

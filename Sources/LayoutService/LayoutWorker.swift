@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 public import Kafka
-public import LayoutCompiler
+import LayoutCompiler
 import LayoutRecord
 public import Logging
 import Tracing

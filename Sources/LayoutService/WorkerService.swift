@@ -1,6 +1,6 @@
 import Foundation
 import Kafka
-public import LayoutCompiler
+import LayoutCompiler
 public import Logging
 public import ServiceLifecycle
 

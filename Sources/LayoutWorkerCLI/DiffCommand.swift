@@ -49,15 +49,9 @@ struct DiffCommand: ParsableCommand {
             }
         }
         let base = old == "-" ? nil : try record(old)
-        let target = try record(new)
-        var next = target
-        if let compiler, let base,
-            let carried = AttributeCarrier(for: compiler)
-                .carry(into: target, from: base)
-        {
-            next = try RecordOutline(bytes: carried)
-        }
-        let cs = LayoutDiffer().diff(from: base, to: next, key: key)
+        let step = compiler.map { PageStep(for: $0) } ?? PageStep()
+        let next = try step.next(after: base, record: try record(new), key: key)
+        let cs = next.changeSet
         if summary {
             let s = cs.summary
             Output.line(
@@ -68,7 +62,7 @@ struct DiffCommand: ParsableCommand {
             Output.line(
                 "record members changed: \(s.recordMembers); lists replaced whole: \(s.replacedLists)\(s.replacedRecord ? "; record replaced" : "")"
             )
-            Output.line("change set: \(cs.bytes.count) bytes; target: \(next.document.bytes.count) bytes")
+            Output.line("change set: \(cs.bytes.count) bytes; target: \(next.record.count) bytes")
         } else if pretty, let doc = try? JSONReader().read(cs.bytes) {
             Output.out(JSONPrettyPrinter.format(doc))
         } else {

@@ -1,0 +1,42 @@
+public import LayoutCompiler
+public import LayoutDiff
+public import LayoutKit
+
+/// What a new record does to a page: the one definition `serve --changes-topic`, `replay`'s and `preview`'s pages
+/// and `diff --responses` share. The record takes over the attributes its adaptors carry from the page's previous
+/// layout (read back only when one changed), and the change set leads from that layout to the result.
+public struct PageStep: Sendable {
+    /// Nil for records that carry nothing (`diff` of two records, not responses).
+    let carrier: AttributeCarrier?
+    let differ = LayoutDiffer()
+
+    /// The step for records `compiler` makes (its adaptors' carries and its config's `carry` declarations).
+    public init(for compiler: LayoutCompiler) { carrier = AttributeCarrier(for: compiler) }
+
+    /// A step that carries nothing: the change set between records as they are.
+    public init() { carrier = nil }
+
+    /// The page's next layout and the change set that leads to it from `previous`.
+    public struct Next: Sendable {
+        /// The record as published (with carried attributes), read.
+        public var layout: RecordOutline
+        public var changeSet: ChangeSet
+        /// The record's bytes as published.
+        public var record: [UInt8] { layout.document.bytes }
+    }
+
+    /// `record` as it is published after `previous` (attributes carried; the same outline when none change).
+    public func carried(_ record: RecordOutline, after previous: RecordOutline?) throws(ChangeSetError) -> RecordOutline
+    {
+        guard let carrier, let previous, let bytes = carrier.carry(into: record, from: previous) else { return record }
+        return try RecordOutline(bytes: bytes)
+    }
+
+    /// The page's next layout after `previous` and the change set to it, keyed `key`.
+    public func next(after previous: RecordOutline?, record: RecordOutline, key: String?) throws(ChangeSetError)
+        -> Next
+    {
+        let layout = try carried(record, after: previous)
+        return Next(layout: layout, changeSet: differ.diff(from: previous, to: layout, key: key))
+    }
+}
