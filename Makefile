@@ -73,6 +73,7 @@ test-browser: build
 	  node --test Tests/Browser/
 
 bench: deps release
+	@mkdir -p $(RUN_DIR)
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
 	@$(DEPS)/venv/bin/python scripts/bench-summary.py $(RUN_DIR)/bench.md
 	@$(ROOT)/scripts/bench-stdin.sh | tee -a $(RUN_DIR)/bench.md
@@ -101,7 +102,7 @@ bench-compare: deps
 	  status=$$?; cat $(RUN_DIR)/bench-compare.md; git worktree remove --force $(RUN_DIR)/bench-base; exit $$status
 
 bench-e2e: release
-	@$(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md
+	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md
 
 # -detect_leaks=0: Swift keeps enum case tags in pointer spare bits, so LeakSanitizer reports reachable
 # indirect-enum boxes (e.g. the loaded config's conditions) as leaks; ASan's memory-error checks stay on.
