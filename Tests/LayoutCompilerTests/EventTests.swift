@@ -180,7 +180,7 @@ private let config = """
 
     /// README's worked example, run: its events block added to config/default.yaml on the sample search page.
     @Test func readmeExampleIsWhatCompileWrites() throws {
-        let readme = Fixtures.text("README.md")
+        let readme = Fixtures.text("docs/mapping-config.md")
         let start = try #require(readme.range(of: "**Events** (DTCollectionViewManager"))
         let yamlStart = try #require(readme.range(of: "```yaml\n", range: start.upperBound..<readme.endIndex))
         let yamlEnd = try #require(readme.range(of: "```", range: yamlStart.upperBound..<readme.endIndex))

@@ -4,10 +4,28 @@ import LayoutService
 import TestSupport
 import Testing
 
-/// The service's names as README documents them: every dead-letter code (the compiler's and the service's) and
-/// every dead-letter header.
+/// The service's names as the operating manual documents them: every dead-letter code (the compiler's and the
+/// service's) and every dead-letter header; and every relative link of README and docs/ leads to a file.
 @Suite struct DocumentedNameTests {
-    private let readme = Fixtures.text("README.md")
+    private let readme = Fixtures.text("docs/operating.md")
+
+    @Test func relativeLinksInREADMEAndDocsResolve() throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("docs"))
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        #expect(docs.count >= 8)
+        var checked = 0
+        for page in ["README.md"] + docs {
+            let directory = URL(fileURLWithPath: Fixtures.path(page)).deletingLastPathComponent()
+            for match in Fixtures.text(page).matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
+                let target = String(match.1)
+                guard !target.hasPrefix("http") else { continue }
+                let path = directory.appendingPathComponent(target).standardized.path
+                #expect(FileManager.default.fileExists(atPath: path), "\(page) links to \(target), which is not there")
+                checked += 1
+            }
+        }
+        #expect(checked >= 15)
+    }
 
     @Test func deadLetterCodesAgreeWithREADME() throws {
         let listed = try #require(
