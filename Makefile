@@ -77,6 +77,8 @@ bench: deps release
 	cd Benchmarks && $(SWIFT_ENV) swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress | tee $(RUN_DIR)/bench.md
 	@$(DEPS)/venv/bin/python scripts/bench-summary.py $(RUN_DIR)/bench.md
 	@$(ROOT)/scripts/bench-stdin.sh | tee -a $(RUN_DIR)/bench.md
+	@SIMDJSON_PROBE="$$($(ROOT)/scripts/ensure-simdjson-probe.sh)" $(ROOT)/scripts/bench-process.sh $(RELEASE_BIN) \
+	  | tee -a $(RUN_DIR)/bench.md
 
 run: build
 	@$(ROOT)/scripts/run-demo.sh
@@ -88,15 +90,17 @@ broker-stop:
 	@$(ROOT)/scripts/broker.sh stop
 
 # `make bench-compare BASE=REV`: this tree's `compile` against revision REV's, alternating rounds in one run: the
-# command (CPU time) and `make bench`'s in-process compile benchmarks (p50). REV is built in .run/bench-base, a git
-# worktree removed afterwards.
+# command as a process (scripts/bench-process.sh: 45 KB, 600 KB and corpus pages, files and stdin; MB/s, page
+# faults, wall and CPU time) and `make bench`'s in-process compile benchmarks (p50). REV is built in
+# .run/bench-base, a git worktree removed afterwards.
 bench-compare: deps
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git revision>"; exit 2; }
 	$(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
 	@rm -rf $(RUN_DIR)/bench-base; git worktree prune; git worktree add --detach $(RUN_DIR)/bench-base $(BASE) >/dev/null
 	@cp -n Package.resolved $(RUN_DIR)/bench-base/ 2>/dev/null || true
 	cd $(RUN_DIR)/bench-base && $(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
-	@$(ROOT)/scripts/bench-compare.sh $(RUN_DIR)/bench-base/.build/release/layout-worker \
+	@SIMDJSON_PROBE="$$($(ROOT)/scripts/ensure-simdjson-probe.sh)" \
+	  $(ROOT)/scripts/bench-process.sh $(RUN_DIR)/bench-base/.build/release/layout-worker \
 	  $(ROOT)/.build/release/layout-worker > $(RUN_DIR)/bench-compare.md \
 	  && $(SWIFT_ENV) $(ROOT)/scripts/bench-compare-inprocess.sh $(RUN_DIR)/bench-base $(ROOT) >> $(RUN_DIR)/bench-compare.md; \
 	  status=$$?; cat $(RUN_DIR)/bench-compare.md; git worktree remove --force $(RUN_DIR)/bench-base; exit $$status

@@ -1,6 +1,6 @@
 public import ContentTree
 import Foundation
-public import LayoutCompiler
+import LayoutCompiler
 import LayoutKit
 public import Mapping
 

@@ -1,4 +1,4 @@
-public import LayoutCompiler
+import LayoutCompiler
 public import Logging
 public import ServiceLifecycle
 import UnixSignals

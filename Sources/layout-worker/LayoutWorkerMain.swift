@@ -5,6 +5,7 @@ import LayoutWorkerCLI
 @main
 enum LayoutWorkerMain {
     static func main() async {
+        ProcessAllocator.keepLargeBlocksInTheHeap()
         await LayoutWorkerCommand.main(nil)
     }
 }
