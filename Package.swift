@@ -114,11 +114,13 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedPreviewPage"]),
         // The command-line edge: every subcommand; a library, so a program can embed it with a tracer bootstrapped.
+        // mallopt for the executable (glibc's malloc.h is not in Swift's Glibc module): see ProcessAllocator.
+        .target(name: "CAllocator"),
         .target(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
-                "LayoutPreview",
+                "LayoutPreview", "CAllocator",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CAllocator
 
 /// How the process's allocator treats large blocks, set once at start by the executable (and by a program that
 /// embeds the command line, before it runs it).
@@ -8,15 +6,15 @@ import Glibc
 /// glibc serves a block above its mmap threshold (128 KiB at first, raised as such blocks are freed, at most
 /// 32 MiB) from a fresh mapping and unmaps it when it is freed. A large page's input, tape, sections and record
 /// are such blocks, so every one was faulted in anew for every response: about 690 minor faults and 2 ms of system
-/// time per 600 KB page, against 2 per 45 KB page. With the threshold at 256 MiB they come from the heap and are
+/// time per 600 KB page, against 2 per 45 KB page. With the threshold at 32 MiB (glibc's largest; `mallopt` refuses
+/// more, and inputs are 8 MiB at most by default) they come from the heap and are
 /// reused from one response to the next, so faults per response stay flat; the heap's top goes back to the system
 /// once 512 MiB of it is free, and memory stays bounded by what the process holds at its peak (for `serve`, the
 /// in-flight byte budget).
 public enum ProcessAllocator {
-    public static func keepLargeBlocksInTheHeap() {
-        #if canImport(Glibc)
-        _ = mallopt(M_MMAP_THRESHOLD, 256 << 20)
-        _ = mallopt(M_TRIM_THRESHOLD, 512 << 20)
-        #endif
+    /// Returns whether the allocator took the settings (false where it is not glibc's).
+    @discardableResult
+    public static func keepLargeBlocksInTheHeap() -> Bool {
+        lw_allocator_keep_large_blocks(32 << 20, 512 << 20) == 1
     }
 }

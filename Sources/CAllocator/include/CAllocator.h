@@ -1,0 +1,9 @@
+#ifndef LAYOUT_WORKER_CALLOCATOR_H
+#define LAYOUT_WORKER_CALLOCATOR_H
+
+/// Serves blocks up to `mmap_threshold` bytes from the heap (not fresh mappings) and gives the heap's top back to
+/// the system once `trim_threshold` bytes of it are free. glibc only (`mallopt`); elsewhere it does nothing.
+/// Returns 1 when both settings were taken.
+int lw_allocator_keep_large_blocks(int mmap_threshold, int trim_threshold);
+
+#endif
