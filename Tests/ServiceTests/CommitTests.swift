@@ -218,9 +218,11 @@ private final class SteadyProducer: Sendable {
         let ends = inputs.reduce(into: [Int32: Int64]()) {
             $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
         }
+        let quiet = Date()
         let committed = waitUntil(seconds: 120, every: 0.25) {
             (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
         }
+        let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
@@ -246,7 +248,7 @@ private final class SteadyProducer: Sendable {
         }
         #expect(backwards == 0 && repeated == 0, "\(backwards) change sets move a page back, \(repeated) repeat one")
         print(
-            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, lost \(missing.count)"
+            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the input went quiet"
         )
     }
 
@@ -273,9 +275,11 @@ private final class SteadyProducer: Sendable {
         let ends = inputs.reduce(into: [Int32: Int64]()) {
             $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
         }
+        let quiet = Date()
         let committed = waitUntil(seconds: 120, every: 0.25) {
             (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
         }
+        let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
         let seen = sources(try broker.consume(output, partitions: 3, count: total))
         let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
@@ -283,7 +287,7 @@ private final class SteadyProducer: Sendable {
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
         print(
-            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), lost \(missing.count), committed to the end: \(committed)"
+            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the input went quiet"
         )
     }
 }
