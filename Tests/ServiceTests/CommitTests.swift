@@ -248,7 +248,7 @@ private final class SteadyProducer: Sendable {
         }
         #expect(backwards == 0 && repeated == 0, "\(backwards) change sets move a page back, \(repeated) repeat one")
         print(
-            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the input went quiet"
+            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet"
         )
     }
 
@@ -287,7 +287,7 @@ private final class SteadyProducer: Sendable {
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
         print(
-            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the input went quiet"
+            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet"
         )
     }
 }
