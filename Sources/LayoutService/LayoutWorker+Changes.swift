@@ -41,16 +41,14 @@ extension LayoutWorker {
             delivery.deadLetter(
                 message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
             return
-        case .redelivered:
-            // Published again (the records topic is at-least-once), but the page does not move back.
-            metrics.changeSetSkipped(reason: "redelivered")
-            delivery.send(
-                message, purpose: .record,
-                parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
-                span: span)
-            return
-        case .untracked, .cleared:
-            metrics.changeSetSkipped(reason: "no-page-key")
+        case .redelivered, .untracked, .cleared:
+            // A record without a change set: a re-delivered input is published again (the records topic is
+            // at-least-once) but does not move its page back; a record without a page key has no page.
+            if case .redelivered = page {
+                metrics.changeSetSkipped(reason: "redelivered")
+            } else {
+                metrics.changeSetSkipped(reason: "no-page-key")
+            }
             delivery.send(
                 message, purpose: .record,
                 parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],

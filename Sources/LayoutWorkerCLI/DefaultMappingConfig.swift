@@ -36,20 +36,20 @@ enum DefaultMappingConfig {
     }
 }
 
-/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
 /// The config at `path` as `serve` and `replay` take it (checked: any error finding refuses it), or every error on
 /// stderr and exit 2.
 func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
-    switch CheckedMappingConfig.load(path) {
-    case .success(let c): return c
-    case .failure(let e):
-        for d in e.diagnostics { Output.error(d.description) }
-        throw ExitCode(2)
-    }
+    try configOrExit(CheckedMappingConfig.load(path))
 }
 
+/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
 func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
-    switch ConfigFile.load(path) {
+    try configOrExit(ConfigFile.load(path))
+}
+
+/// The loaded config, or every error on stderr and exit 2.
+private func configOrExit<Config>(_ result: Result<Config, MappingConfigError>) throws -> Config {
+    switch result {
     case .success(let c): return c
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }

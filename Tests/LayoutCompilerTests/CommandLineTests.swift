@@ -272,7 +272,7 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             var pid: pid_t = 0
-            try #require(posix_spawn(&pid, argv[0], &actions, nil, &argv, environ) == 0)
+            try #require(posix_spawn(&pid, argv[0]!, &actions, nil, &argv, environ) == 0)
             var status: Int32 = 0
             var usage = rusage()
             try #require(wait4(pid, &status, 0, &usage) == pid)

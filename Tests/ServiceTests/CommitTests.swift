@@ -6,22 +6,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
-
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
-
-/// `partition/offset` of the input each record was compiled from.
-private func sources(_ records: [KafkaMessage]) -> [String] {
-    records.compactMap { m in
-        guard let v = m.value, let d = try? JSONReader().read(v), let s = d.value(0, "source"),
-            let p = d.value(s, "partition").flatMap(d.int), let o = d.value(s, "offset").flatMap(d.int)
-        else { return nil }
-        return "\(p)/\(o)"
-    }
-}
-
 /// Produces `count` messages from a thread of their own, `perBatch` every `pause` seconds, each batch flushed.
 private final class SteadyProducer: Sendable {
     private let done = DispatchGroup()
@@ -39,7 +23,7 @@ private final class SteadyProducer: Sendable {
                 for batch in 0..<((count + perBatch - 1) / perBatch) {
                     for n in (batch * perBatch)..<min(count, (batch + 1) * perBatch) {
                         try producer.produce(
-                            topic: topic, key: Array("k\(n % 30)".utf8), value: response("m\(n)"), token: n)
+                            topic: topic, key: Array("k\(n % 30)".utf8), value: emptyResultsList("m\(n)"), token: n)
                     }
                     let (reports, pending) = producer.flush(timeoutMs: 120_000)
                     if pending > 0 || reports.contains(where: { $0.error != nil }) {
@@ -68,15 +52,15 @@ private final class SteadyProducer: Sendable {
     @Test func aCommitRefusedDuringARebalanceIsSentAgainOnAQuietPartition() throws {
         let broker = try TestBroker(mockBrokers: 3)
         let mock = try #require(broker.mock)
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, (0..<40).map { ("k\($0)", response("m\($0)")) })
+        try broker.produce(input, (0..<40).map { ("k\($0)", emptyResultsList("m\($0)")) })
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         #expect(
             waitUntil(seconds: 60) { (try? broker.committed(group: group, topic: input, partitions: 1)[0]) == 40 },
             "\(worker.logText.suffix(3000))")
         mock.failNext(.offsetCommit, with: [KafkaMockCluster.illegalGeneration])
-        try broker.produce(input, (40..<50).map { ("k\($0)", response("m\($0)")) })
+        try broker.produce(input, (40..<50).map { ("k\($0)", emptyResultsList("m\($0)")) })
         let start = Date()
         let committed = waitUntil(seconds: 60, every: 0.1) {
             (try? broker.committed(group: group, topic: input, partitions: 1)[0]) == 50
@@ -84,7 +68,7 @@ private final class SteadyProducer: Sendable {
         let seconds = Date().timeIntervalSince(start)
         #expect(committed, "\(worker.logText.suffix(4000))")
         #expect(worker.logText.contains("commit failed; sending it again"), "the injected failure must be met")
-        let live = sources(try broker.consume(output, partitions: 1, count: 50, timeout: 10))
+        let live = recordSources(try broker.consume(output, partitions: 1, count: 50, timeout: 10))
         #expect(live.count == 50 && Set(live).count == 50, "\(live.count) records, \(Set(live).count) distinct")
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 20) == 0)
@@ -95,7 +79,7 @@ private final class SteadyProducer: Sendable {
         Thread.sleep(forTimeInterval: 2)
         next.signal(SIGTERM)
         #expect(next.wait(seconds: 20) == 0)
-        let after = sources(try broker.consume(output, partitions: 1, count: 51, timeout: 3))
+        let after = recordSources(try broker.consume(output, partitions: 1, count: 51, timeout: 3))
         #expect(after.count == 50, "re-delivered after restart: \(after.count - 50)")
         #expect(next.stoppedCounts["consumed"] == 0, "\(next.stoppedCounts)")
         print(
@@ -108,7 +92,7 @@ private final class SteadyProducer: Sendable {
     @Test func leaderChangesAndABrokerDownLoseAndStallNothing() throws {
         let broker = try TestBroker(mockBrokers: 3)
         let mock = try #require(broker.mock)
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 3)
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         #expect(worker.waitForLog("partitions assigned", seconds: 60), "\(worker.logText.suffix(2000))")
@@ -127,18 +111,14 @@ private final class SteadyProducer: Sendable {
             for topic in [input, output] { try mock.setLeader(topic: topic, partition: p, broker: p % 3 + 1) }
         }
         #expect(producer.finish() == nil)
-        let ends = try broker.consume(input, partitions: 3, count: total).reduce(into: [Int32: Int64]()) {
-            $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
-        }
-        let done = waitUntil(seconds: 120, every: 0.2) {
-            (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
-        }
+        let ends = TestBroker.endOffsets(try broker.consume(input, partitions: 3, count: total))
+        let done = broker.waitForCommits(group: group, topic: input, ends: ends)
         let recovery = Date().timeIntervalSince(back)
         #expect(
             done,
             "committed \(String(describing: try? broker.committed(group: group, topic: input, partitions: 3))) vs ends \(ends)\n\(worker.logText.suffix(3000))"
         )
-        let records = sources(try broker.consume(output, partitions: 3, count: total))
+        let records = recordSources(try broker.consume(output, partitions: 3, count: total))
         let letters = try broker.consume(dlq, partitions: 3, count: 0, timeout: 1)
         #expect(Set(records).count == total, "\(Set(records).count) of \(total) inputs have a record")
         #expect(letters.isEmpty, "\(letters.count) dead letters")
@@ -156,9 +136,9 @@ private final class SteadyProducer: Sendable {
     @Test func injectedRequestErrorsAreWaitedOut() throws {
         let broker = try TestBroker(mockBrokers: 3)
         let mock = try #require(broker.mock)
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 3)
-        try broker.produce(input, (0..<60).map { ("k\($0)", response("m\($0)")) })
+        try broker.produce(input, (0..<60).map { ("k\($0)", emptyResultsList("m\($0)")) })
         mock.failNext(.findCoordinator, with: Array(repeating: KafkaMockCluster.coordinatorNotAvailable, count: 3))
         mock.failNext(
             .produce,
@@ -169,16 +149,12 @@ private final class SteadyProducer: Sendable {
         mock.failNext(
             .offsetCommit, with: [KafkaMockCluster.illegalGeneration, KafkaMockCluster.rebalanceInProgress])
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
-        let ends = try broker.consume(input, partitions: 3, count: 60).reduce(into: [Int32: Int64]()) {
-            $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
-        }
+        let ends = TestBroker.endOffsets(try broker.consume(input, partitions: 3, count: 60))
         let start = Date()
-        let done = waitUntil(seconds: 120, every: 0.2) {
-            (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
-        }
+        let done = broker.waitForCommits(group: group, topic: input, ends: ends)
         #expect(done, "\(worker.logText.suffix(4000))")
         let seconds = Date().timeIntervalSince(start)
-        let records = sources(try broker.consume(output, partitions: 3, count: 60))
+        let records = recordSources(try broker.consume(output, partitions: 3, count: 60))
         #expect(Set(records).count == 60)
         #expect(try broker.consume(dlq, partitions: 3, count: 0, timeout: 1).isEmpty)
         #expect(worker.logText.contains("commit failed; sending it again"), "the injected commit errors must be met")
@@ -197,7 +173,8 @@ private final class SteadyProducer: Sendable {
     {
         let broker = try TestBroker.start(kind)
         let (input, output, dlq, changes, state, group) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest"), unique("g")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest"),
+            uniqueName("g")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
         let flags = ["--changes-topic", changes, "--state-topic", state]
@@ -215,18 +192,14 @@ private final class SteadyProducer: Sendable {
         let last = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
         let inputs = try broker.consume(input, partitions: 3, count: total)
-        let ends = inputs.reduce(into: [Int32: Int64]()) {
-            $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
-        }
+        let ends = TestBroker.endOffsets(inputs)
         let quiet = Date()
-        let committed = waitUntil(seconds: 120, every: 0.25) {
-            (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
-        }
+        let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
-        let seen = sources(try broker.consume(output, partitions: 3, count: total))
+        let seen = recordSources(try broker.consume(output, partitions: 3, count: total))
         let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record")
         // Each page's change sets in topic order (one page lives on one changes partition).
@@ -258,7 +231,7 @@ private final class SteadyProducer: Sendable {
         throws
     {
         let broker = try TestBroker.start(kind)
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 3)
         let total = 900
         let producer = SteadyProducer(broker: broker, topic: input, count: total)
@@ -272,16 +245,12 @@ private final class SteadyProducer: Sendable {
         #expect(producer.finish() == nil)
         let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         let inputs = try broker.consume(input, partitions: 3, count: total)
-        let ends = inputs.reduce(into: [Int32: Int64]()) {
-            $0[$1.partition] = max($0[$1.partition] ?? 0, $1.offset + 1)
-        }
+        let ends = TestBroker.endOffsets(inputs)
         let quiet = Date()
-        let committed = waitUntil(seconds: 120, every: 0.25) {
-            (try? broker.committed(group: group, topic: input, partitions: 3)) == ends
-        }
+        let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
-        let seen = sources(try broker.consume(output, partitions: 3, count: total))
+        let seen = recordSources(try broker.consume(output, partitions: 3, count: total))
         let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record, e.g. \(missing.prefix(5))")
         last.signal(SIGTERM)

@@ -5,22 +5,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
-
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
-
-/// (partition, offset) of the input each record was compiled from.
-private func sources(_ records: [KafkaMessage]) -> [String] {
-    records.compactMap { m in
-        guard let v = m.value, let d = try? JSONReader().read(v), let s = d.value(0, "source"),
-            let p = d.value(s, "partition").flatMap(d.int), let o = d.value(s, "offset").flatMap(d.int)
-        else { return nil }
-        return "\(p)/\(o)"
-    }
-}
-
 private func pageNames(_ records: [KafkaMessage]) -> [String] {
     records.compactMap { m in
         guard let v = m.value, let d = try? JSONReader().read(v), let p = d.value(0, "page") else { return nil }
@@ -37,11 +21,11 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// partition count): that raced the test's re-creation and won on a loaded CI machine.
     @Test func brokerRestartMidStream() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, (0..<5).map { ("k\($0)", response("before-\($0)")) })
+        try broker.produce(input, (0..<5).map { ("k\($0)", emptyResultsList("before-\($0)")) })
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: [
                 "--producer-stall-ms", "5000",
                 "--kafka-property", "topic.metadata.refresh.interval.ms=1000",
@@ -54,7 +38,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         // The worker's last commit (offset 5) can reach the fresh broker before the group is gone, and this broker
         // never reports an out-of-range offset (test-broker.md §4), so the group may resume at 5 instead of 0:
         // offsets 5–9 are served either way.
-        try broker.produce(input, (0..<10).map { ("k\($0)", response("after-\($0)")) })
+        try broker.produce(input, (0..<10).map { ("k\($0)", emptyResultsList("after-\($0)")) })
         let expected = Set((5..<10).map { "after-\($0)" })
         var names: [String] = []
         let deadline = Date().addingTimeInterval(90)
@@ -74,15 +58,15 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// A poison message at the head of the partition, then an output topic that refuses some records (the broker's
     /// schema registry): refused records are dead-lettered, never skipped, and offsets are committed only past them.
     @Test func refusedRecordsAreDeadLetteredNotSkipped() throws {
-        let output = unique("out")
+        let output = uniqueName("out")
         // The registry's schema file describes the record: its `value` here.
         let schema =
             #"{"type":"object","properties":{"value":{"type":"object","required":["page"],"properties":{"page":{"type":"object","properties":{"name":{"not":{"const":"refuse-me"}}}}}}}}"#
         let broker = try TestBroker(schemas: [output: schema])
-        let (input, dlq, group) = (unique("in"), unique("dlq"), unique("g"))
+        let (input, dlq, group) = (uniqueName("in"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         var messages: [(key: String?, value: [UInt8]?)] = [("poison", Array("{\"@type\": [".utf8))]
-        for n in 0..<60 { messages.append(("k\(n)", response(n % 10 == 3 ? "refuse-me" : "ok-\(n)"))) }
+        for n in 0..<60 { messages.append(("k\(n)", emptyResultsList(n % 10 == 3 ? "refuse-me" : "ok-\(n)"))) }
         try broker.produce(input, messages)
         // One record per produce request, so the registry refuses exactly the bad record and not its whole batch.
         let worker = try WorkerProcess(
@@ -109,11 +93,11 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// A backlog 15× --max-in-flight: fetching pauses and resumes, in-flight stays bounded, nothing is lost.
     @Test func backlogPausesAndResumesWithBoundedInFlight() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 3)
-        try broker.produce(input, (0..<120).map { ("k\($0 % 17)", response("m\($0)")) })
+        try broker.produce(input, (0..<120).map { ("k\($0 % 17)", emptyResultsList("m\($0)")) })
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "120", "--max-in-flight", "8", "--batch-size", "4", "--log-level", "debug"])
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(2000))")
         let entries = worker.logEntries
@@ -124,6 +108,6 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let peaks = paused.compactMap { $0["in-flight"] as? Int }
         #expect(!peaks.isEmpty && peaks.allSatisfy { $0 <= 8 + 4 }, "\(peaks)")
         #expect(worker.stoppedCounts["consumed"] == 120 && worker.stoppedCounts["published"] == 120)
-        #expect(Set(sources(try broker.consume(output, partitions: 3, count: 120))).count == 120)
+        #expect(Set(recordSources(try broker.consume(output, partitions: 3, count: 120))).count == 120)
     }
 }
