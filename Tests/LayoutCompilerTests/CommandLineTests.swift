@@ -27,6 +27,24 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
     return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
+/// The SHA-256 of `data` in hex, by coreutils' `sha256sum`.
+private func sha256(_ data: Data) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sha256sum"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let writer = Thread {
+        try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return String(text.prefix(64))
+}
+
 @Suite(.serialized) struct CommandLineTests {
     @Test func inputsOverTheLimitAreRefusedBeforeParsingInEveryCommand() throws {
         let big = FileManager.default.temporaryDirectory.appendingPathComponent("lw-big-\(UUID().uuidString).json")
@@ -282,6 +300,29 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
         let few = try faults(5), many = try faults(40)
         let perResponse = Double(many - few) / 35
         #expect(perResponse < 60, "\(perResponse) minor faults per extra response (\(few) for 5, \(many) for 40)")
+    }
+
+    /// Every record and change set of the samples (and the corpus page, when present) is byte for byte what the
+    /// reference revision wrote: `Tests/output-hashes.txt` (from `scripts/output-hashes.py`) holds their SHA-256.
+    @Test func outputsAreByteIdenticalToTheReference() throws {
+        let lines = Fixtures.text("Tests/output-hashes.txt").split(separator: "\n")
+        #expect(lines.count >= 24)
+        var compared = 0
+        for line in lines {
+            let expected = String(line.prefix(64))
+            let arguments = line.dropFirst(66).split(separator: " ").map(String.init)
+            // Corpus lines need ../shared; skip them cleanly when it is absent.
+            guard
+                arguments.allSatisfy({
+                    !$0.hasPrefix("../shared") || FileManager.default.fileExists(atPath: Fixtures.path($0))
+                })
+            else { continue }
+            let r = try run(arguments)
+            #expect(r.status == 0, "\(arguments): \(r.err)")
+            #expect(try sha256(Data(r.out.utf8)) == expected, "\(arguments.joined(separator: " ")) differs")
+            compared += 1
+        }
+        #expect(compared >= 24)
     }
 
     @Test func versionIsPrinted() throws {
