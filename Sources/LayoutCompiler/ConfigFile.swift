@@ -1,23 +1,19 @@
 import ContentTree
-public import Foundation
 public import Mapping
 
-/// Loads mapping configs from files.
+/// Mapping configs from the bytes of their files. Reading the files is the edges' work (`serve`, the command
+/// line, the preview): the compiler never touches a file.
 public enum ConfigFile {
-    /// The config at `path`, or the errors that make it unusable (a missing file is one of them).
-    public static func load(_ path: String) -> Result<MappingConfig, MappingConfigError> {
-        load(contents: FileManager.default.contents(atPath: path), path: path)
-    }
-
-    /// The config in `contents`, the bytes read from `path` (nil when it could not be read).
-    public static func load(contents data: Data?, path: String) -> Result<MappingConfig, MappingConfigError> {
-        guard let data else {
+    /// The config in `contents`, the bytes read from `path` (nil when it could not be read; `path` names it in
+    /// findings), or the errors that make it unusable.
+    public static func load(contents: [UInt8]?, path: String) -> Result<MappingConfig, MappingConfigError> {
+        guard let contents else {
             return .failure(
                 MappingConfigError(diagnostics: [
                     .init(.error, "config-not-found", path: path, "cannot read the config file")
                 ]))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: contents, as: UTF8.self) else {
             return .failure(
                 MappingConfigError(diagnostics: [
                     .init(.error, "config-encoding", path: path, "the config file is not UTF-8")

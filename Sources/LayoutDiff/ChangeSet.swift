@@ -4,6 +4,8 @@ import LayoutKit
 public struct ChangeSet: Sendable {
     /// The change set format version.
     public static let formatVersion = Layout.formatVersion
+    /// Its `kind` member, which tells a change set from a record when no header says which.
+    public static let kind = "layout-change-set"
 
     /// The change set as one line of JSON.
     public let bytes: [UInt8]

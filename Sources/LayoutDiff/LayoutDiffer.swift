@@ -11,7 +11,7 @@ public struct LayoutDiffer: Sendable {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.key("version"); w.int(ChangeSet.formatVersion)
-        w.key("kind"); w.string("layout-change-set")
+        w.key("kind"); w.string(ChangeSet.kind)
         w.key("key"); w.string(orNull: key)
         w.key("base")
         if let old { writeIdentity(old.identity, &w) } else { w.null() }

@@ -66,7 +66,7 @@ public struct ResponseFilesSource: Service {
         switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
-            switch ConfigFile.load(contents: Data(bytes), path: configPath) {
+            switch ConfigFile.load(contents: bytes, path: configPath) {
             case .success(let config):
                 let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler

@@ -1,5 +1,6 @@
 import Foundation
 public import Kafka
+import LayoutDiff
 import LayoutService
 public import Logging
 public import ServiceLifecycle
@@ -108,13 +109,16 @@ public struct TopicFollower: Service {
         }
     }
 
+    /// `,"kind":"<ChangeSet.kind>"`, as a change set's second member is written.
+    static let kindMember = Array(#","kind":""#.utf8) + Array(ChangeSet.kind.utf8) + [UInt8(ascii: "\"")]
+
     /// Whether a message holds a change set rather than a record.
     static func isChangeSet(_ message: KafkaMessage, _ value: [UInt8]) -> Bool {
         if let type = message.header(OutputHeader.contentType) {
             return String(decoding: type, as: UTF8.self).hasPrefix(OutputHeader.changeSetMediaType)
         }
         // A change set's first members are its version and kind (a record's are its version and source).
-        return value.prefix(48).firstRange(of: Array(#","kind":"layout-change-set""#.utf8)) != nil
+        return value.prefix(48).firstRange(of: Self.kindMember) != nil
     }
 }
 

@@ -1,6 +1,6 @@
 public import ContentTree
 import Foundation
-import LayoutCompiler
+public import LayoutCompiler
 import LayoutKit
 public import Mapping
 
@@ -16,7 +16,7 @@ public struct CheckedMappingConfig: Sendable {
 
     /// Reads, loads and checks the config at `path`; the failure holds every error finding.
     public static func load(_ path: String) -> Result<CheckedMappingConfig, MappingConfigError> {
-        let contents = FileManager.default.contents(atPath: path)
+        let contents = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
         let config: MappingConfig
         switch ConfigFile.load(contents: contents, path: path) {
         case .success(let c): config = c
@@ -25,7 +25,7 @@ public struct CheckedMappingConfig: Sendable {
         let findings = ConfigChecker().check(config)
         let errors = findings.filter { $0.severity == .error }
         guard errors.isEmpty else { return .failure(MappingConfigError(diagnostics: errors)) }
-        let hash = ContentHash(of: contents.map { [UInt8]($0) } ?? []).value
+        let hash = ContentHash(of: contents ?? []).value
         return .success(
             CheckedMappingConfig(
                 path: path, config: config, hash: String(hash, radix: 16).leftPadded(to: 16),
@@ -36,5 +36,13 @@ public struct CheckedMappingConfig: Sendable {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension ConfigFile {
+    /// The config in the file at `path` (read here, at the edge), or the errors that make it unusable (a file that
+    /// cannot be read is one of them).
+    public static func load(_ path: String) -> Result<MappingConfig, MappingConfigError> {
+        load(contents: FileManager.default.contents(atPath: path).map { [UInt8]($0) }, path: path)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kafka
+import LayoutDiff
 import LayoutJSON
 import LayoutService
 
@@ -157,7 +158,7 @@ struct TailCommand: ParsableCommand {
         guard let value = m.value else { return line + " TOMBSTONE" }
         if full { return line + "\n" + String(decoding: value, as: UTF8.self) }
         guard let doc = try? JSONReader().read(value) else { return line + " \(value.count) bytes" }
-        if doc.value(0, "kind").flatMap(doc.string) == "layout-change-set" {
+        if doc.value(0, "kind").flatMap(doc.string) == ChangeSet.kind {
             return line + describeChangeSet(doc, bytes: value.count)
         }
         guard let sections = doc.value(0, "sections") else { return line + " \(value.count) bytes" }

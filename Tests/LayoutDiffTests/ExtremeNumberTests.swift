@@ -20,13 +20,23 @@ let extremeNumbers = [
 @Suite struct ExtremeNumberTests {
     let compilers: [(name: String, compiler: LayoutCompiler)] = {
         var out = [
-            ("default", LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get()))
+            (
+                "default",
+                LayoutCompiler(
+                    config: try! ConfigFile.load(
+                        contents: Fixtures.bytes("config/default.yaml"), path: "config/default.yaml"
+                    ).get())
+            )
         ]
         if !Fixtures.corpusFiles.isEmpty {
             out.append(
                 (
                     "supermami",
-                    LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/examples/supermami.yaml")).get())
+                    LayoutCompiler(
+                        config: try! ConfigFile.load(
+                            contents: Fixtures.bytes("config/examples/supermami.yaml"),
+                            path: "config/examples/supermami.yaml"
+                        ).get())
                 ))
         }
         return out

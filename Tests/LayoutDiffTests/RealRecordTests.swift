@@ -8,7 +8,8 @@ import Mapping
 import TestSupport
 import Testing
 
-private let defaultCompiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
+private let defaultCompiler = LayoutCompiler(
+    config: try! ConfigFile.load(contents: Fixtures.bytes("config/default.yaml"), path: "config/default.yaml").get())
 
 /// A results-list response for records `first...last` of `total`.
 private func resultsPage(first: Int, last: Int, total: Int = 100) -> [UInt8] {
@@ -163,7 +164,9 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
 
     @Test func corpusPageWithATenthOfRowsChangedRoundTrips() throws {
         guard let dir = Fixtures.corpusDirectory else { return }  // no ../shared in a user's clone
-        let config = try ConfigFile.load(Fixtures.path("config/examples/supermami.yaml")).get()
+        let config = try ConfigFile.load(
+            contents: Fixtures.bytes("config/examples/supermami.yaml"), path: "config/examples/supermami.yaml"
+        ).get()
         let compiler = LayoutCompiler(config: config)
         let page = try edited(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/supermami-1.json")))) { _ in }
         let a = try RecordOutline(bytes: try compiler.compile(page).get().bytes)
