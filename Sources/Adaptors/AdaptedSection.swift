@@ -24,7 +24,7 @@ public struct AdaptedSection: Sendable {
         section.placeholderMessage = "\(field) \(reason)"
         section.diagnostics.append(
             Diagnostic(
-                .error, "rows-unreadable", path: item.path,
+                .error, .rowsUnreadable, path: item.path,
                 "\(item.type).\(field) \(reason); the section shows an error placeholder"))
         return section
     }

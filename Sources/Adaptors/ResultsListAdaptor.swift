@@ -43,7 +43,7 @@ public struct ResultsListAdaptor: ContentItemAdaptor {
         if !unusable.isEmpty {
             section.diagnostics.append(
                 Diagnostic(
-                    .warning, "paging-out-of-range", path: item.path,
+                    .warning, .pagingOutOfRange, path: item.path,
                     "\(item.type) paging numbers out of range (\(unusable.joined(separator: ", "))); paging facts may be incomplete"
                 ))
         }

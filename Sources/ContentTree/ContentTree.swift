@@ -120,7 +120,7 @@ public struct ContentTree: Sendable {
                     let shown = values.prefix(5).map { String(decoding: $0.prefix(200), as: UTF8.self) }
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "duplicate-type", path: TreePath.text(path),
+                            .warning, .duplicateType, path: TreePath.text(path),
                             "@type appears \(values.count) times (\(shown.joined(separator: ", "))); the first is used, but parsers that keep the last key (JavaScript, Python) see \(shown.last!)"
                         ))
                 }
@@ -130,7 +130,7 @@ public struct ContentTree: Sendable {
                     if hasClass {
                         diagnostics.append(
                             Diagnostic(
-                                .warning, "type-and-class", path: TreePath.text(path),
+                                .warning, .typeAndClass, path: TreePath.text(path),
                                 "object has both @type and @class; treated as a model object, not a content item"))
                     } else {
                         let index = items.count
@@ -146,7 +146,7 @@ public struct ContentTree: Sendable {
                     let kind = nodes[typeNode].kind
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "invalid-type", path: TreePath.text(path),
+                            .warning, .invalidType, path: TreePath.text(path),
                             "@type is \(kind == .null ? "null" : "a \(kind)"), not a string; the object is not treated as a content item"
                         ))
                 }

@@ -11,16 +11,16 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var severity: Severity
-    /// A stable, kebab-case rule name, e.g. `unmapped` or `ambiguous`.
+    /// A stable, kebab-case rule name, e.g. `unmapped` or `ambiguous` (a `DiagnosticCode`'s raw value).
     public var code: String
     /// Tree path (or config location) the finding is about.
     public var path: String
     /// A one-line human explanation.
     public var message: String
 
-    public init(_ severity: Severity, _ code: String, path: String, _ message: String) {
+    public init(_ severity: Severity, _ code: DiagnosticCode, path: String, _ message: String) {
         self.severity = severity
-        self.code = code
+        self.code = code.rawValue
         self.path = path
         self.message = message
     }

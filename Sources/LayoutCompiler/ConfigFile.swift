@@ -10,13 +10,13 @@ public enum ConfigFile {
         guard let contents else {
             return .failure(
                 MappingConfigError(diagnostics: [
-                    .init(.error, "config-not-found", path: path, "cannot read the config file")
+                    .init(.error, .configNotFound, path: path, "cannot read the config file")
                 ]))
         }
         guard let text = String(validating: contents, as: UTF8.self) else {
             return .failure(
                 MappingConfigError(diagnostics: [
-                    .init(.error, "config-encoding", path: path, "the config file is not UTF-8")
+                    .init(.error, .configEncoding, path: path, "the config file is not UTF-8")
                 ]))
         }
         return MappingConfigLoader().load(yaml: text, origin: path)

@@ -21,7 +21,7 @@ struct PlaceholderPolicy: Sendable {
             let text = doc.string(errorNode) ?? String(decoding: doc.raw(errorNode), as: UTF8.self)
             adapted.placeholder = .error
             adapted.placeholderMessage = text
-            return Diagnostic(.warning, "cartridge-error", path: item.path, "\(item.type) reported an error: \(text)")
+            return Diagnostic(.warning, .cartridgeError, path: item.path, "\(item.type) reported an error: \(text)")
         }
         if adapted.rows.isEmpty, adapted.placeholder == nil, options.emptySlotsShowLoading, item.childCount == 0,
             let paths = doc.value(item.node, Self.contentPathsKey), doc.kind(paths) == .array,

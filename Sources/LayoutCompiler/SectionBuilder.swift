@@ -92,7 +92,7 @@ struct SectionBuilder {
         if mismatched > 0 {
             diagnostics.append(
                 Diagnostic(
-                    .warning, "group-type-mismatch", path: item.path,
+                    .warning, .groupTypeMismatch, path: item.path,
                     "\(mismatched) row\(mismatched == 1 ? "'s" : "s'") \(grouper.pathText) \(mismatched == 1 ? "is" : "are") not \(grouper.valueType.article) (groupType \(grouper.valueType.rawValue)); \(mismatched == 1 ? "it is" : "they are") in the null group"
                 ))
         }
@@ -162,7 +162,7 @@ struct SectionBuilder {
         if !duplicates.isEmpty {
             let shown = duplicates.prefix(10).joined(separator: ", ") + (duplicates.count > 10 ? ", …" : "")
             diagnostics.append(
-                Diagnostic(.warning, "duplicate-row-id", path: path, "row ids repeat within the section: \(shown)"))
+                Diagnostic(.warning, .duplicateRowId, path: path, "row ids repeat within the section: \(shown)"))
         }
         head.visible =
             !adapted.isContainer
@@ -197,7 +197,7 @@ struct SectionBuilder {
             let lines = mappings.map { n in events.mappings[n].location.map { "line \($0.line)" } ?? "mapping \(n)" }
             diagnostics.append(
                 Diagnostic(
-                    .error, "ambiguous", path: path,
+                    .error, .ambiguous, path: path,
                     "row \(context.row) (id \(id)) \(event) event matches \(mappings.count) mappings for \(type) (\(lines.joined(separator: ", "))); the row has no \(event)"
                 ))
         }
@@ -215,12 +215,12 @@ struct SectionBuilder {
             let why = fallsBackToDefault ? "no defaultRenderer" : "defaultRenderer applies to rows only"
             diagnostics.append(
                 Diagnostic(
-                    .error, "unmapped", path: path,
+                    .error, .unmapped, path: path,
                     "\(what()) has no renderer (tried \(tried.joined(separator: ", ")); \(why))"))
         case .ambiguous(let type, let renderers):
             diagnostics.append(
                 Diagnostic(
-                    .error, "ambiguous", path: path,
+                    .error, .ambiguous, path: path,
                     "\(what()) matches \(renderers.count) mappings for \(type): \(renderers.joined(separator: ", "))"))
         }
     }

@@ -54,7 +54,7 @@ struct SectionIdentifier: Sendable {
                 let base = id[..<(id.lastIndex(of: "~") ?? id.endIndex)]
                 diagnostics.append(
                     Diagnostic(
-                        .warning, "duplicate-section-id", path: item.path,
+                        .warning, .duplicateSectionId, path: item.path,
                         "\(item.type) has the identity '\(base)' of an earlier item; its section id is '\(id)'"))
             }
         }

@@ -46,7 +46,7 @@ public struct ConfigChecker: Sendable {
         if entries.isEmpty && config.defaultRenderer == nil && config.adaptors.isEmpty {
             findings.append(
                 Diagnostic(
-                    .warning, "empty-config", path: config.origin,
+                    .warning, .emptyConfig, path: config.origin,
                     "the config maps nothing: no renderers, supplementary views, placeholders, adaptors or defaultRenderer; every row will be unmapped"
                 ))
         }
@@ -57,7 +57,7 @@ public struct ConfigChecker: Sendable {
             if let c = e.condition, c.expression.isUnsatisfiable {
                 findings.append(
                     Diagnostic(
-                        .error, "unreachable-mapping", path: at(e),
+                        .error, .unreachableMapping, path: at(e),
                         "\(e.label) can never be chosen: its condition '\(c.source)' is never true"))
             }
         }
@@ -79,7 +79,7 @@ public struct ConfigChecker: Sendable {
                 for e in unconditional.dropFirst() {
                     findings.append(
                         Diagnostic(
-                            .error, "duplicate-mapping", path: at(e),
+                            .error, .duplicateMapping, path: at(e),
                             "\(e.label) and \(unconditional[0].label)\(location(unconditional[0])) both map \(type) without a condition; every \(type) would be ambiguous"
                         ))
                 }
@@ -88,7 +88,7 @@ public struct ConfigChecker: Sendable {
                 for e in group where e.condition != nil {
                     findings.append(
                         Diagnostic(
-                            .error, "unreachable-mapping", path: at(e),
+                            .error, .unreachableMapping, path: at(e),
                             "\(e.label) can never be chosen for \(type): every \(type) it matches also matches \(always.label)\(location(always)), which has no condition, so the row is ambiguous"
                         ))
                 }
@@ -101,7 +101,7 @@ public struct ConfigChecker: Sendable {
                 if let earlier = seen[c.canonical] {
                     findings.append(
                         Diagnostic(
-                            .error, "indistinguishable-conditions", path: at(e),
+                            .error, .indistinguishableConditions, path: at(e),
                             "\(e.label) and \(earlier.label)\(location(earlier)) have conditions that cannot be told apart for \(type): '\(c.source)' vs '\(earlier.condition!.source)'"
                         ))
                 } else {
@@ -118,13 +118,13 @@ public struct ConfigChecker: Sendable {
                     case .overlap(let witness):
                         findings.append(
                             Diagnostic(
-                                .error, "overlapping-conditions", path: at(second),
+                                .error, .overlappingConditions, path: at(second),
                                 "\(second.label) and \(first.label)\(location(first)) both match \(type) when the model is \(witness): '\(b.source)' and '\(a.source)'; the mapping would be ambiguous there"
                             ))
                     case .undecided(let why):
                         findings.append(
                             Diagnostic(
-                                .warning, "undecided-overlap", path: at(second),
+                                .warning, .undecidedOverlap, path: at(second),
                                 "could not prove that \(second.label) and \(first.label)\(location(first)) never both match \(type) ('\(b.source)' and '\(a.source)'): \(why)"
                             ))
                     }
@@ -134,7 +134,7 @@ public struct ConfigChecker: Sendable {
         if config.defaultRenderer == nil {
             findings.append(
                 Diagnostic(
-                    .info, "no-default-renderer", path: config.origin,
+                    .info, .noDefaultRenderer, path: config.origin,
                     "no defaultRenderer: rows no mapping matches are reported as unmapped"))
         }
         return findings

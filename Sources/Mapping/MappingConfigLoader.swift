@@ -17,7 +17,7 @@ public struct MappingConfigLoader: Sendable {
             return .failure(MappingConfigError(diagnostics: [reader.yamlDiagnostic(error)]))
         } catch {
             return .failure(
-                MappingConfigError(diagnostics: [Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")]))
+                MappingConfigError(diagnostics: [Diagnostic(.error, .yamlSyntax, path: origin, "\(error)")]))
         }
         var config = MappingConfig()
         config.origin = origin
@@ -25,7 +25,7 @@ public struct MappingConfigLoader: Sendable {
             return .failure(
                 MappingConfigError(diagnostics: [
                     Diagnostic(
-                        .error, "empty-config", path: origin,
+                        .error, .emptyConfig, path: origin,
                         "the config file holds no YAML document: it would map nothing (write at least one binding or mapping)"
                     )
                 ]))
@@ -71,21 +71,21 @@ private struct Reader {
         return "\(origin):\(l.line):\(l.column)"
     }
 
-    mutating func fail(_ node: Node, _ code: String, _ message: String) {
+    mutating func fail(_ node: Node, _ code: DiagnosticCode, _ message: String) {
         errors.append(Diagnostic(.error, code, path: path(node), message))
     }
 
     func yamlDiagnostic(_ error: YamlError) -> Diagnostic {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return Diagnostic(.error, "yaml-syntax", path: "\(origin):\(mark.line):\(mark.column)", problem)
+            return Diagnostic(.error, .yamlSyntax, path: "\(origin):\(mark.line):\(mark.column)", problem)
         case let .duplicatedKeysInMapping(duplicates, context):
             // Yams marks the first occurrence of the duplicated key.
             return Diagnostic(
-                .error, "duplicate-key", path: "\(origin):\(context.mark.line):\(context.mark.column)",
+                .error, .duplicateKey, path: "\(origin):\(context.mark.line):\(context.mark.column)",
                 "key given more than once in one mapping (first here): \(duplicates.sorted().joined(separator: ", "))")
         default:
-            return Diagnostic(.error, "yaml-syntax", path: origin, "\(error)")
+            return Diagnostic(.error, .yamlSyntax, path: origin, "\(error)")
         }
     }
 
@@ -93,18 +93,18 @@ private struct Reader {
     mutating func fields(_ node: Node, allowed: [String], what: String) -> [(key: String, keyNode: Node, value: Node)]?
     {
         guard case .mapping(let mapping) = node else {
-            fail(node, "wrong-type", "\(what) must be a mapping")
+            fail(node, .wrongType, "\(what) must be a mapping")
             return nil
         }
         var out: [(String, Node, Node)] = []
         for (k, v) in mapping {
             guard let key = k.string else {
-                fail(k, "wrong-type", "keys in \(what) must be strings")
+                fail(k, .wrongType, "keys in \(what) must be strings")
                 continue
             }
             if !allowed.contains(key) {
                 fail(
-                    k, "unknown-field",
+                    k, .unknownField,
                     "unknown field '\(key)' in \(what) (allowed: \(allowed.joined(separator: ", ")))")
                 continue
             }
@@ -115,7 +115,7 @@ private struct Reader {
 
     mutating func string(_ node: Node, what: String) -> String? {
         guard case .scalar(let s) = node, !s.string.isEmpty else {
-            fail(node, "wrong-type", "\(what) must be a non-empty string")
+            fail(node, .wrongType, "\(what) must be a non-empty string")
             return nil
         }
         return s.string
@@ -123,7 +123,7 @@ private struct Reader {
 
     mutating func bool(_ node: Node, what: String) -> Bool? {
         guard case .scalar = node, let b = node.bool else {
-            fail(node, "wrong-type", "\(what) must be true or false")
+            fail(node, .wrongType, "\(what) must be true or false")
             return nil
         }
         return b
@@ -138,10 +138,10 @@ private struct Reader {
                 guard let s = string(item, what: "each of \(what)") else { return nil }
                 out.append(s)
             }
-            if out.isEmpty { fail(node, "wrong-type", "\(what) must name at least one type") }
+            if out.isEmpty { fail(node, .wrongType, "\(what) must name at least one type") }
             return out
         default:
-            fail(node, "wrong-type", "\(what) must be a string or a list of strings")
+            fail(node, .wrongType, "\(what) must be a string or a list of strings")
             return nil
         }
     }
@@ -158,7 +158,7 @@ private struct Reader {
             let column = error.line == 1 ? base.column + quoted + error.column - 1 : error.column
             errors.append(
                 Diagnostic(
-                    .error, "condition-syntax", path: "\(origin):\(line):\(column)",
+                    .error, .conditionSyntax, path: "\(origin):\(line):\(column)",
                     "in condition '\(text)': \(error.message)"))
             return nil
         }
@@ -169,7 +169,7 @@ private struct Reader {
         do {
             return try FieldPath(parsing: text)
         } catch {
-            fail(node, "field-path-syntax", "\(what) '\(text)': \(error)")
+            fail(node, .fieldPathSyntax, "\(what) '\(text)': \(error)")
             return nil
         }
     }
@@ -183,13 +183,13 @@ private struct Reader {
         for (key, _, value) in top {
             switch key {
             case "version":
-                if value.int != 1 { fail(value, "unsupported-version", "version must be 1") }
+                if value.int != 1 { fail(value, .unsupportedVersion, "version must be 1") }
             case "policy":
                 if let s = string(value, what: "policy") {
                     if let p = Policy(rawValue: s) {
                         config.policy = p
                     } else {
-                        fail(value, "wrong-value", "policy must be strict or lenient, not '\(s)'")
+                        fail(value, .wrongValue, "policy must be strict or lenient, not '\(s)'")
                     }
                 }
             case "defaultRenderer":
@@ -223,7 +223,7 @@ private struct Reader {
 
     mutating func forEachEntry(_ node: Node, what: String, _ body: (inout Reader, Node) -> Void) {
         guard case .sequence(let seq) = node else {
-            fail(node, "wrong-type", "\(what) must be a list")
+            fail(node, .wrongType, "\(what) must be a list")
             return
         }
         for entry in seq { body(&self, entry) }
@@ -249,7 +249,7 @@ private struct Reader {
                 if let n = value.int, n >= 1, n <= 100_000 {
                     options.maxDepth = n
                 } else {
-                    fail(value, "wrong-value", "maxDepth must be an integer from 1 to 100000")
+                    fail(value, .wrongValue, "maxDepth must be an integer from 1 to 100000")
                 }
             default: break
             }
@@ -258,7 +258,7 @@ private struct Reader {
 
     mutating func readAdaptors(_ node: Node, into config: inout MappingConfig) {
         guard case .mapping(let mapping) = node else {
-            fail(node, "wrong-type", "adaptors must be a mapping from content type to adaptor")
+            fail(node, .wrongType, "adaptors must be a mapping from content type to adaptor")
             return
         }
         for (k, v) in mapping {
@@ -271,7 +271,7 @@ private struct Reader {
     mutating func readSectionIds(_ node: Node, into config: inout MappingConfig) {
         guard case .mapping(let mapping) = node else {
             fail(
-                node, "wrong-type",
+                node, .wrongType,
                 "sectionIds must be a mapping from content type (or *) to editor, name, path or field:PATH")
             return
         }
@@ -279,7 +279,7 @@ private struct Reader {
             guard let type = string(k, what: "a content type"), let text = string(v, what: "the section ids of \(type)")
             else { continue }
             guard let identity = SectionIdentity(text: text) else {
-                fail(v, "wrong-value", "section ids of \(type) must be editor, name, path or field:PATH, not '\(text)'")
+                fail(v, .wrongValue, "section ids of \(type) must be editor, name, path or field:PATH, not '\(text)'")
                 continue
             }
             if type == "*" { config.defaultSectionIdentity = identity } else { config.sectionIds[type] = identity }
@@ -291,7 +291,7 @@ private struct Reader {
         if case .scalar = node {
             guard let name = string(node, what: "the adaptor for \(type)") else { return nil }
             guard let adaptor = AdaptorRegistry.builtIn(named: name) else {
-                fail(node, "unknown-adaptor", "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
                 return nil
             }
             return AdaptorBinding(adaptor: adaptor, location: location(node))
@@ -329,7 +329,7 @@ private struct Reader {
                     if text.hasPrefix("field:"), text.count > 6 {
                         rows = .field(String(text.dropFirst(6)))
                     } else {
-                        fail(value, "wrong-value", "rows must be one, none, auto or field:NAME, not '\(text)'")
+                        fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'")
                     }
                 }
             case "idFields":
@@ -337,7 +337,7 @@ private struct Reader {
                 var paths: [FieldPath] = []
                 for text in list {
                     do { paths.append(try FieldPath(parsing: text)) } catch {
-                        fail(value, "field-path-syntax", "idFields '\(text)': \(error)")
+                        fail(value, .fieldPathSyntax, "idFields '\(text)': \(error)")
                     }
                 }
                 idPaths = paths
@@ -349,7 +349,7 @@ private struct Reader {
                         valueType = t
                     } else {
                         let types = RowGrouper.ValueType.allCases.map(\.rawValue).joined(separator: ", ")
-                        fail(value, "wrong-value", "groupType must be one of \(types), not '\(text)'")
+                        fail(value, .wrongValue, "groupType must be one of \(types), not '\(text)'")
                     }
                 }
             case "attributes":
@@ -362,7 +362,7 @@ private struct Reader {
                 for (name, v) in namedValues(value, what: "carry", of: "merge rule") {
                     guard let text = string(v, what: "the merge rule of \(name)") else { continue }
                     guard let merge = AttributeMerge(rawValue: text) else {
-                        fail(v, "wrong-value", "carry rule for \(name) must be one of \(rules), not '\(text)'")
+                        fail(v, .wrongValue, "carry rule for \(name) must be one of \(rules), not '\(text)'")
                         continue
                     }
                     carry.append((name, merge))
@@ -372,7 +372,7 @@ private struct Reader {
                     if let o = RowGrouper.Order(rawValue: text) {
                         order = o
                     } else {
-                        fail(value, "wrong-value", "groupOrder must be firstAppearance or value")
+                        fail(value, .wrongValue, "groupOrder must be firstAppearance or value")
                     }
                 }
             default: break
@@ -383,11 +383,11 @@ private struct Reader {
             adaptor = GenericAdaptor(rows: rows ?? .auto, idPaths: idPaths)
         } else {
             guard let builtIn = AdaptorRegistry.builtIn(named: name) else {
-                fail(node, "unknown-adaptor", "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
                 return nil
             }
-            if let rowsNode { fail(rowsNode, "wrong-field", "rows applies to the Generic adaptor only") }
-            if idPaths != nil { fail(node, "wrong-field", "idFields applies to the Generic adaptor only") }
+            if let rowsNode { fail(rowsNode, .wrongField, "rows applies to the Generic adaptor only") }
+            if idPaths != nil { fail(node, .wrongField, "idFields applies to the Generic adaptor only") }
             adaptor = builtIn
         }
         return AdaptorBinding(
@@ -401,7 +401,7 @@ private struct Reader {
     /// A mapping from names to scalar values (an attribute name to a field path, or to a merge rule).
     mutating func namedValues(_ node: Node, what: String, of valueKind: String) -> [(String, Node)] {
         guard case .mapping(let mapping) = node else {
-            fail(node, "wrong-type", "\(what) must be a mapping from attribute name to \(valueKind)")
+            fail(node, .wrongType, "\(what) must be a mapping from attribute name to \(valueKind)")
             return []
         }
         var out: [(String, Node)] = []
@@ -428,7 +428,7 @@ private struct Reader {
         }
         guard ok else { return nil }
         guard let renderer, let types else {
-            fail(node, "missing-field", "a renderer mapping needs renderer and types")
+            fail(node, .missingField, "a renderer mapping needs renderer and types")
             return nil
         }
         return RendererMapping(renderer: renderer, types: types, condition: condition, location: location(node))
@@ -453,7 +453,7 @@ private struct Reader {
         }
         guard ok else { return nil }
         guard let kind, let types, let field, let renderer else {
-            fail(node, "missing-field", "a supplementary mapping needs kind, types, field and renderer")
+            fail(node, .missingField, "a supplementary mapping needs kind, types, field and renderer")
             return nil
         }
         return SupplementaryMapping(
@@ -472,7 +472,7 @@ private struct Reader {
                     kind = PlaceholderKind(rawValue: text)
                     if kind == nil {
                         fail(
-                            value, "wrong-value", "placeholder kind must be loading, noResults or error, not '\(text)'")
+                            value, .wrongValue, "placeholder kind must be loading, noResults or error, not '\(text)'")
                     }
                 }
                 ok = ok && kind != nil
@@ -485,7 +485,7 @@ private struct Reader {
         }
         guard ok else { return nil }
         guard let kind, let renderer else {
-            fail(node, "missing-field", "a placeholder mapping needs kind and renderer")
+            fail(node, .missingField, "a placeholder mapping needs kind and renderer")
             return nil
         }
         return PlaceholderMapping(
@@ -517,7 +517,7 @@ private struct Reader {
         }
         guard ok else { return nil }
         guard let event else {
-            fail(node, "missing-field", "an event mapping needs event (and types, or none for every row)")
+            fail(node, .missingField, "an event mapping needs event (and types, or none for every row)")
             return nil
         }
         return EventMapping(
@@ -540,14 +540,14 @@ private struct Reader {
                 pairs.append((name, item, item))
             }
         default:
-            fail(node, "wrong-type", "fields must be a mapping from name to field path, or a list of field paths")
+            fail(node, .wrongType, "fields must be a mapping from name to field path, or a list of field paths")
             return nil
         }
         var out: [EventMapping.Field] = []
         for (name, nameNode, value) in pairs {
             guard let path = fieldPath(value, what: "field \(name)") else { return nil }
             if out.contains(where: { $0.name == name }) {
-                fail(nameNode, "wrong-value", "field '\(name)' is given twice in one event")
+                fail(nameNode, .wrongValue, "field '\(name)' is given twice in one event")
                 return nil
             }
             out.append(EventMapping.Field(name: name, path: path))

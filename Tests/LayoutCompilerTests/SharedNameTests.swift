@@ -1,4 +1,5 @@
 import Adaptors
+import ContentTree
 import Foundation
 import LayoutCompiler
 import TestSupport
@@ -37,6 +38,14 @@ import Testing
         // Every name is one the registry builds.
         for name in AdaptorName.allCases {
             #expect(AdaptorRegistry.builtIn(named: name.rawValue)?.name == name.rawValue)
+        }
+    }
+
+    /// Every diagnostic code (the one list, `DiagnosticCode`) is documented, backticked, in the config manual.
+    @Test func everyDiagnosticCodeIsDocumented() {
+        #expect(DiagnosticCode.allCases.count >= 31)
+        for code in DiagnosticCode.allCases {
+            #expect(readme.contains("`\(code.rawValue)`"), "docs/mapping-config.md does not list \(code.rawValue)")
         }
     }
 
