@@ -3,6 +3,7 @@ import Foundation
 import LayoutCompiler
 import LayoutDiff
 import LayoutRecord
+import LayoutService
 public import Logging
 public import ServiceLifecycle
 
@@ -118,16 +119,13 @@ public struct ResponseFilesSource: Service {
 
     /// The bytes of `path`, `unchanged` when its stamp is the one of its last read, or why it cannot be read.
     private func read(_ path: String, as use: String, _ stamps: inout [String: FileStamp]) -> FileRead {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = attributes[.size] as? Int
-        else {
+        guard let stamp = FileStamp(path: path) else {
             stamps[use] = nil
             return .problem("\(path): cannot read the file")
         }
-        let stamp = FileStamp(size: size, modified: attributes[.modificationDate] as? Date)
         if stamps[use] == stamp { return .unchanged }
-        guard size <= maxInputBytes else {
-            return .problem("\(path): \(size) bytes, more than the limit of \(maxInputBytes)")
+        guard stamp.size <= maxInputBytes else {
+            return .problem("\(path): \(stamp.size) bytes, more than the limit of \(maxInputBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             return .problem("\(path): cannot read the file")
@@ -141,11 +139,5 @@ public struct ResponseFilesSource: Service {
         case bytes([UInt8])
         case unchanged
         case problem(String)
-    }
-
-    /// What tells that a file may have changed without reading it.
-    struct FileStamp: Equatable {
-        let size: Int
-        let modified: Date?
     }
 }

@@ -3,32 +3,59 @@ public import Logging
 public import ServiceLifecycle
 import UnixSignals
 
-/// Loads the mapping config again on SIGHUP. A config `check` finds an error in is refused: the one in use stays,
+/// Loads the mapping config again on SIGHUP and, with `watchInterval`, when the file's size or modification time
+/// changes (a Kubernetes ConfigMap update). A config `check` finds an error in is refused: the one in use stays,
 /// the error is logged and counted (`config_reload_failures_total`), readiness is not touched. A good one goes into
-/// the worker's `CompilerSlot` and is used from the worker's next batch on.
+/// the worker's `CompilerSlot` and is used from the worker's next batch on. Reloads happen one at a time.
 public struct ConfigReloader: Service {
     let path: String
     let slot: CompilerSlot
     let maxInputBytes: Int
     let metrics: WorkerMetrics
     let logger: Logger
+    /// How often the file is looked at; nil: on SIGHUP only.
+    let watchInterval: Duration?
 
-    public init(path: String, slot: CompilerSlot, maxInputBytes: Int, metrics: WorkerMetrics, logger: Logger) {
+    public init(
+        path: String, slot: CompilerSlot, maxInputBytes: Int, metrics: WorkerMetrics, logger: Logger,
+        watchInterval: Duration? = nil
+    ) {
         self.path = path
         self.slot = slot
         self.maxInputBytes = maxInputBytes
         self.metrics = metrics
         self.logger = logger
+        self.watchInterval = watchInterval
     }
 
     public func run() async throws {
+        let (triggers, trigger) = AsyncStream.makeStream(of: String.self)
         let signals = await UnixSignalsSequence(trapping: .sighup)
-        for await _ in signals.cancelOnGracefulShutdown() { reload() }
+        let (path, interval) = (self.path, watchInterval)
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in signals { trigger.yield("SIGHUP") }
+                }
+                if let interval {
+                    group.addTask {
+                        var seen = FileStamp(path: path)
+                        while (try? await Task.sleep(for: interval)) != nil {
+                            let now = FileStamp(path: path)
+                            if now != seen, now != nil { trigger.yield("the file changed") }
+                            seen = now
+                        }
+                    }
+                }
+                for await why in triggers { reload(because: why) }
+                group.cancelAll()
+            }
+        }
     }
 
     /// Loads, checks and installs the config once; returns whether it was taken.
     @discardableResult
-    public func reload() -> Bool {
+    public func reload(because why: String = "asked") -> Bool {
         let inUse = slot.compiler.configHash
         switch CheckedMappingConfig.load(path) {
         case .failure(let error):
@@ -36,7 +63,7 @@ public struct ConfigReloader: Service {
             logger.error(
                 "config reload refused; the config in use stays",
                 metadata: [
-                    "path": .string(path), "in-use": .string(inUse),
+                    "path": .string(path), "in-use": .string(inUse), "trigger": .string(why),
                     "errors": .string(error.diagnostics.map(\.description).joined(separator: "; ")),
                 ])
             return false
@@ -50,7 +77,10 @@ public struct ConfigReloader: Service {
             metrics.config(hash: checked.hash, previous: inUse)
             logger.info(
                 "config reloaded",
-                metadata: ["path": .string(path), "config": .string(checked.hash), "previous": .string(inUse)])
+                metadata: [
+                    "path": .string(path), "config": .string(checked.hash), "previous": .string(inUse),
+                    "trigger": .string(why),
+                ])
             return true
         }
     }

@@ -28,7 +28,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Output topic for layout records.") var output: String?
     @Option(name: .customLong("dead-letter"), help: "Dead-letter topic.") var deadLetter: String?
     @Option(help: "Consumer group id.") var group: String?
-    @Option(help: "Mapping config (YAML).") var config: String?
+    @Option(help: "Mapping config (YAML); SIGHUP loads it again.") var config: String?
+    @Option(
+        name: .customLong("config-watch-seconds"), parsing: .unconditional,
+        help: "Also load the config again when the file changes, looking every this many seconds (default 0: off)."
+    ) var configWatchSeconds: Int?
     @Option(help: "Tombstones: forward (default) or skip.") var tombstones: String?
     @Option(
         name: .customLong("max-message-bytes"), parsing: .unconditional,
@@ -159,6 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         let configPath = try value(config, "config") ?? DefaultMappingConfig.path()
+        let watchSeconds = try int(configWatchSeconds, "config-watch-seconds", atLeast: 0) ?? 0
+        let watch: Duration? = watchSeconds > 0 ? .seconds(watchSeconds) : nil
         let checked = try loadCheckedConfigOrExit(configPath)
         let compilers = CompilerSlot(
             LayoutCompiler(config: checked.config, maxInputBytes: serve.maxMessageBytes), configHash: checked.hash)
@@ -193,7 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
             .init(
                 service: ConfigReloader(
                     path: configPath, slot: compilers, maxInputBytes: serve.maxMessageBytes, metrics: metrics,
-                    logger: logger)),
+                    logger: logger, watchInterval: watch)),
         ]
         let httpAddress = value(http, "http") ?? "127.0.0.1:9464"
         if httpAddress != "off" {

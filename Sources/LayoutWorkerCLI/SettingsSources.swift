@@ -29,7 +29,7 @@ struct SettingsSources {
         "input", "output", "dead-letter", "group", "config", "tombstones", "max-message-bytes", "max-in-flight",
         "max-in-flight-bytes", "crash-state-dir", "batch-size", "shutdown-timeout-ms", "producer-stall-ms", "http",
         "changes-topic", "state-topic", "page-key", "state-max-bytes", "stop-after", "liveness-stall-seconds",
-        "debug-crash-key",
+        "debug-crash-key", "config-watch-seconds",
     ]
     /// Settings holding librdkafka properties, each with its per-property variable prefix.
     static let propertySettings = [

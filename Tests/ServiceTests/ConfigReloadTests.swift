@@ -81,4 +81,35 @@ import Testing
         #expect(worker.wait(seconds: 30) == 0)
         #expect(worker.nonJSONLines.isEmpty)
     }
+
+    /// With `--config-watch-seconds`, a changed file is taken without a signal (a ConfigMap update), and a file
+    /// that stops being readable or breaks is refused like a broken SIGHUP reload.
+    @Test func aChangedFileIsTakenWithoutASignal() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        try broker.createTopics([input, output, dlq], partitions: 1)
+        let original = try String(contentsOfFile: Fixtures.path("config/default.yaml"), encoding: .utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString).yaml")
+        try original.write(to: path, atomically: true, encoding: .utf8)
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            extra: ["--config", path.path, "--config-watch-seconds", "1"])
+        try broker.produce(input, [("page", response("v1"))])
+        let hashA = try #require(
+            try broker.consume(output, partitions: 1, count: 1, timeout: 60).first.flatMap {
+                header($0, OutputHeader.config)
+            })
+        try original.replacingOccurrences(of: "- renderer: ProductCell\n", with: "- renderer: ProductCardCell\n")
+            .write(to: path, atomically: true, encoding: .utf8)
+        #expect(worker.waitForLog("config reloaded", seconds: 30), "\(worker.logText.suffix(2000))")
+        #expect(worker.lastEntry("config reloaded")?["trigger"] as? String == "the file changed")
+        try broker.produce(input, [("page", response("v1"))])
+        let records = try broker.consume(output, partitions: 1, count: 2, timeout: 60)
+        let hashB = try #require(records.last.flatMap { header($0, OutputHeader.config) })
+        #expect(records.count == 2 && hashB != hashA)
+        try "renderers: [".write(to: path, atomically: true, encoding: .utf8)
+        #expect(worker.waitForLog("config reload refused", seconds: 30), "\(worker.logText.suffix(2000))")
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 30) == 0, "the watcher must not hold up shutdown")
+    }
 }
