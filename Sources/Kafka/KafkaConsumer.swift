@@ -144,13 +144,13 @@ public final class KafkaConsumer {
         return .success(KafkaMessage(m))
     }
 
-    /// Commits these offsets (each the next offset to read). Asynchronously, the coordinator's answer arrives
-    /// through `onCommitted` during a later `poll`; synchronously, use `commitNow`, which returns it.
-    public func commit(_ offsets: [TopicPartition], synchronous: Bool) throws(KafkaError) {
+    /// Sends a commit of these offsets (each the next offset to read) without waiting: the coordinator's answer
+    /// arrives through `onCommitted` during a later `poll`. `commitNow` waits for it.
+    public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let list = offsets.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        let err = rd_kafka_commit(handle, list, synchronous ? 0 : 1)
+        let err = rd_kafka_commit(handle, list, 1)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__NO_OFFSET { throw KafkaError(err) }
     }
 

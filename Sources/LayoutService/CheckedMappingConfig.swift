@@ -2,6 +2,7 @@ public import ContentTree
 import Foundation
 public import LayoutCompiler
 import LayoutKit
+public import Logging
 public import Mapping
 
 /// A mapping config file as `serve` takes it, at start and on every reload: read once, loaded and checked like
@@ -25,17 +26,17 @@ public struct CheckedMappingConfig: Sendable {
         let findings = ConfigChecker().check(config)
         let errors = findings.filter { $0.severity == .error }
         guard errors.isEmpty else { return .failure(MappingConfigError(diagnostics: errors)) }
-        let hash = ContentHash(of: contents ?? []).value
         return .success(
             CheckedMappingConfig(
-                path: path, config: config, hash: String(hash, radix: 16).leftPadded(to: 16),
+                path: path, config: config, hash: ContentHash(of: contents ?? []).description,
                 warnings: findings.filter { $0.severity != .error }))
     }
-}
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+    /// Logs each of `check`'s warnings (at start and on every reload).
+    public func logWarnings(_ logger: Logger) {
+        for warning in warnings {
+            logger.warning("config warning", metadata: ["finding": .string(warning.description)])
+        }
     }
 }
 

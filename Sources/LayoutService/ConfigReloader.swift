@@ -68,9 +68,7 @@ public struct ConfigReloader: Service {
                 ])
             return false
         case .success(let checked):
-            for warning in checked.warnings {
-                logger.warning("config warning", metadata: ["finding": .string(warning.description)])
-            }
+            checked.logWarnings(logger)
             slot.replace(
                 with: LayoutCompiler(config: checked.config, maxInputBytes: maxInputBytes), configHash: checked.hash)
             metrics.configReloaded(failed: false)

@@ -357,7 +357,7 @@ public final class LayoutWorker {
         }
         tracker.requested(offsets)
         do {
-            try consumer.commit(list, synchronous: false)
+            try consumer.commit(list)
         } catch {
             commitAnswered(list.map { CommitResult(partition: $0, error: error) })
         }

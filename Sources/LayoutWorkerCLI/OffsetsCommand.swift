@@ -88,7 +88,10 @@ struct OffsetsCommand: ParsableCommand {
             Output.line("dry run: nothing changed (add --execute to apply)")
             return
         }
-        try consumer.commit(targets, synchronous: true)
+        // Per partition: a synchronous rd_kafka_commit reports an error only when every partition failed.
+        let failed = consumer.commitNow(targets).filter { $0.error != nil }
+        for f in failed { Output.error("partition \(f.partition.partition): not reset: \(f.error!)") }
+        guard failed.isEmpty else { throw ExitCode(1) }
         Output.line("offsets reset")
     }
 }

@@ -174,9 +174,7 @@ struct ServeCommand: AsyncParsableCommand {
         let status = WorkerStatus(
             stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
         metrics.config(hash: checked.hash)
-        for warning in checked.warnings {
-            logger.warning("config warning", metadata: ["finding": .string(warning.description)])
-        }
+        checked.logWarnings(logger)
         logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
         logger.info(
             "kafka settings",
