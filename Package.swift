@@ -58,7 +58,8 @@ let package = Package(
             swiftSettings: strict),
         // layout record → change set: records read back, diffed by id, change sets written and applied.
         .target(
-            name: "LayoutDiff", dependencies: ["LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            name: "LayoutDiff",
+            dependencies: ["LayoutJSON", "LayoutRecord", .product(name: "LayoutKit", package: "swift")],
             swiftSettings: strict),
         // The pure compiler: bytes in, layout record bytes out.
         .target(
@@ -70,7 +71,8 @@ let package = Package(
         .target(
             name: "AttributeCarrying",
             dependencies: [
-                "Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff", .product(name: "LayoutKit", package: "swift"),
+                "Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff", "LayoutRecord",
+                .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
@@ -142,7 +144,9 @@ let package = Package(
         .testTarget(
             name: "LayoutDiffTests",
             dependencies: [
-                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "Mapping", "AttributeCarrying", "Adaptors", "TestSupport",
+                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "LayoutRecord", "Mapping", "AttributeCarrying",
+                "Adaptors",
+                "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),

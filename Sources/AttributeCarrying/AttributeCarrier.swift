@@ -1,7 +1,7 @@
 public import Adaptors
 public import LayoutCompiler
-public import LayoutDiff
 import LayoutJSON
+public import LayoutRecord
 
 /// Carries section attributes from a page's previous layout into its new record (EMAdaptorManager's
 /// `adaptorAttributes`): each adaptor names the attributes it carries (`ContentItemAdaptor.carriedAttributes`) and
@@ -32,80 +32,49 @@ public struct AttributeCarrier: Sendable {
         return own.filter { carry in !declared.contains { $0.name == carry.name } } + declared
     }
 
-    /// `record` with the attributes its adaptors carry taken over from `previous` (same section ids); nil when none change.
-    public func carry(into record: RecordOutline, from previous: RecordOutline) -> [UInt8]? {
-        let doc = record.document, prev = previous.document
-        var previousByID: [ArraySlice<UInt8>: RecordOutline.Section]?
-        // Per changed section: the attributes member's position and the new value of each carried attribute.
-        var replacements: [Int: (member: Int, values: [(key: Int, json: [UInt8])])] = [:]
-        for (n, section) in record.sections.enumerated() {
-            guard let typeNode = doc.value(section.node, Self.typeKey), let type = doc.string(typeNode) else {
-                continue
-            }
+    /// `record` with the attributes its adaptors carry taken over from `previous` (same section ids); nil when none
+    /// change. Only the attributes objects are read (each on its own, a few bytes); a changed one is put in place
+    /// and the outline moved with it, so the record is never read back whole.
+    public func carry(into record: RecordOutline, from previous: RecordOutline) -> RecordOutline? {
+        var previousByID: [ArraySlice<UInt8>: Int]?
+        var replacements: [(range: Range<Int>, with: [UInt8])] = []
+        for section in record.sections {
+            guard let attrMember = section.attributesMember, let type = record.type(of: section) else { continue }
             let carries = carries(for: type)
-            guard !carries.isEmpty,
-                let attrMember = section.members.firstIndex(where: { doc.stringEquals($0.key, Self.attributesBytes) })
-            else { continue }
+            guard !carries.isEmpty else { continue }
             if previousByID == nil {
                 previousByID = Dictionary(
-                    previous.sections.map { (prev.raw($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+                    previous.sections.indices.map { (previous.raw(previous.sections[$0].id), $0) },
+                    uniquingKeysWith: { a, _ in a })
             }
-            guard let old = previousByID?[doc.raw(section.id)], let oldAttrs = prev.value(old.node, Self.attributesKey),
-                prev.kind(oldAttrs) == .object
+            guard let o = previousByID?[record.raw(section.id)],
+                let oldMember = previous.sections[o].attributesMember,
+                let prev = try? Self.reader.read(Array(previous.raw(previous.sections[o].members[oldMember].value))),
+                prev.kind(prev.root) == .object
             else { continue }
-            let attrs = section.members[attrMember].value
+            let range = section.members[attrMember].value
+            guard let doc = try? Self.reader.read(Array(record.raw(range))) else { continue }
+            let attrs = doc.root
             var values: [(key: Int, json: [UInt8])] = []
             for carry in carries {
                 let key = JSONKey(carry.name)
-                guard let oldValue = prev.value(oldAttrs, key), let current = doc.value(attrs, key),
+                guard let oldValue = prev.value(prev.root, key), let current = doc.value(attrs, key),
                     let merged = carry.merge(prev, oldValue, doc, attrs), !merged.elementsEqual(doc.raw(current))
                 else { continue }
                 values.append((current - 1, merged))
             }
-            if !values.isEmpty { replacements[n] = (attrMember, values) }
-        }
-        guard !replacements.isEmpty else { return nil }
-        var w = JSONWriter(capacity: doc.bytes.count + 256)
-        w.beginObject()
-        for (m, member) in record.members.enumerated() {
-            w.key(raw: doc.raw(member.key))
-            guard m == record.sectionsMember else {
-                w.raw(doc.raw(member.value))
-                continue
+            guard !values.isEmpty else { continue }
+            var w = JSONWriter(capacity: range.count + 256)
+            w.beginObject()
+            for (ak, av) in doc.members(attrs) {
+                w.key(raw: doc.raw(ak))
+                if let v = values.first(where: { $0.key == ak }) { w.raw(v.json) } else { w.raw(doc.raw(av)) }
             }
-            w.beginArray()
-            for (n, section) in record.sections.enumerated() {
-                guard let change = replacements[n] else {
-                    w.raw(doc.raw(section.node))
-                    continue
-                }
-                w.beginObject()
-                for (k, sm) in section.members.enumerated() {
-                    w.key(raw: doc.raw(sm.key))
-                    guard k == change.member else {
-                        w.raw(doc.raw(sm.value))
-                        continue
-                    }
-                    w.beginObject()
-                    for (ak, av) in doc.members(sm.value) {
-                        w.key(raw: doc.raw(ak))
-                        if let v = change.values.first(where: { $0.key == ak }) {
-                            w.raw(v.json)
-                        } else {
-                            w.raw(doc.raw(av))
-                        }
-                    }
-                    w.endObject()
-                }
-                w.endObject()
-            }
-            w.endArray()
+            w.endObject()
+            replacements.append((range, w.bytes))
         }
-        w.endObject()
-        return w.bytes
+        return replacements.isEmpty ? nil : record.replacing(replacements)
     }
 
-    static let typeKey: JSONKey = "type"
-    static let attributesKey: JSONKey = "attributes"
-    static let attributesBytes: [UInt8] = Array("attributes".utf8)
+    static let reader = JSONReader(maxDepth: 1024)
 }

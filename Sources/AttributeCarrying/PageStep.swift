@@ -1,6 +1,7 @@
 public import LayoutCompiler
 public import LayoutDiff
 public import LayoutKit
+public import LayoutRecord
 
 /// What a new record does to a page: the one definition `serve --changes-topic`, `replay`'s and `preview`'s pages
 /// and `diff --responses` share. The record takes over the attributes its adaptors carry from the page's previous
@@ -22,21 +23,19 @@ public struct PageStep: Sendable {
         public var layout: RecordOutline
         public var changeSet: ChangeSet
         /// The record's bytes as published.
-        public var record: [UInt8] { layout.document.bytes }
+        public var record: [UInt8] { layout.bytes }
     }
 
     /// `record` as it is published after `previous` (attributes carried; the same outline when none change).
-    public func carried(_ record: RecordOutline, after previous: RecordOutline?) throws(ChangeSetError) -> RecordOutline
-    {
-        guard let carrier, let previous, let bytes = carrier.carry(into: record, from: previous) else { return record }
-        return try RecordOutline(bytes: bytes)
+    public func carried(_ record: RecordOutline, after previous: RecordOutline?) -> RecordOutline {
+        guard let carrier, let previous else { return record }
+        return carrier.carry(into: record, from: previous) ?? record
     }
 
-    /// The page's next layout after `previous` and the change set to it, keyed `key`.
-    public func next(after previous: RecordOutline?, record: RecordOutline, key: String?) throws(ChangeSetError)
-        -> Next
-    {
-        let layout = try carried(record, after: previous)
+    /// The page's next layout after `previous` and the change set to it, keyed `key`: `record` is the outline the
+    /// compiler noted while writing it (or one read from bytes), so nothing is parsed here.
+    public func next(after previous: RecordOutline?, record: RecordOutline, key: String?) -> Next {
+        let layout = carried(record, after: previous)
         return Next(layout: layout, changeSet: differ.diff(from: previous, to: layout, key: key))
     }
 }

@@ -1,10 +1,13 @@
 public import ContentTree
 public import LayoutRecord
 
-/// A successful compile: the record's serialised bytes and its diagnostics (and the record as values, on request).
+/// A successful compile: the record's serialised bytes with their outline, its diagnostics (and the record as values,
+/// on request).
 public struct CompiledLayout: Sendable {
+    /// The record's bytes and where its members, sections and rows sit in them (noted while writing).
+    public let outline: RecordOutline
     /// The record as compact JSON (one line, no newline).
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { outline.bytes }
     /// The record's diagnostics.
     public let diagnostics: [Diagnostic]
     let tree: ContentTree

@@ -48,7 +48,7 @@ public struct LayoutCompiler: Sendable {
         }
         // The record is written as its sections are made; `CompiledLayout.record` lays it out again as values on request.
         var diagnostics: [Diagnostic] = []
-        let bytes = setup.writer.write(source: source, page: pageFacts(tree), document: document) { section in
+        let outline = setup.writer.write(source: source, page: pageFacts(tree), document: document) { section in
             diagnostics = sections(of: tree, section)
             return diagnostics
         }
@@ -62,7 +62,7 @@ public struct LayoutCompiler: Sendable {
                     diagnostics: errors))
         }
         return .success(
-            CompiledLayout(bytes: bytes, diagnostics: diagnostics, tree: tree, source: source, compiler: self))
+            CompiledLayout(outline: outline, diagnostics: diagnostics, tree: tree, source: source, compiler: self))
     }
 
     private func article(_ kind: JSONKind) -> String {

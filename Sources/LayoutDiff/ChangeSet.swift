@@ -1,4 +1,5 @@
 import LayoutKit
+public import LayoutRecord
 
 /// A change set as published: its JSON bytes, the records it links, and what it contains.
 public struct ChangeSet: Sendable {

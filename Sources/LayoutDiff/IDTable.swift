@@ -8,21 +8,18 @@ struct IDTable {
         var counts: [Int32]
         var hashes: [UInt64]
 
-        init(ids: [Int], in doc: JSONDocument) {
+        init(ids: [Range<Int>], in bytes: [UInt8]) {
             starts = []
             counts = []
             hashes = []
             starts.reserveCapacity(ids.count)
             counts.reserveCapacity(ids.count)
             hashes.reserveCapacity(ids.count)
-            doc.nodes.withUnsafeBufferPointer { nodes in
-                doc.bytes.withUnsafeBufferPointer { b in
-                    for id in ids {
-                        let n = nodes[id]
-                        starts.append(Int32(n.start))
-                        counts.append(Int32(n.end - n.start))
-                        hashes.append(byteHash(b.baseAddress! + Int(n.start), Int(n.end - n.start)))
-                    }
+            bytes.withUnsafeBufferPointer { b in
+                for id in ids {
+                    starts.append(Int32(truncatingIfNeeded: id.lowerBound))
+                    counts.append(Int32(truncatingIfNeeded: id.count))
+                    hashes.append(byteHash(b.baseAddress! + id.lowerBound, id.count))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import LayoutJSON
+public import LayoutRecord
 
 /// Diffs two layout records into a change set: sections and rows matched by id, in time linear in their number.
 public struct LayoutDiffer: Sendable {
@@ -22,9 +23,9 @@ public struct LayoutDiffer: Sendable {
             w.key("record")
             w.beginObject()
             for (m, (a, b)) in zip(base.members, new.members).enumerated() where m != new.sectionsMember {
-                if !sameBytes(base.document.raw(a.value), new.document.raw(b.value)) {
-                    w.key(raw: new.document.raw(b.key))
-                    w.raw(new.document.raw(b.value))
+                if !sameBytes(base.raw(a.value), new.raw(b.value)) {
+                    w.key(raw: new.raw(b.key))
+                    w.raw(new.raw(b.value))
                     summary.recordMembers += 1
                 }
             }
@@ -33,7 +34,7 @@ public struct LayoutDiffer: Sendable {
             diffSections(base, new, &w, &summary, &diagnostics)
         } else {
             w.key("replace")
-            w.raw(new.document.bytes)
+            w.raw(new.bytes)
             summary.replacedRecord = true
         }
         w.key("diagnostics")
@@ -59,16 +60,15 @@ public struct LayoutDiffer: Sendable {
     }
 
     private func sameVersion(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
-        let key = RecordOutline.Keys.version
-        let x = a.members.first { a.document.stringEquals($0.key, key) }
-        let y = b.members.first { b.document.stringEquals($0.key, key) }
-        guard let x, let y else { return x == nil && y == nil }
-        return sameBytes(a.document.raw(x.value), b.document.raw(y.value))
+        guard let x = a.versionMember, let y = b.versionMember else {
+            return a.versionMember == nil && b.versionMember == nil
+        }
+        return sameBytes(a.raw(a.members[x].value), b.raw(b.members[y].value))
     }
 
     private func sameMemberNames(_ a: RecordOutline, _ b: RecordOutline) -> Bool {
         guard a.members.count == b.members.count, a.sectionsMember == b.sectionsMember else { return false }
-        for (x, y) in zip(a.members, b.members) where !sameBytes(a.document.raw(x.key), b.document.raw(y.key)) {
+        for (x, y) in zip(a.members, b.members) where !sameBytes(a.raw(x.key), b.raw(y.key)) {
             return false
         }
         return true
@@ -78,8 +78,8 @@ public struct LayoutDiffer: Sendable {
         _ old: RecordOutline, _ new: RecordOutline, _ w: inout JSONWriter, _ summary: inout ChangeSummary,
         _ diagnostics: inout [(code: String, path: String, message: String)]
     ) {
-        let od = old.document, nd = new.document
-        let list = ListDiff(old: old.sections.map(\.id), in: od, new: new.sections.map(\.id), in: nd)
+        let od = old, nd = new
+        let list = ListDiff(old: old.sections.map(\.id), in: od.bytes, new: new.sections.map(\.id), in: nd.bytes)
         w.beginObject()
         guard
             writeListChanges(
@@ -145,7 +145,7 @@ public struct LayoutDiffer: Sendable {
 
     /// True when two sections agree on every member but `index`, `path` and `rows`.
     private func sameHead(
-        _ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument
+        _ a: RecordOutline.Section, _ ad: RecordOutline, _ b: RecordOutline.Section, _ bd: RecordOutline
     ) -> Bool {
         guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember,
             a.pathMember == b.pathMember
@@ -160,11 +160,11 @@ public struct LayoutDiffer: Sendable {
     }
 
     private func diffRows(
-        _ a: RecordOutline.Section, _ ad: JSONDocument, _ b: RecordOutline.Section, _ bd: JSONDocument,
+        _ a: RecordOutline.Section, _ ad: RecordOutline, _ b: RecordOutline.Section, _ bd: RecordOutline,
         _ w: inout JSONWriter, _ summary: inout ChangeSummary,
         _ diagnostics: inout [(code: String, path: String, message: String)]
     ) {
-        let list = ListDiff(old: a.rows.map(\.id), in: ad, new: b.rows.map(\.id), in: bd)
+        let list = ListDiff(old: a.rows.map(\.id), in: ad.bytes, new: b.rows.map(\.id), in: bd.bytes)
         w.beginObject()
         guard
             writeListChanges(
@@ -172,7 +172,7 @@ public struct LayoutDiffer: Sendable {
                 item: { bd.raw(b.rows[$0].node) }, &w)
         else {
             summary.replacedLists += 1
-            diagnostics.append(Self.duplicates(list.duplicates, in: (bd.string(b.id) ?? "") + ".rows"))
+            diagnostics.append(Self.duplicates(list.duplicates, in: bd.id(of: b) + ".rows"))
             w.endObject()
             return
         }
@@ -184,19 +184,14 @@ public struct LayoutDiffer: Sendable {
         var changed: [(from: Int, to: Int)] = []
         ad.bytes.withUnsafeBufferPointer { ab in
             bd.bytes.withUnsafeBufferPointer { bb in
-                ad.nodes.withUnsafeBufferPointer { an in
-                    bd.nodes.withUnsafeBufferPointer { bn in
-                        for (i, j) in list.matches {
-                            let x = an[a.rows[i].node], y = bn[b.rows[j].node]
-                            let n = Int(x.end - x.start)
-                            if n == Int(y.end - y.start)
-                                && memcmpEqual(ab.baseAddress! + Int(x.start), bb.baseAddress! + Int(y.start), n)
-                            {
-                                continue
-                            }
-                            changed.append((i, j))
-                        }
+                for (i, j) in list.matches {
+                    let x = a.rows[i].node, y = b.rows[j].node
+                    if x.count == y.count
+                        && memcmpEqual(ab.baseAddress! + x.lowerBound, bb.baseAddress! + y.lowerBound, x.count)
+                    {
+                        continue
                     }
+                    changed.append((i, j))
                 }
             }
         }

@@ -13,14 +13,14 @@ struct ListDiff {
     /// Ids found more than once in either list; when non-empty the other fields are empty (the list is replaced whole).
     var duplicates: [[UInt8]] = []
 
-    /// Diffs lists whose ids are the raw JSON tokens (quotes included) of string nodes `old` in `od` and `new` in `nd`.
-    init(old: [Int], in od: JSONDocument, new: [Int], in nd: JSONDocument) {
+    /// Diffs lists whose ids are raw JSON string tokens (quotes included) at `old` in `od` and at `new` in `nd`.
+    init(old: [Range<Int>], in od: [UInt8], new: [Range<Int>], in nd: [UInt8]) {
         let oldIDs = IDTable.Keys(ids: old, in: od), newIDs = IDTable.Keys(ids: new, in: nd)
         var newTable = IDTable(capacity: new.count)
         var oldTable = IDTable(capacity: old.count)
         var dupes: [[UInt8]] = []
-        nd.bytes.withUnsafeBufferPointer { nb in
-            od.bytes.withUnsafeBufferPointer { ob in
+        nd.withUnsafeBufferPointer { nb in
+            od.withUnsafeBufferPointer { ob in
                 for j in 0..<new.count where newTable.insert(j, newIDs, nb) != nil { dupes.append(newIDs.bytes(j, nb)) }
                 for i in 0..<old.count where oldTable.insert(i, oldIDs, ob) != nil { dupes.append(oldIDs.bytes(i, ob)) }
                 guard dupes.isEmpty else { return }

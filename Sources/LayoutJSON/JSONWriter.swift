@@ -30,6 +30,17 @@ public struct JSONWriter: ~Copyable {
     /// The JSON written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// Bytes written so far: where the next byte goes.
+    public var position: Int { count }
+
+    /// Writes the comma the next key or value needs (if any) and returns where that key or value starts, so a
+    /// caller can note where each part of what it writes sits.
+    public mutating func startValue() -> Int {
+        separator()
+        afterKey = true
+        return count
+    }
+
     /// What `body` writes, as an array: written straight into the array's storage when `capacity` bytes suffice,
     /// else copied once from the writer's own grown buffer. Arrays left with more than a quarter unused (plus 4 KiB)
     /// are copied to their size, so a caller holding many results holds little slack.

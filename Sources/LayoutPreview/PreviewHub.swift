@@ -1,5 +1,6 @@
-public import LayoutDiff
+import LayoutDiff
 import LayoutKit
+public import LayoutRecord
 public import ServiceLifecycle
 
 /// The pages a preview shows and the connections watching them. Sources hand it records (it diffs them against what
@@ -55,7 +56,7 @@ public actor PreviewHub: Service {
 
     /// Shows a record already read (its outline), as `show(_:page:)` does.
     public func show(_ target: RecordOutline, page: Int) {
-        guard pages.indices.contains(page), pages[page].record != target.document.bytes else { return clear(page) }
+        guard pages.indices.contains(page), pages[page].record != target.bytes else { return clear(page) }
         replace(page, with: target, changeSet: changes(to: target, on: page))
     }
 
@@ -67,7 +68,7 @@ public actor PreviewHub: Service {
     /// Page `page` (which exists) shows `target` now, which `changeSet` makes from what it showed; the connections
     /// get the change set, and the page's problem is cleared.
     private func replace(_ page: Int, with target: RecordOutline, changeSet: [UInt8]) {
-        pages[page].record = target.document.bytes
+        pages[page].record = target.bytes
         outlines[page] = target
         broadcast(.change(page: page, changeSet: changeSet))
         clear(page)

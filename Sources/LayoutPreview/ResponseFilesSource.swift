@@ -102,14 +102,9 @@ public struct ResponseFilesSource: Service {
             state.responses[page] = bytes
             switch compiler.compile(bytes, source: RecordSource(file: path)) {
             case .success(let compiled):
-                do {
-                    let compiledRecord = try RecordOutline(bytes: compiled.bytes)
-                    let record = try state.step?.carried(compiledRecord, after: state.records[page]) ?? compiledRecord
-                    state.records[page] = record
-                    await hub.show(record, page: page)
-                } catch {
-                    await hub.report("\(path): \(error)", page: page)
-                }
+                let record = state.step?.carried(compiled.outline, after: state.records[page]) ?? compiled.outline
+                state.records[page] = record
+                await hub.show(record, page: page)
             case .failure(let failure):
                 logger.warning("response not compiled", metadata: ["response": "\(path)", "error": "\(failure)"])
                 await hub.report("\(path): \(failure)", page: page)

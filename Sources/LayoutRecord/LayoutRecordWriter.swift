@@ -11,33 +11,45 @@ public struct LayoutRecordWriter: Sendable {
         write(source: record.source, page: record.page, document: record.document) { section in
             for s in record.sections { section(s.head, s.rows) }
             return record.diagnostics
-        }
+        }.bytes
     }
 
     /// A record written as its sections are made: `sections` passes each section to the function it is given, in
-    /// order, and returns the record's diagnostics.
+    /// order, and returns the record's diagnostics. Where every member, section and row lands is noted on the way:
+    /// the outline the change sets are made from, with nothing read back.
     public func write(
         source: RecordSource?, page: PageFacts, document doc: JSONDocument,
         sections: (_ section: (SectionHead, [LayoutRow]) -> Void) -> [Diagnostic]
-    ) -> [UInt8] {
-        JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
+    ) -> RecordOutline {
+        var members: [RecordOutline.Member] = []
+        members.reserveCapacity(5)
+        var outlines: [RecordOutline.Section] = []
+        let bytes = JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
             w.beginObject()
-            w.key("version")
-            w.int(LayoutRecord.formatVersion)
-            w.key("source")
-            if let s = source { writeSource(s, &w) } else { w.null() }
-            w.key("page")
-            writePage(page, doc, &w)
-            w.key("sections")
-            w.beginArray()
-            let diagnostics = sections { head, rows in writeSection(head, rows, doc, &w) }
-            w.endArray()
-            w.key("diagnostics")
-            w.beginArray()
-            for d in diagnostics { writeDiagnostic(d, &w) }
-            w.endArray()
+            members.append(w.member("version") { $0.int(LayoutRecord.formatVersion) })
+            members.append(
+                w.member("source") { w in
+                    if let s = source { writeSource(s, &w) } else { w.null() }
+                })
+            members.append(w.member("page") { writePage(page, doc, &$0) })
+            var diagnostics: [Diagnostic] = []
+            members.append(
+                w.member("sections") { w in
+                    w.beginArray()
+                    diagnostics = sections { head, rows in outlines.append(writeSection(head, rows, doc, &w)) }
+                    w.endArray()
+                })
+            members.append(
+                w.member("diagnostics") { w in
+                    w.beginArray()
+                    for d in diagnostics { writeDiagnostic(d, &w) }
+                    w.endArray()
+                })
             w.endObject()
         }
+        return RecordOutline(
+            bytes: bytes, members: members, sectionsMember: 3, versionMember: 0, pageMember: 2, sections: outlines,
+            sourceOffset: source?.offset)
     }
 
     private func writeSource(_ s: RecordSource, _ w: inout JSONWriter) {
@@ -62,67 +74,97 @@ public struct LayoutRecordWriter: Sendable {
         w.endObject()
     }
 
-    private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter) {
+    private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter)
+        -> RecordOutline.Section
+    {
+        let start = w.startValue()
         w.beginObject()
-        w.key("id"); w.string(utf8: s.idUTF8)
-        w.key("path"); w.string(s.path)
-        w.key("index"); w.int(s.index)
-        w.key("type"); w.string(s.type)
-        w.key("adaptor"); w.string(s.adaptor)
-        w.key("visible"); w.bool(s.visible)
-        if let p = s.parentUTF8 { w.key("parent"); w.string(utf8: p) }
+        var members: [RecordOutline.Member] = []
+        members.reserveCapacity(10)
+        members.append(w.member("id") { $0.string(utf8: s.idUTF8) })
+        members.append(w.member("path") { $0.string(s.path) })
+        members.append(w.member("index") { $0.int(s.index) })
+        members.append(w.member("type") { $0.string(s.type) })
+        members.append(w.member("adaptor") { $0.string(s.adaptor) })
+        members.append(w.member("visible") { $0.bool(s.visible) })
+        if let p = s.parentUTF8 { members.append(w.member("parent") { $0.string(utf8: p) }) }
         if let g = s.group {
-            w.key("group")
-            w.beginObject()
-            w.key("by"); w.string(g.by)
-            w.key("value"); w.raw(g.valueJSON)
-            w.endObject()
+            members.append(
+                w.member("group") { w in
+                    w.beginObject()
+                    w.key("by"); w.string(g.by)
+                    w.key("value"); w.raw(g.valueJSON)
+                    w.endObject()
+                })
         }
+        var attributesMember: Int?
         if !s.attributes.isEmpty {
-            w.key("attributes")
-            writeAttributes(s.attributes, doc, &w)
+            attributesMember = members.count
+            members.append(w.member("attributes") { writeAttributes(s.attributes, doc, &$0) })
         }
         var others: [SupplementaryView] = []
         for view in s.supplementary {
             switch view.kind {
-            case SupplementaryKind.header: w.key("header"); writeView(view, &w)
-            case SupplementaryKind.footer: w.key("footer"); writeView(view, &w)
+            case SupplementaryKind.header: members.append(w.member("header") { writeView(view, &$0) })
+            case SupplementaryKind.footer: members.append(w.member("footer") { writeView(view, &$0) })
             default: others.append(view)
             }
         }
         if !others.isEmpty {
-            w.key("supplementary")
-            w.beginObject()
-            for view in others {
-                w.key(text: view.kind)
-                writeView(view, &w)
-            }
-            w.endObject()
+            members.append(
+                w.member("supplementary") { w in
+                    w.beginObject()
+                    for view in others {
+                        w.key(text: view.kind)
+                        writeView(view, &w)
+                    }
+                    w.endObject()
+                })
         }
         if let p = s.placeholder {
-            w.key("placeholder")
-            w.beginObject()
-            w.key("kind"); w.string(p.kind.rawValue)
-            w.key("renderer"); w.string(orNull: p.renderer)
-            if let m = p.message { w.key("message"); w.string(m) }
-            w.endObject()
+            members.append(
+                w.member("placeholder") { w in
+                    w.beginObject()
+                    w.key("kind"); w.string(p.kind.rawValue)
+                    w.key("renderer"); w.string(orNull: p.renderer)
+                    if let m = p.message { w.key("message"); w.string(m) }
+                    w.endObject()
+                })
         }
-        w.key("rows")
-        w.beginArray()
-        // Rows (like attributes and lists below) are read in place: iterating an array copies each element, counting its references.
-        rows.withUnsafeBufferPointer { rows in
-            for i in rows.indices {
-                w.beginObject()
-                w.key("id"); w.string(rows[i].id)
-                w.key("renderer"); w.string(orNull: rows[i].renderer)
-                w.key("model"); w.raw(rows[i].model, of: doc)
-                if let a = rows[i].action { w.key("action"); writeAction(a, doc, &w) }
-                if !rows[i].events.isEmpty { writeEvents(rows[i], doc, &w) }
-                w.endObject()
-            }
-        }
-        w.endArray()
+        var outlines: [RecordOutline.Row] = []
+        outlines.reserveCapacity(rows.count)
+        let rowsMember = members.count
+        members.append(
+            w.member("rows") { w in
+                w.beginArray()
+                // Rows (like attributes and lists below) are read in place: iterating an array copies each element,
+                // counting its references.
+                rows.withUnsafeBufferPointer { rows in
+                    for i in rows.indices { outlines.append(writeRow(rows, i, doc, &w)) }
+                }
+                w.endArray()
+            })
         w.endObject()
+        return RecordOutline.Section(
+            node: start..<w.position, id: members[0].value, members: members, indexMember: 2, rowsMember: rowsMember,
+            pathMember: 1, typeMember: 3, attributesMember: attributesMember, rows: outlines)
+    }
+
+    private func writeRow(
+        _ rows: UnsafeBufferPointer<LayoutRow>, _ i: Int, _ doc: JSONDocument, _ w: inout JSONWriter
+    ) -> RecordOutline.Row {
+        let start = w.startValue()
+        w.beginObject()
+        w.key("id")
+        let id = w.position
+        w.string(rows[i].id)
+        let idEnd = w.position
+        w.key("renderer"); w.string(orNull: rows[i].renderer)
+        w.key("model"); w.raw(rows[i].model, of: doc)
+        if let a = rows[i].action { w.key("action"); writeAction(a, doc, &w) }
+        if !rows[i].events.isEmpty { writeEvents(rows[i], doc, &w) }
+        w.endObject()
+        return RecordOutline.Row(node: start..<w.position, id: id..<idEnd)
     }
 
     private func writeEvents(_ row: LayoutRow, _ doc: JSONDocument, _ w: inout JSONWriter) {
@@ -223,5 +265,17 @@ public struct LayoutRecordWriter: Sendable {
         w.key("path"); w.string(d.path)
         w.key("message"); w.string(d.message)
         w.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// Writes member `name` with the value `value` writes, and returns where its key and value sit.
+    @inline(__always)
+    mutating func member(_ name: StaticString, _ value: (inout JSONWriter) -> Void) -> RecordOutline.Member {
+        let key = startValue()
+        self.key(name)
+        let start = position
+        value(&self)
+        return RecordOutline.Member(key: key..<start - 1, value: start..<position)
     }
 }

@@ -4,7 +4,7 @@ public import Kafka
 public import LayoutCompiler
 public import LayoutDiff
 import LayoutJSON
-public import LayoutKit
+public import LayoutRecord
 
 /// Per input message: the page key, attributes carried from the previous layout, and the change set against it.
 public struct ChangeStage: Sendable {
@@ -27,8 +27,6 @@ public struct ChangeStage: Sendable {
         case redelivered(page: String, position: Int64)
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
-        /// The record could not be read back (a bug, not bad input).
-        case failed(ChangeSetError)
     }
 
     public let settings: ChangeSettings
@@ -46,30 +44,19 @@ public struct ChangeStage: Sendable {
     /// Carries attributes as `compiler`'s config says from now on (after a config reload).
     public mutating func use(_ compiler: LayoutCompiler) { step = PageStep(for: compiler) }
 
-    /// The outcome of each message of a batch (a record, or nil for a tombstone), in order per page; different
-    /// pages are read back and diffed in parallel.
-    public mutating func outcomes(_ batch: [(message: KafkaMessage, record: [UInt8]?)]) -> [Outcome] {
+    /// The outcome of each message of a batch (a record's outline as the compiler noted it, or nil for a tombstone),
+    /// in order per page; different pages are carried and diffed in parallel. Nothing is parsed: the outlines
+    /// come from the compile.
+    public mutating func outcomes(_ batch: [(message: KafkaMessage, record: RecordOutline?)]) -> [Outcome] {
         var outcomes = [Outcome](repeating: .untracked, count: batch.count)
-        // 1. Read every record back (in parallel): the diff needs its outline, a response page key needs it too.
-        var outlines = [Result<RecordOutline, ChangeSetError>?](repeating: nil, count: batch.count)
-        outlines.withUnsafeMutableBufferPointer { out in
-            let slots = UnsafeMutableSendableBuffer(out)
-            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                guard let record = batch[i].record else { return }
-                slots.buffer[i] = Result { () throws(ChangeSetError) in try RecordOutline(bytes: record) }
-            }
-        }
-        // 2. Group by page, in batch order.
+        // 1. Group by page, in batch order.
         var groups: [LayoutStore.Key: [Int]] = [:]
         var order: [LayoutStore.Key] = []
         for (i, item) in batch.enumerated() {
             let page: String?
-            switch outlines[i] {
-            case .failure(let e):
-                outcomes[i] = .failed(e)
-                continue
-            case .success(let outline): page = pageKey(item.message, outline)
-            case nil:
+            if let record = item.record {
+                page = pageKey(item.message, record)
+            } else {
                 page =
                     settings.pageKey == .messageKey ? item.message.key.map { String(decoding: $0, as: UTF8.self) } : nil
             }
@@ -78,11 +65,11 @@ public struct ChangeStage: Sendable {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
-        // 3. Each page's messages in order, pages in parallel, each starting from the stored layout; an input at
+        // 2. Each page's messages in order, pages in parallel, each starting from the stored layout; an input at
         //    or before the page's position leaves the page as it is.
         var previous = order.map { store.page(for: $0) ?? LayoutStore.Page(layout: nil, position: nil) }
         let step = self.step
-        let (pages, members, read) = (order, groups, outlines)
+        let (pages, members) = (order, groups)
         outcomes.withUnsafeMutableBufferPointer { out in
             previous.withUnsafeMutableBufferPointer { prev in
                 let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
@@ -97,25 +84,21 @@ public struct ChangeStage: Sendable {
                             continue
                         }
                         position = offset
-                        guard case .success(let outline) = read[i], batch[i].record != nil else {
+                        guard let record = batch[i].record else {
                             layout = nil
                             results.buffer[i] = .cleared(page: key.page)
                             continue
                         }
-                        do throws(ChangeSetError) {
-                            let next = try step.next(after: layout, record: outline, key: key.page)
-                            results.buffer[i] = .changed(
-                                Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
-                            layout = next.layout
-                        } catch {
-                            results.buffer[i] = .failed(error)
-                        }
+                        let next = step.next(after: layout, record: record, key: key.page)
+                        results.buffer[i] = .changed(
+                            Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+                        layout = next.layout
                     }
                     last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                 }
             }
         }
-        // 4. What each page ends with goes back into the store.
+        // 3. What each page ends with goes back into the store.
         for (g, key) in order.enumerated() { store.store(previous[g], for: key) }
         return outcomes
     }
@@ -126,8 +109,9 @@ public struct ChangeStage: Sendable {
         case .messageKey:
             return message.key.map { String(decoding: $0, as: UTF8.self) }
         case .response:
-            let doc = record.document
-            guard let page = doc.value(doc.root, Self.pageKey) else { return nil }
+            // Only the record's `page` member is read (a few hundred bytes).
+            guard let m = record.pageMember, let doc = record.read(member: m) else { return nil }
+            let page = doc.root
             let path = doc.value(page, Self.contentPath).flatMap(doc.string)
             let state = doc.value(page, Self.canonical).flatMap { doc.value($0, Self.target) }.flatMap(doc.string)
             guard path != nil || state != nil else { return nil }
@@ -135,7 +119,6 @@ public struct ChangeStage: Sendable {
         }
     }
 
-    static let pageKey: JSONKey = "page"
     static let contentPath: JSONKey = "contentPath"
     static let canonical: JSONKey = "canonical"
     static let target: JSONKey = "target"

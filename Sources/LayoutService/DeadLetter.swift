@@ -13,8 +13,6 @@ public enum DeadLetter {
         case produceFailed = "produce-failed"
         /// The worker died twice while compiling the input; it is dead-lettered without being compiled again.
         case workerCrash = "worker-crash"
-        /// The record was compiled but its change set could not be made (a bug, kept visible).
-        case changeSetFailed = "change-set-failed"
     }
 
     /// How much of the input a dead letter keeps.

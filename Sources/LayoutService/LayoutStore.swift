@@ -1,4 +1,4 @@
-public import LayoutDiff
+public import LayoutRecord
 
 /// The previous layout per page key, and the input position (offset on the key's partition) it was made from,
 /// bounded by bytes: the least recently used pages are evicted first. A cleared page (a tombstone) keeps its

@@ -1,5 +1,6 @@
 import Kafka
 import LayoutDiff
+import LayoutRecord
 
 /// Publishing with change sets on: each record's change set and the page's latest layout.
 extension LayoutWorker {
@@ -7,10 +8,11 @@ extension LayoutWorker {
     func pageOutcomes(_ batch: [KafkaMessage], _ outcomes: [MessageOutcome]) -> [ChangeStage.Outcome?]? {
         guard changes != nil else { return nil }
         var indices: [Int] = []
-        var items: [(message: KafkaMessage, record: [UInt8]?)] = []
+        var items: [(message: KafkaMessage, record: RecordOutline?)] = []
         for (i, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .record(let bytes, _): items.append((batch[i], bytes))
+            // A pass-through run's input is not a record: it is published without a page.
+            case .record(_, _, let outline?): items.append((batch[i], outline))
             case .tombstone: items.append((batch[i], nil))
             case .skip where batch[i].value == nil: items.append((batch[i], nil))
             default: continue
@@ -36,11 +38,6 @@ extension LayoutWorker {
         let step: ChangeStage.Step
         switch page {
         case .changed(let s): step = s
-        case .failed(let error):
-            // The compiler wrote the record, so this is a bug, not bad input: keep the message visible.
-            delivery.deadLetter(
-                message, code: DeadLetter.Code.changeSetFailed.rawValue, reason: error.description, span: span)
-            return
         case .redelivered, .untracked, .cleared:
             // A record without a change set: a re-delivered input is published again (the records topic is
             // at-least-once) but does not move its page back; a record without a page key has no page.

@@ -240,7 +240,7 @@ public final class LayoutWorker {
                             afterOthers: true))
                 }
                 delivery.send(message, purpose: .tombstone, parts: parts, span: span)
-            case .record(let bytes, let diagnostics):
+            case .record(let bytes, let diagnostics, _):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
@@ -301,7 +301,7 @@ public final class LayoutWorker {
         _ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics
     ) -> MessageOutcome {
         if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes {
-            return .record(value, diagnostics: [])
+            return .record(value, diagnostics: [], outline: nil)
         }
         #if DEBUG
         // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.

@@ -1,11 +1,12 @@
 public import Kafka
 public import LayoutCompiler
-import LayoutRecord
+public import LayoutRecord
 
 /// What one consumed message becomes under the rules `serve` and `replay` share.
 public enum MessageOutcome: Sendable {
-    /// A layout record, with the code and content type (`@type` of its section, or `(page)`) of each diagnostic.
-    case record([UInt8], diagnostics: [(code: String, contentType: String)])
+    /// A layout record, with the code and content type (`@type` of its section, or `(page)`) of each diagnostic, and
+    /// its outline as the compiler noted it (nil for a pass-through run's input, which is not a record).
+    case record([UInt8], diagnostics: [(code: String, contentType: String)], outline: RecordOutline?)
     case tombstone
     case skip
     case deadLetter(code: String, reason: String)
@@ -31,9 +32,13 @@ public enum MessageOutcome: Sendable {
         switch compiler.compile(value, source: source) {
         case .success(let compiled):
             let diagnostics = compiled.diagnostics
-            guard !diagnostics.isEmpty else { return .record(compiled.bytes, diagnostics: []) }
+            guard !diagnostics.isEmpty else {
+                return .record(compiled.bytes, diagnostics: [], outline: compiled.outline)
+            }
             let types = compiled.contentTypes(atPaths: diagnostics.map(\.path))
-            return .record(compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") })
+            return .record(
+                compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") },
+                outline: compiled.outline)
         case .failure(let failure):
             return .deadLetter(code: failure.code.rawValue, reason: failure.description)
         }

@@ -180,7 +180,7 @@ public final class Replayer {
             let compileStarted = DefaultTracerClock.now
             let outcome = MessageOutcome.of(
                 m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
-            if case .record(_, let diagnostics) = outcome {
+            if case .record(_, let diagnostics, _) = outcome {
                 for d in diagnostics {
                     summary.diagnosticsByCode[d.code, default: 0] += 1
                     summary.diagnosticsByType[d.contentType, default: 0] += 1
@@ -189,7 +189,7 @@ public final class Replayer {
             if let delivery {
                 let span = tracer.start(m, at: compileStarted)
                 switch outcome {
-                case .record(let bytes, _):
+                case .record(let bytes, _, _):
                     delivery.send(
                         m, purpose: .record,
                         parts: [

@@ -1,6 +1,7 @@
 import Dispatch
 public import Kafka
 import LayoutDiff
+import LayoutRecord
 public import Logging
 
 /// Reads the "latest layout" topic back into a layout store for newly assigned input partitions.

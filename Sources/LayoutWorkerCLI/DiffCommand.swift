@@ -32,10 +32,11 @@ struct DiffCommand: ParsableCommand {
                 maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {
-            var bytes = recordBytes(try readFileOrExit(path, maxBytes: limit.maxInputBytes))
+            let bytes = recordBytes(try readFileOrExit(path, maxBytes: limit.maxInputBytes))
             if let compiler {
+                // The outline the compiler noted while writing: nothing is read back.
                 switch compiler.compile(bytes, source: RecordSource(file: path)) {
-                case .success(let c): bytes = c.bytes
+                case .success(let c): return c.outline
                 case .failure(let f):
                     Output.error("\(path): \(f)")
                     throw ExitCode(1)
@@ -50,7 +51,7 @@ struct DiffCommand: ParsableCommand {
         }
         let base = old == "-" ? nil : try record(old)
         let step = compiler.map { PageStep(for: $0) } ?? PageStep()
-        let next = try step.next(after: base, record: try record(new), key: key)
+        let next = step.next(after: base, record: try record(new), key: key)
         let cs = next.changeSet
         if summary {
             let s = cs.summary

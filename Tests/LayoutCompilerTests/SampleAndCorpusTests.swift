@@ -54,6 +54,28 @@ import Testing
                 == record.sections.map(\.type) + [nil])
     }
 
+    /// The outline the compiler notes while writing is the one the record's bytes read into: change sets made from
+    /// it are the ones made from the bytes.
+    @Test(arguments: Fixtures.samples)
+    func theWrittenOutlineIsTheOneReadBack(sample: String) throws {
+        let compiled = try compiler(file: "config/default.yaml").compile(
+            Fixtures.bytes(sample), source: RecordSource(topic: "t", partition: 1, offset: 42)
+        ).get()
+        #expect(compiled.outline == (try RecordOutline(bytes: compiled.bytes)))
+        #expect(compiled.outline.sourceOffset == 42)
+    }
+
+    @Test func theWrittenOutlineOfEveryCorpusPageIsTheOneReadBack() throws {
+        let files = Fixtures.corpusFiles
+        try #require(!files.isEmpty || Fixtures.corpusDirectory == nil)
+        for file in files {
+            let config = file.hasSuffix("supermami-1.json") ? "config/examples/supermami.yaml" : "config/default.yaml"
+            guard case .success(let compiled) = try compiler(file: config).compile(Fixtures.bytes(absolute: file))
+            else { continue }
+            #expect(compiled.outline == (try RecordOutline(bytes: compiled.bytes)), "\(file)")
+        }
+    }
+
     @Test func searchPageIsAbout45KB() {
         let size = Fixtures.bytes("samples/search-page.json").count
         #expect(size > 40_000 && size < 50_000)

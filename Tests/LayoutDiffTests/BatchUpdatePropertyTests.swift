@@ -1,6 +1,7 @@
 import Foundation
 import LayoutDiff
 import LayoutKit
+import LayoutRecord
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import LayoutDiff
 import LayoutJSON
 import LayoutKit
+import LayoutRecord
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import LayoutCompiler
 import LayoutDiff
 import LayoutJSON
 import LayoutKit
+import LayoutRecord
 import Mapping
 import TestSupport
 import Testing
@@ -57,7 +58,7 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         }
         let a = try outline(original), b = try outline(changed)
         let cs = differ.diff(from: a, to: b, key: "search")
-        #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
+        #expect(try applier.apply(cs.bytes, to: a.bytes) == b.bytes)
         #expect(
             cs.summary.rowDeletes == 2 && cs.summary.rowMoves == 1 && cs.summary.rowUpdates == 1
                 && cs.summary.rowInserts == 0)
@@ -121,18 +122,18 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
             var summary = cs.summary
             summary.recordMembers = 0
             #expect(summary == expected, "\(name): \(String(decoding: cs.bytes, as: UTF8.self))")
-            #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
+            #expect(try applier.apply(cs.bytes, to: a.bytes) == b.bytes)
             #expect(schema.validate(cs.bytes).isEmpty)
         }
     }
 
-    /// LayoutDiff keeps its own copy of the record format version (it does not depend on LayoutRecord): the empty
-    /// record it diffs from must say the version the compiler writes.
+    /// The empty record a page's first change set starts from says the version the compiler writes.
     @Test func theEmptyRecordHasTheCompilersVersion() throws {
         let compiled = try outline(Fixtures.bytes("samples/search-page.json"))
         let empty = RecordOutline.empty()
         func version(_ r: RecordOutline) -> Int? {
-            r.document.value(r.document.root, "version").flatMap(r.document.int)
+            let doc = try? JSONReader().read(r.bytes)
+            return doc.flatMap { $0.value($0.root, "version").flatMap($0.int) }
         }
         #expect(version(compiled) == RecordOutline.formatVersion && version(empty) == RecordOutline.formatVersion)
     }
@@ -140,12 +141,12 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
     /// A record of another version (an upgrade) is replaced whole, not diffed member by member.
     @Test func aRecordOfAnotherVersionIsReplacedWhole() throws {
         let b = try outline(Fixtures.bytes("samples/search-page.json"))
-        var text = String(decoding: b.document.bytes, as: UTF8.self)
+        var text = String(decoding: b.bytes, as: UTF8.self)
         text = text.replacingOccurrences(of: #"{"version":2,"#, with: #"{"version":1,"#)
         let old = try RecordOutline(bytes: Array(text.utf8))
         let cs = differ.diff(from: old, to: b, key: "search")
         #expect(cs.summary.replacedRecord)
-        #expect(try applier.apply(cs.bytes, to: old.document.bytes) == b.document.bytes)
+        #expect(try applier.apply(cs.bytes, to: old.bytes) == b.bytes)
     }
 
     @Test func everySampleAgainstEveryOtherRoundTrips() throws {
@@ -156,7 +157,7 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         for a in [nil] + records {
             for b in records {
                 let cs = differ.diff(from: a, to: b, key: nil)
-                #expect(try applier.apply(cs.bytes, to: a?.document.bytes) == b.document.bytes)
+                #expect(try applier.apply(cs.bytes, to: a?.bytes) == b.bytes)
                 #expect(schema.validate(cs.bytes).isEmpty, "\(schema.validate(cs.bytes).prefix(3))")
             }
         }
@@ -177,7 +178,7 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         #expect(
             cs.summary.replacedLists == 0 && cs.summary.rowUpdates == edited
                 && cs.summary.rowInserts + cs.summary.rowDeletes + cs.summary.rowMoves == 0)
-        #expect(try applier.apply(cs.bytes, to: a.document.bytes) == b.document.bytes)
+        #expect(try applier.apply(cs.bytes, to: a.bytes) == b.bytes)
     }
 
     @Test func resultsListCarriesItsPagingWindow() throws {
@@ -190,39 +191,43 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
             return String(decoding: doc.raw(w), as: UTF8.self)
         }
         let page1 = try outline(resultsPage(first: 1, last: 12))
-        #expect(try window(page1.document.bytes) == #"{"first":1,"last":12}"#)
+        #expect(try window(page1.bytes) == #"{"first":1,"last":12}"#)
         // The next page continues the window (infinite scrolling).
         let page2 = try outline(resultsPage(first: 13, last: 24))
         let carried2 = try #require(
             AttributeCarrier(registry: defaultCompiler.registry).carry(into: page2, from: page1))
-        #expect(try window(carried2) == #"{"first":1,"last":24}"#)
+        #expect(try window(carried2.bytes) == #"{"first":1,"last":24}"#)
         // Reloading a page inside the window keeps it.
         let again = try outline(resultsPage(first: 1, last: 12))
         let carried3 = try #require(
             AttributeCarrier(registry: defaultCompiler.registry).carry(
-                into: again, from: try RecordOutline(bytes: carried2)))
-        #expect(try window(carried3) == #"{"first":1,"last":24}"#)
+                into: again, from: carried2))
+        #expect(try window(carried3.bytes) == #"{"first":1,"last":24}"#)
         // A jump starts a new window: nothing to carry.
         #expect(
             AttributeCarrier(registry: defaultCompiler.registry).carry(
-                into: try outline(resultsPage(first: 49, last: 60)), from: try RecordOutline(bytes: carried2)) == nil)
+                into: try outline(resultsPage(first: 49, last: 60)), from: carried2) == nil)
         // Everything but the carried attribute is untouched.
-        let plain = try JSONReader().read(page2.document.bytes), carried = try JSONReader().read(carried2)
+        let plain = try JSONReader().read(page2.bytes), carried = try JSONReader().read(carried2.bytes)
         #expect(plain.nodes.count == carried.nodes.count)
+        // The carried record's outline (moved, not read back) is the one its bytes read into.
+        #expect(try RecordOutline(bytes: carried2.bytes) == carried2)
+        #expect(try RecordOutline(bytes: carried3.bytes) == carried3)
     }
 }
 
 /// Changes every tenth row's model in a record (a price-like edit inside the model's bytes).
 enum RowEditor {
     static func changeEveryTenthRow(_ r: RecordOutline) -> (bytes: [UInt8], edited: Int) {
-        let doc = r.document
+        let doc = try! JSONReader().read(r.bytes)
         var out: [UInt8] = []
         var cursor = 0
         var n = 0, edited = 0
-        for section in r.sections {
-            for row in section.rows {
+        let sections = doc.value(doc.root, "sections").map { Array(doc.elements($0)) } ?? []
+        for section in sections {
+            for row in doc.value(section, "rows").map({ Array(doc.elements($0)) }) ?? [] {
                 defer { n += 1 }
-                guard n % 10 == 0, let model = doc.value(row.node, "model") else { continue }
+                guard n % 10 == 0, let model = doc.value(row, "model") else { continue }
                 // Insert a member at the start of the model object.
                 let at = doc.nodes[model].range.lowerBound + 1
                 out.append(contentsOf: doc.bytes[cursor..<at])

@@ -1,5 +1,6 @@
 import LayoutDiff
 import LayoutJSON
+import LayoutRecord
 import TestSupport
 
 /// A layout record built in tests, written in the compiler's member order.

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import LayoutDiff
 import LayoutJSON
+import LayoutRecord
 import LayoutService
 import TestSupport
 import Testing

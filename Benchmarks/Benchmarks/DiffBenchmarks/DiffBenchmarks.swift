@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import LayoutCompiler
 import LayoutDiff
+import LayoutRecord
 import LayoutJSON
 import LayoutKit
 import Mapping
@@ -49,7 +50,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("diff/supermami-397KB-10pct") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(LayoutDiffer().diff(from: a, to: b, key: "k").bytes.count) }
         }
-        let bytes = b.document.bytes
+        let bytes = b.bytes
         Benchmark("outline+diff/supermami-397KB-10pct") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(LayoutDiffer().diff(from: a, to: try! RecordOutline(bytes: bytes), key: "k").bytes.count)

@@ -1,5 +1,6 @@
 import LayoutDiff
 import LayoutJSON
+import LayoutRecord
 
 /// Records shaped for the diff benchmarks.
 enum Shape {
@@ -55,12 +56,14 @@ enum Shape {
 
     /// The record with a member added to every tenth row's model.
     static func tagEveryTenthModel(_ r: RecordOutline) -> [UInt8] {
-        let doc = r.document
+        let doc = try! JSONReader().read(r.bytes)
         var out: [UInt8] = []
         var cursor = 0, n = 0
-        for row in r.sections.flatMap(\.rows) {
+        let sections = doc.value(doc.root, "sections").map { Array(doc.elements($0)) } ?? []
+        let rows = sections.flatMap { s in doc.value(s, "rows").map { Array(doc.elements($0)) } ?? [] }
+        for row in rows {
             defer { n += 1 }
-            guard n % 10 == 0, let model = doc.value(row.node, "model") else { continue }
+            guard n % 10 == 0, let model = doc.value(row, "model") else { continue }
             let at = doc.nodes[model].range.lowerBound + 1
             out +=
                 doc.bytes[cursor..<at] + Array(#""changed":1"#.utf8)

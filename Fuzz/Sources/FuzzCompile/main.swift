@@ -3,6 +3,7 @@ import Foundation
 import FuzzSupport
 import LayoutCompiler
 import LayoutDiff
+import LayoutRecord
 import LayoutJSON
 import Mapping
 
@@ -28,11 +29,16 @@ nonisolated(unsafe) var previous: RecordOutline?
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if case .success(let compiled) = compiler.compile(fuzzBytes(data, size)) {
         precondition((try? JSONReader().read(compiled.bytes)) != nil, "compiled record is not JSON")
-        if let record = try? RecordOutline(bytes: compiled.bytes) {
-            _ = AttributeCarrier(registry: compiler.registry).carry(into: record, from: previous ?? record)
-            if let previous { _ = AttributeCarrier(registry: compiler.registry).carry(into: previous, from: record) }
-            previous = record
+        let record = compiled.outline
+        precondition((try? RecordOutline(bytes: compiled.bytes)) == record, "the written outline is not the one read")
+        let carrier = AttributeCarrier(registry: compiler.registry)
+        for carried in [carrier.carry(into: record, from: previous ?? record), previous.flatMap {
+            carrier.carry(into: $0, from: record)
+        }] {
+            guard let carried else { continue }
+            precondition((try? RecordOutline(bytes: carried.bytes)) == carried, "a carried outline moved wrong")
         }
+        previous = record
     }
     return 0
 }
