@@ -56,7 +56,11 @@ for r in $(seq 1 "$ROUNDS"); do
   changes+=("$(measure "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r")")
   passes+=("$(measure "pass-$r" --output bench-pass --pass-through)")
 done
-python3 - "$N" "${passes[*]}" "${serves[*]}" "${changes[*]}" <<'PY'
+# The latest-layout store at the end of the last change-set run (bytes held, pages, bytes per page).
+store="$(grep "] stopped" "$run/bench-changes-$ROUNDS.log" | tail -n1)"
+store_bytes="$(grep -o 'store-bytes=[0-9]*' <<< "$store" | cut -d= -f2)"
+store_pages="$(grep -o 'store-pages=[0-9]*' <<< "$store" | cut -d= -f2)"
+python3 - "$N" "${passes[*]}" "${serves[*]}" "${changes[*]}" "${store_bytes:-0}" "${store_pages:-0}" <<'PY'
 import statistics, sys
 n = int(sys.argv[1])
 passes = [float(x) for x in sys.argv[2].split()]
@@ -73,6 +77,10 @@ print(f"serve / pass-through = {statistics.median(ratios):.3f}× median of {len(
       f"(each against the pass-through runs before and after it: {', '.join(f'{r:.2f}' for r in ratios)})")
 print(f"serve --changes-topic / serve = {statistics.median(change_ratios):.3f}× median of {len(change_ratios)} rounds "
       f"(each against the serve run of its round: {', '.join(f'{r:.2f}' for r in change_ratios)})")
+store_bytes, store_pages = int(sys.argv[5]), int(sys.argv[6])
+if store_pages:
+    print(f"latest-layout store after the last change-set run: {store_pages} pages, {store_bytes:,} bytes "
+          f"({store_bytes // store_pages:,} bytes per page; bounded by --state-max-bytes)")
 PY
 
 # Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.

@@ -24,7 +24,9 @@ public struct ChangeStage: Sendable {
         case cleared(page: String)
         /// An input at or before the page's position (delivered again after a crash or a rebalance): the page
         /// stays where it is, so no change set and no latest layout are made from it.
-        case redelivered(page: String, position: Int64)
+        /// Its record is published again, carrying attributes from the page's stored layout (so it shows no less
+        /// than the page already does; nil for a tombstone).
+        case redelivered(page: String, position: Int64, record: [UInt8]?)
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
     }
@@ -80,7 +82,9 @@ public struct ChangeStage: Sendable {
                     for i in members[key]! {
                         let offset = batch[i].message.offset
                         if let position, offset <= position {
-                            results.buffer[i] = .redelivered(page: key.page, position: position)
+                            results.buffer[i] = .redelivered(
+                                page: key.page, position: position,
+                                record: batch[i].record.map { step.carried($0, after: layout).bytes })
                             continue
                         }
                         position = offset

@@ -26,10 +26,15 @@ public final class DeliveryEngine {
         /// Produced only once every other part of its message is acknowledged (a change set after the latest
         /// layout it leads to, so that no change set is ever published ahead of the page's stored position).
         public var afterOthers: Bool
+        /// Produced only once `waitsFor` opens (a change set whose page's latest layout is stored by a later
+        /// message of the batch); never, if that gate is dropped.
+        public var waitsFor: Gate?
+        /// Opens this gate when acknowledged; drops it when its message settles without it.
+        public var opens: Gate?
 
         public init(
             topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader],
-            afterOthers: Bool = false
+            afterOthers: Bool = false, waitsFor: Gate? = nil, opens: Gate? = nil
         ) {
             self.topic = topic
             self.partition = partition
@@ -37,10 +42,19 @@ public final class DeliveryEngine {
             self.value = value
             self.headers = headers
             self.afterOthers = afterOthers
+            self.waitsFor = waitsFor
+            self.opens = opens
         }
 
         /// Bytes this record takes on the wire at most.
         public var wireSize: Int { KafkaMessage.wireSize(key: key, value: value, headers: headers) }
+    }
+
+    /// A condition parts of other messages wait for: it opens when the part that opens it is acknowledged. Every
+    /// part waiting for a gate is sent before the part that opens it (`makeGate`, then the waiting messages, then
+    /// the opening one), so the gate knows them all when it opens or is dropped.
+    public struct Gate: Hashable, Sendable {
+        let id: Int
     }
 
     /// Why an input message's outputs are produced.
@@ -140,6 +154,11 @@ public final class DeliveryEngine {
     var unacknowledgedParts = 0
     public private(set) var inFlightBytes = 0
     public private(set) var blocked: Blocked?
+    /// Gates not yet opened or dropped, with the parts (token, index) waiting for each.
+    var gates: [Int: [(token: Int, part: Int)]] = [:]
+    var nextGate = 1
+    /// Called when a part waiting for a gate is not produced because the gate was dropped.
+    public var onDropped: (KafkaMessage, Part) -> Void = { _, _ in }
     /// Called once per input message, when it is settled.
     public var onSettled: (KafkaMessage, Settlement) -> Void = { _, _ in }
     /// Called when the output becomes blocked (with the reason) or unblocked (nil).
@@ -167,6 +186,13 @@ public final class DeliveryEngine {
     /// Input messages not yet settled.
     public var inFlightMessages: Int { entries.count }
 
+    /// A new gate, for parts sent after this call.
+    public func makeGate() -> Gate {
+        defer { nextGate += 1 }
+        gates[nextGate] = []
+        return Gate(id: nextGate)
+    }
+
     // MARK: Sending
 
     /// Produces every part for one input message; the message is settled when all are acknowledged. A record over
@@ -175,6 +201,7 @@ public final class DeliveryEngine {
         precondition(parts.count <= Self.maxParts, "at most \(Self.maxParts) outputs per input message")
         if case .deadLetter = purpose {
         } else if let big = parts.first(where: { $0.wireSize > maxRecordBytes }) {
+            for part in parts { if let g = part.opens { resolve(g, open: false) } }
             deadLetter(
                 message, code: DeadLetter.Code.recordTooLarge.rawValue,
                 reason:
@@ -212,10 +239,25 @@ public final class DeliveryEngine {
         let token = nextToken
         nextToken += 1
         if entries.isEmpty { lastReport = .now() }
-        for i in entry.parts.indices where entry.parts[i].afterOthers { entry.deferred |= 1 << i }
+        for i in entry.parts.indices where entry.parts[i].afterOthers || entry.parts[i].waitsFor != nil {
+            entry.deferred |= 1 << i
+            if let g = entry.parts[i].waitsFor {
+                if gates[g.id] != nil {
+                    gates[g.id]!.append((token, i))
+                } else {
+                    // Resolved already (a caller that broke the order): never publish ahead of it.
+                    entry.deferred &= ~(1 << i)
+                }
+            }
+        }
         entries[token] = entry
         inFlightBytes += entry.bytes
-        for i in entry.parts.indices where !entry.parts[i].afterOthers { produce(token, i) }
+        for i in entry.parts.indices
+        where entry.deferred & (1 << i) == 0 && !entry.parts[i].afterOthers
+            && entry.parts[i].waitsFor == nil
+        {
+            produce(token, i)
+        }
         settleIfDone(token)
     }
 
@@ -318,6 +360,7 @@ public final class DeliveryEngine {
                 failed(token, i, topic: report.topic, error: error)
             } else {
                 delivered = true
+                if let g = e.parts[i].opens { resolve(g, open: true) }
             }
             settleIfDone(token)
         }
@@ -329,8 +372,11 @@ public final class DeliveryEngine {
     private func settleIfDone(_ token: Int) {
         guard let e = entries[token], e.unacknowledged == 0, e.waiting == 0 else { return }
         if e.deferred != 0 && e.rejection == nil {
-            entries[token]!.deferred = 0
-            for i in e.parts.indices where e.deferred & (1 << i) != 0 { produce(token, i) }
+            // Parts still waiting for a gate stay deferred; the gate settles them when it opens or is dropped.
+            let ready = e.parts.indices.filter { e.deferred & (1 << $0) != 0 && e.parts[$0].waitsFor == nil }
+            guard !ready.isEmpty else { return }
+            for i in ready { entries[token]!.deferred &= ~(1 << i) }
+            for i in ready { produce(token, i) }
             settleIfDone(token)
             return
         }
@@ -393,6 +439,31 @@ public final class DeliveryEngine {
     private func remove(_ token: Int) {
         guard let e = entries.removeValue(forKey: token) else { return }
         inFlightBytes -= e.bytes
+        // Settled without the part that opens a gate acknowledged (refused, dead-lettered): nothing will open it.
+        for part in e.parts { if let g = part.opens { resolve(g, open: false) } }
+        for i in e.parts.indices where e.deferred & (1 << i) != 0 {
+            if let g = e.parts[i].waitsFor { unwait(g, token) }
+        }
+    }
+
+    /// Opens gate `g` (its waiting parts become ready) or drops it (they are never produced).
+    private func resolve(_ g: Gate, open: Bool) {
+        guard let waiting = gates.removeValue(forKey: g.id) else { return }
+        for (token, i) in waiting {
+            guard let e = entries[token], e.deferred & (1 << i) != 0 else { continue }
+            if open {
+                entries[token]!.parts[i].waitsFor = nil
+            } else {
+                entries[token]!.deferred &= ~(1 << i)
+                onDropped(e.message, e.parts[i])
+            }
+            settleIfDone(token)
+        }
+    }
+
+    /// Forgets that entry `token` waits for `g` (the entry was removed).
+    private func unwait(_ g: Gate, _ token: Int) {
+        gates[g.id]?.removeAll { $0.token == token }
     }
 
     // MARK: Blocked output

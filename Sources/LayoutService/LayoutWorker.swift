@@ -114,6 +114,17 @@ public final class LayoutWorker {
         consumer.onAssigning { [unowned self] partitions in self.resumeOffsets(partitions) }
         consumer.onCommitted { [unowned self] results in self.commitAnswered(results) }
         delivery.onSettled = { [unowned self] message, settlement in self.settled(message, settlement) }
+        delivery.onDropped = { [unowned self] message, part in
+            // The later message of the batch that was to store the page's latest layout could not: a change set
+            // published now could be ahead of the stored page, so it is not (renderers fetch the latest layout).
+            self.metrics.changeSetSkipped(reason: "state-not-stored")
+            self.logger.warning(
+                "change set not published: the page's latest layout was not stored",
+                metadata: [
+                    "topic": .string(message.topic), "partition": .stringConvertible(message.partition),
+                    "offset": .stringConvertible(message.offset), "changes-topic": .string(part.topic),
+                ])
+        }
         delivery.onBlockedChange = { [unowned self] reason in
             self.status.setOutputBlocked(reason)
             self.metrics.outputBlocked(reason != nil)
@@ -215,6 +226,7 @@ public final class LayoutWorker {
             }
         }
         let pages = pageOutcomes(batch, outcomes)
+        let states = pages.map { stateWrites(batch, $0) }
         // Compiled and diffed without dying: nothing in this batch is a suspect any more.
         breaker?.end(batch)
         for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {
@@ -222,9 +234,10 @@ public final class LayoutWorker {
             let span = tracer.start(message, at: started)
             switch outcome {
             case .skip:
-                if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    delivery.send(
-                        message, purpose: .skip, parts: [stateTombstone(message, page: page, in: c)], span: span)
+                if case .cleared(let page)? = pages?[i], let c = settings.changes,
+                    let clear = stateTombstone(message, page: page, in: c, state: states?[i])
+                {
+                    delivery.send(message, purpose: .skip, parts: [clear], span: span)
                 } else {
                     span.end(.skipped)
                     settled(message, .skipped)
@@ -233,18 +246,19 @@ public final class LayoutWorker {
                 let headers = DeadLetter.carried(message, trace: span.headers)
                 var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: headers)]
                 if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    parts.append(stateTombstone(message, page: page, in: c))
+                    let clear = stateTombstone(message, page: page, in: c, state: states?[i])
+                    if let clear { parts.append(clear) }
                     parts.append(
                         Part(
                             topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers,
-                            afterOthers: true))
+                            afterOthers: true, waitsFor: clear == nil ? states?[i]?.part.waitsFor : nil))
                 }
                 delivery.send(message, purpose: .tombstone, parts: parts, span: span)
             case .record(let bytes, let diagnostics, _):
                 var byCode: [String: Int] = [:]
                 for d in diagnostics { byCode[d.code, default: 0] += 1 }
                 for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
-                publish(message, record: bytes, page: pages?[i], span: span)
+                publish(message, record: bytes, page: pages?[i], state: states?[i], span: span)
             case .deadLetter(let code, let reason):
                 delivery.deadLetter(message, code: code, reason: reason, span: span)
             }
@@ -539,15 +553,18 @@ public final class LayoutWorker {
         stateLoader?.close()
         metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
         metrics.ready(false)
-        logger.info(
-            "stopped",
-            metadata: [
-                "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
-                "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
-                "in-flight": .stringConvertible(counts.inFlight),
-                "elapsed-ms": .stringConvertible(
-                    firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0
-                ),
-            ])
+        var metadata: Logger.Metadata = [
+            "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
+            "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
+            "in-flight": .stringConvertible(counts.inFlight),
+            "elapsed-ms": .stringConvertible(
+                firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0),
+        ]
+        if let store = changes?.store {
+            // What the latest-layout store holds at the end (bounded by --changes-store-bytes).
+            metadata["store-bytes"] = .stringConvertible(store.bytes)
+            metadata["store-pages"] = .stringConvertible(store.count)
+        }
+        logger.info("stopped", metadata: metadata)
     }
 }

@@ -60,7 +60,7 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
 extension ChangeStage.Outcome {
     var step: ChangeStage.Step? { if case .changed(let s) = self { s } else { nil } }
     var cleared: String? { if case .cleared(let p) = self { p } else { nil } }
-    var redelivered: Int64? { if case .redelivered(_, let position) = self { position } else { nil } }
+    var redelivered: Int64? { if case .redelivered(_, let position, _) = self { position } else { nil } }
 }
 
 /// Input offsets for one test: each message is the next one on its partition, unless told.
@@ -113,6 +113,33 @@ private final class Offsets: Sendable {
             LayoutStore.Page(layout: try RecordOutline(bytes: v[3].bytes), position: 104),
             for: .init(topic: "in", partition: 0, page: "p"))
         #expect(rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])])[0].redelivered == 104)
+    }
+
+    /// A re-delivered input's record is published again carrying from the page's stored layout, so a renderer
+    /// reading records never sees the page's carried state (here the infinite-scroll window) go back.
+    @Test func aRedeliveredRecordCarriesFromTheStoredLayout() throws {
+        func results(_ first: Int, _ last: Int) throws -> RecordOutline {
+            let records = (first...last).map {
+                #"{"@class":"x.Record","attributes":{"product.repositoryId":["p\#($0)"]}}"#
+            }
+            let response = Array(
+                #"{"@type":"ResultsList","totalNumRecs":100,"recsPerPage":12,"firstRecNum":\#(first),"lastRecNum":\#(last),"records":[\#(records.joined(separator: ","))]}"#
+                    .utf8)
+            return try compiler.compile(response).get().outline
+        }
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        let (page1, page2) = (try results(1, 12), try results(13, 24))
+        let out = stage.outcomes([
+            (message(key: "p", value: [], offset: 10), page1), (message(key: "p", value: [], offset: 11), page2),
+        ])
+        let window = #""pagingWindow":{"first":1,"last":24}"#
+        #expect(String(decoding: try #require(out[1].step).record, as: UTF8.self).contains(window))
+        let again = stage.outcomes([(message(key: "p", value: [], offset: 10), page1)])
+        guard case .redelivered(_, 11, let record?) = again[0] else {
+            Issue.record("expected a re-delivery at 11 with a record, got \(again[0])")
+            return
+        }
+        #expect(String(decoding: record, as: UTF8.self).contains(window))
     }
 
     @Test func pageKeyFromTheResponse() throws {
