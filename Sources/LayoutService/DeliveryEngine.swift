@@ -120,7 +120,8 @@ public final class DeliveryEngine {
         /// For a dead letter: how much of the input it keeps, and why the input is dead-lettered.
         var cut = DeadLetter.Cut.none
         var reason = ""
-        /// Input and output bytes held for this message (the in-flight byte budget), counted by `enqueue`.
+        /// Input and output bytes held for this message (the in-flight byte budget): counted by `enqueue`, less
+        /// the outputs already acknowledged.
         var bytes = 0
     }
 
@@ -360,6 +361,7 @@ public final class DeliveryEngine {
                 failed(token, i, topic: report.topic, error: error)
             } else {
                 delivered = true
+                release(token, i)
                 if let g = e.parts[i].opens { resolve(g, open: true) }
             }
             settleIfDone(token)
@@ -444,6 +446,17 @@ public final class DeliveryEngine {
         for i in e.parts.indices where e.deferred & (1 << i) != 0 {
             if let g = e.parts[i].waitsFor { unwait(g, token) }
         }
+    }
+
+    /// Part `i` of entry `token` is acknowledged: its value is no longer needed (nothing acknowledged is sent
+    /// again), so its bytes leave the in-flight budget while the message waits for its other parts.
+    private func release(_ token: Int, _ i: Int) {
+        guard let part = entries[token]?.parts[i], part.value != nil else { return }
+        let before = part.wireSize
+        entries[token]!.parts[i].value = nil
+        let freed = before - entries[token]!.parts[i].wireSize
+        entries[token]!.bytes -= freed
+        inFlightBytes -= freed
     }
 
     /// Opens gate `g` (its waiting parts become ready) or drops it (they are never produced).

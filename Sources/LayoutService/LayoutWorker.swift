@@ -227,6 +227,12 @@ public final class LayoutWorker {
         }
         let pages = pageOutcomes(batch, outcomes)
         let states = pages.map { stateWrites(batch, $0) }
+        logger.debug(
+            "batch",
+            metadata: [
+                "messages": .stringConvertible(batch.count),
+                "stores": .stringConvertible(states?.filter { if case .store = $0 { true } else { false } }.count ?? 0),
+            ])
         // Compiled and diffed without dying: nothing in this batch is a suspect any more.
         breaker?.end(batch)
         for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {

@@ -72,7 +72,8 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    /// A change set not made: `no-page-key`, or `redelivered` (an input at or before its page's position).
+    /// A change set not made: `no-page-key`, `redelivered` (an input at or before its page's position) or
+    /// `state-not-stored` (the latest layout it waited for was refused).
     func changeSetSkipped(reason: String) { counter(MetricCatalog.changeSetsSkipped, [("reason", reason)]).increment() }
 
     func store(bytes: Int, layouts: Int, evictions: Int) {
