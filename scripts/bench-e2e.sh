@@ -37,7 +37,7 @@ measure() {  # name, extra flags...; prints the seconds from the first assignmen
   local log="$run/bench-$name.log"
   "$bin" serve --brokers "$broker" --input bench-in --dead-letter bench-dlq --group "bench-$name-$$" --stop-after "$N" \
     --http off --log-format text --batch-size 256 "${consumer[@]}" "$@" 2> "$log"
-  # The worker logs elapsed-ms from its first partition assignment to the end of draining.
+  # The worker logs elapsed-ms from its first partition assignment to the last message accounted for.
   grep "] stopped" "$log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}'
 
 }

@@ -34,6 +34,8 @@ public final class LayoutWorker {
     var lastCommit = DispatchTime.now()
     var fatal: KafkaError?
     var firstAssigned: DispatchTime?
+    /// When the last message was accounted for (settled or skipped).
+    var lastSettled: DispatchTime?
     var changes: ChangeStage?
     /// When the worker last said it cannot reach the brokers.
     var lastUnreachableWarning: DispatchTime?
@@ -301,6 +303,7 @@ public final class LayoutWorker {
             metrics.deadLettered(code: code)
         }
         tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
+        lastSettled = .now()
         if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
     }
 
@@ -551,6 +554,8 @@ public final class LayoutWorker {
 
     func shutdown() {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
+        // What the latest-layout store holds before the partitions are revoked (bounded by --state-max-bytes).
+        let store = changes.map { (bytes: $0.store.bytes, pages: $0.store.count) }
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)
         commit(synchronous: true)
@@ -563,13 +568,15 @@ public final class LayoutWorker {
             "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
             "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
             "in-flight": .stringConvertible(counts.inFlight),
+            // From the first assignment to the last message accounted for.
             "elapsed-ms": .stringConvertible(
-                firstAssigned.map { (DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1_000_000 } ?? 0),
+                firstAssigned.map { first in
+                    ((lastSettled ?? first).uptimeNanoseconds &- first.uptimeNanoseconds) / 1_000_000
+                } ?? 0),
         ]
-        if let store = changes?.store {
-            // What the latest-layout store holds at the end (bounded by --changes-store-bytes).
+        if let store {
             metadata["store-bytes"] = .stringConvertible(store.bytes)
-            metadata["store-pages"] = .stringConvertible(store.count)
+            metadata["store-pages"] = .stringConvertible(store.pages)
         }
         logger.info("stopped", metadata: metadata)
     }
