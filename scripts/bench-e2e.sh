@@ -32,52 +32,89 @@ for k in $(seq 0 $((pages - 1))); do
   awk -v k="$k" -v m="$pages" 'NR % m == k' "$page" | "$bin" produce --brokers "$broker" --topic bench-in --key "page-$k" >/dev/null
 done
 
-measure() {  # name, extra flags...; prints the seconds from the first assignment to the last message accounted for
-  local name="$1"; shift
-  local log="$run/bench-$name.log"
-  "$bin" serve --brokers "$broker" --input bench-in --dead-letter bench-dlq --group "bench-$name-$$" --stop-after "$N" \
-    --http off --log-format text --batch-size 256 "${consumer[@]}" "$@" 2> "$log"
-  # The worker logs elapsed-ms from its first partition assignment to the last message accounted for.
-  grep "] stopped" "$log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}'
+broker_pid="$(cat "$run/broker.pid")"
+ticks_per_s="$(getconf CLK_TCK)"
+broker_cpu() { awk -v hz="$ticks_per_s" '{print ($14 + $15) / hz}' "/proc/$broker_pid/stat"; }
 
+measure() {  # binary, name, extra flags...; prints "seconds worker-cpu-s broker-cpu-s": seconds from the first
+  # assignment to the last message accounted for (the worker logs it as elapsed-ms), the worker's user + system
+  # CPU for the whole run and the broker's CPU over it.
+  local exe="$1" name="$2"; shift 2
+  local log="$run/bench-$name.log" before
+  before="$(broker_cpu)"
+  /usr/bin/time -f "%U %S" -o "$run/bench-$name.cpu" "$exe" serve --brokers "$broker" --input bench-in \
+    --dead-letter bench-dlq --group "bench-$name-$$" --stop-after "$N" --http off --log-format text --batch-size 256 \
+    "${consumer[@]}" "$@" 2> "$log"
+  echo "$(grep "] stopped" "$log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')" \
+    "$(awk '{print $1 + $2}' "$run/bench-$name.cpu")" "$(python3 -c "print($(broker_cpu) - $before)")"
 }
 # Pass-through, serve and serve --changes-topic alternate for ROUNDS rounds (then one last pass-through), so
 # each serve run is compared with the pass-through runs just before and after it, and each change-set run with
 # the serve run of its round: the machine is shared and one pair can swing either way. The medians of the
 # per-round ratios are the figures; all of them are printed. Each change-set run starts with an empty
-# latest-layout topic of its own, so every round does the same work.
+# latest-layout topic of its own, so every round does the same work. With BENCH_BASE_BIN=<layout-worker of
+# another revision>, each round also runs that binary's serve and serve --changes-topic (before/after in one run).
 ROUNDS="${BENCH_ROUNDS:-5}"
-passes=("$(measure pass-0 --output bench-pass --pass-through)")
-serves=()
-changes=()
+base="${BENCH_BASE_BIN:-}"
+runs="$run/bench-e2e-runs.txt"; : > "$runs"
+record() { echo "$1 $2" >> "$runs"; }  # kind, "seconds worker-cpu broker-cpu"
+record pass "$(measure "$bin" pass-0 --output bench-pass --pass-through)"
 for r in $(seq 1 "$ROUNDS"); do
-  serves+=("$(measure "serve-$r" --output bench-out)")
-  "$bin" create-topics --brokers "$broker" --partitions 6 --compacted "bench-latest-$r" >/dev/null
-  changes+=("$(measure "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r")")
-  passes+=("$(measure "pass-$r" --output bench-pass --pass-through)")
+  record serve "$(measure "$bin" "serve-$r" --output bench-out)"
+  "$bin" create-topics --brokers "$broker" --partitions 6 --compacted "bench-latest-$r" "bench-latest-base-$r" >/dev/null
+  record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r")"
+  if [ -n "$base" ]; then
+    record base-serve "$(measure "$base" "base-serve-$r" --output bench-out)"
+    record base-changes "$(measure "$base" "base-changes-$r" --output bench-out --changes-topic bench-changes \
+      --state-topic "bench-latest-base-$r")"
+  fi
+  record pass "$(measure "$bin" "pass-$r" --output bench-pass --pass-through)"
 done
 # The latest-layout store at the end of the last change-set run (bytes held, pages, bytes per page).
 store="$(grep "] stopped" "$run/bench-changes-$ROUNDS.log" | tail -n1)"
 store_bytes="$(grep -o 'store-bytes=[0-9]*' <<< "$store" | cut -d= -f2)"
 store_pages="$(grep -o 'store-pages=[0-9]*' <<< "$store" | cut -d= -f2)"
-python3 - "$N" "${passes[*]}" "${serves[*]}" "${changes[*]}" "${store_bytes:-0}" "${store_pages:-0}" <<'PY'
+python3 - "$N" "$runs" "${store_bytes:-0}" "${store_pages:-0}" <<'PY'
 import statistics, sys
-n = int(sys.argv[1])
-passes = [float(x) for x in sys.argv[2].split()]
-serves = [float(x) for x in sys.argv[3].split()]
-changes = [float(x) for x in sys.argv[4].split()]
+n, runs = int(sys.argv[1]), {}
+for line in open(sys.argv[2]):
+    kind, *values = line.split()
+    runs.setdefault(kind, []).append([float(v) for v in values])
+med = statistics.median
+secs = {k: [v[0] for v in vs] for k, vs in runs.items()}
+passes, serves, changes = secs["pass"], secs["serve"], secs["changes"]
 ratios = [(passes[i] + passes[i + 1]) / 2 / s for i, s in enumerate(serves)]
 change_ratios = [s / c for s, c in zip(serves, changes)]
-p, s, c = statistics.median(passes), statistics.median(serves), statistics.median(changes)
-print(f"| run | messages | median seconds ({len(serves)} rounds) | records/s |\n|---|---|---|---|")
-print(f"| pass-through (consume → produce unchanged) | {n} | {p:.2f} | {n/p:,.0f} |")
-print(f"| serve (compile 45 KB page) | {n} | {s:.2f} | {n/s:,.0f} |")
-print(f"| serve --changes-topic (record + latest layout + change set per message, 40 pages) | {n} | {c:.2f} | {n/c:,.0f} |")
-print(f"serve / pass-through = {statistics.median(ratios):.3f}× median of {len(ratios)} rounds "
+print(f"| run | messages | median seconds ({len(serves)} rounds) | records/s | worker CPU s | broker CPU s |")
+print("|---|---|---|---|---|---|")
+rows = [("pass", "pass-through (consume → produce unchanged)"), ("serve", "serve (compile 45 KB page)"),
+        ("changes", "serve --changes-topic (record + change set per message, latest layout per page and batch; 40 pages)"),
+        ("base-serve", "base binary: serve"), ("base-changes", "base binary: serve --changes-topic")]
+for kind, label in rows:
+    if kind in runs:
+        s = med(secs[kind])
+        print(f"| {label} | {n} | {s:.2f} | {n/s:,.0f} | {med(v[1] for v in runs[kind]):.2f} | "
+              f"{med(v[2] for v in runs[kind]):.2f} |")
+print(f"serve / pass-through = {med(ratios):.3f}× median of {len(ratios)} rounds "
       f"(each against the pass-through runs before and after it: {', '.join(f'{r:.2f}' for r in ratios)})")
-print(f"serve --changes-topic / serve = {statistics.median(change_ratios):.3f}× median of {len(change_ratios)} rounds "
+print(f"serve --changes-topic / serve = {med(change_ratios):.3f}× median of {len(change_ratios)} rounds "
       f"(each against the serve run of its round: {', '.join(f'{r:.2f}' for r in change_ratios)})")
-store_bytes, store_pages = int(sys.argv[5]), int(sys.argv[6])
+if "base-serve" in runs:
+    for kind, label in (("serve", "serve"), ("changes", "serve --changes-topic")):
+        r = [b / a for a, b in zip(secs[kind], secs["base-" + kind])]
+        print(f"{label}: this build / base = {med(r):.3f}× throughput, median of {len(r)} rounds "
+              f"({', '.join(f'{x:.2f}' for x in r)})")
+    base_ratios = [s / c for s, c in zip(secs["base-serve"], secs["base-changes"])]
+    print(f"base binary: serve --changes-topic / serve = {med(base_ratios):.3f}× ({', '.join(f'{x:.2f}' for x in base_ratios)})")
+# Where the CPU goes (both sides share the machine's cores): what compiling adds over the pass-through's loop
+# and librdkafka, against everything the run costs.
+cpu = lambda kind: med(v[1] + v[2] for v in runs[kind])
+compile_cpu = med(v[1] for v in runs["serve"]) - med(v[1] for v in runs["pass"])
+print(f"CPU per run (worker + broker): pass-through {cpu('pass'):.2f} s, serve {cpu('serve'):.2f} s; compiling adds "
+      f"{compile_cpu:.2f} s = {compile_cpu / cpu('serve'):.0%} of serve's CPU (the broker takes "
+      f"{med(v[2] for v in runs['serve']) / cpu('serve'):.0%}); with the cores busy, serve / pass-through is "
+      f"bounded by about {cpu('pass') / cpu('serve'):.2f}")
+store_bytes, store_pages = int(sys.argv[3]), int(sys.argv[4])
 if store_pages:
     print(f"latest-layout store after the last change-set run: {store_pages} pages, {store_bytes:,} bytes "
           f"({store_bytes // store_pages:,} bytes per page; bounded by --state-max-bytes)")
