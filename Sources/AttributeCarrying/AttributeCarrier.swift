@@ -49,10 +49,11 @@ public struct AttributeCarrier: Sendable {
             }
             guard let o = previousByID?[record.raw(section.id)],
                 let oldMember = previous.sections[o].attributesMember,
-                let prev = try? Self.reader.read(Array(previous.raw(previous.sections[o].members[oldMember].value))),
+                let prev = try? Self.reader.read(
+                    Array(previous.raw(previous.member(oldMember, of: previous.sections[o]).value))),
                 prev.kind(prev.root) == .object
             else { continue }
-            let range = section.members[attrMember].value
+            let range = record.member(attrMember, of: section).value
             guard let doc = try? Self.reader.read(Array(record.raw(range))) else { continue }
             let attrs = doc.root
             var values: [(key: Int, json: [UInt8])] = []

@@ -15,8 +15,10 @@ public struct LayoutDiffer: Sendable {
         w.key("kind"); w.string(ChangeSet.kind)
         w.key("key"); w.string(orNull: key)
         w.key("base")
-        if let old { writeIdentity(old.identity, &w) } else { w.null() }
-        w.key("target"); writeIdentity(new.identity, &w)
+        // Each record's hash is computed once here (an outline computes it when asked).
+        let from = old?.identity, target = new.identity
+        if let from { writeIdentity(from, &w) } else { w.null() }
+        w.key("target"); writeIdentity(target, &w)
         var diagnostics: [(code: String, path: String, message: String)] = []
         // Records of different versions differ in shape: the new one replaces the old whole.
         if sameMemberNames(base, new) && sameVersion(base, new) {
@@ -48,7 +50,7 @@ public struct LayoutDiffer: Sendable {
         }
         w.endArray()
         w.endObject()
-        return ChangeSet(bytes: w.bytes, base: old?.identity, target: new.identity, summary: summary)
+        return ChangeSet(bytes: w.bytes, base: from, target: target, summary: summary)
     }
 
     private func writeIdentity(_ id: RecordIdentity, _ w: inout JSONWriter) {
@@ -101,9 +103,10 @@ public struct LayoutDiffer: Sendable {
         for (i, j) in list.matches {
             let a = old.sections[i], b = new.sections[j]
             let headChanged = !sameHead(a, od, b, nd)
-            let rowsChanged = !sameBytes(od.raw(a.members[a.rowsMember].value), nd.raw(b.members[b.rowsMember].value))
+            let rowsChanged = !sameBytes(
+                od.raw(od.member(a.rowsMember, of: a).value), nd.raw(nd.member(b.rowsMember, of: b).value))
             if !headChanged, let p = a.pathMember, let q = b.pathMember,
-                !sameBytes(od.raw(a.members[p].value), nd.raw(b.members[q].value))
+                !sameBytes(od.raw(od.member(p, of: a).value), nd.raw(nd.member(q, of: b).value))
             {
                 moved.append(j)
             }
@@ -117,7 +120,8 @@ public struct LayoutDiffer: Sendable {
                 w.key("section")
                 w.beginObject()
                 // Every member but the rows; `"rows":null` keeps their place.
-                for (m, member) in b.members.enumerated() {
+                for m in 0..<b.memberCount {
+                    let member = nd.member(m, of: b)
                     w.key(raw: nd.raw(member.key))
                     if m == b.rowsMember { w.null() } else { w.raw(nd.raw(member.value)) }
                 }
@@ -135,7 +139,8 @@ public struct LayoutDiffer: Sendable {
         for j in moved.sorted() {
             w.beginObject()
             w.key("index"); w.int(j)
-            w.key("path"); w.raw(nd.raw(new.sections[j].members[new.sections[j].pathMember!].value))
+            let section = new.sections[j]
+            w.key("path"); w.raw(nd.raw(nd.member(section.pathMember!, of: section).value))
             w.endObject()
         }
         w.endArray()
@@ -147,13 +152,13 @@ public struct LayoutDiffer: Sendable {
     private func sameHead(
         _ a: RecordOutline.Section, _ ad: RecordOutline, _ b: RecordOutline.Section, _ bd: RecordOutline
     ) -> Bool {
-        guard a.members.count == b.members.count, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember,
+        guard a.memberCount == b.memberCount, a.indexMember == b.indexMember, a.rowsMember == b.rowsMember,
             a.pathMember == b.pathMember
         else {
             return false
         }
-        for m in a.members.indices where m != a.indexMember && m != a.rowsMember && m != a.pathMember {
-            let x = a.members[m], y = b.members[m]
+        for m in 0..<a.memberCount where m != a.indexMember && m != a.rowsMember && m != a.pathMember {
+            let x = ad.member(m, of: a), y = bd.member(m, of: b)
             if !sameBytes(ad.raw(x.key), bd.raw(y.key)) || !sameBytes(ad.raw(x.value), bd.raw(y.value)) { return false }
         }
         return true
@@ -164,12 +169,12 @@ public struct LayoutDiffer: Sendable {
         _ w: inout JSONWriter, _ summary: inout ChangeSummary,
         _ diagnostics: inout [(code: String, path: String, message: String)]
     ) {
-        let list = ListDiff(old: a.rows.map(\.id), in: ad.bytes, new: b.rows.map(\.id), in: bd.bytes)
+        let list = ListDiff(old: ad.rowIDs(of: a), in: ad.bytes, new: bd.rowIDs(of: b), in: bd.bytes)
         w.beginObject()
         guard
             writeListChanges(
-                list, wholeList: bd.raw(b.members[b.rowsMember].value), itemKey: "row",
-                item: { bd.raw(b.rows[$0].node) }, &w)
+                list, wholeList: bd.raw(bd.member(b.rowsMember, of: b).value), itemKey: "row",
+                item: { bd.raw(bd.row($0, of: b).node) }, &w)
         else {
             summary.replacedLists += 1
             diagnostics.append(Self.duplicates(list.duplicates, in: bd.id(of: b) + ".rows"))
@@ -185,7 +190,7 @@ public struct LayoutDiffer: Sendable {
         ad.bytes.withUnsafeBufferPointer { ab in
             bd.bytes.withUnsafeBufferPointer { bb in
                 for (i, j) in list.matches {
-                    let x = a.rows[i].node, y = b.rows[j].node
+                    let x = ad.row(i, of: a).node, y = bd.row(j, of: b).node
                     if x.count == y.count
                         && memcmpEqual(ab.baseAddress! + x.lowerBound, bb.baseAddress! + y.lowerBound, x.count)
                     {
@@ -200,7 +205,7 @@ public struct LayoutDiffer: Sendable {
             w.beginObject()
             w.key("from"); w.int(i)
             w.key("to"); w.int(j)
-            w.key("row"); w.raw(bd.raw(b.rows[j].node))
+            w.key("row"); w.raw(bd.raw(bd.row(j, of: b).node))
             w.endObject()
         }
         w.endArray()

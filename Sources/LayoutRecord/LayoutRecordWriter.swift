@@ -24,6 +24,10 @@ public struct LayoutRecordWriter: Sendable {
         var members: [RecordOutline.Member] = []
         members.reserveCapacity(5)
         var outlines: [RecordOutline.Section] = []
+        var sectionMembers: [RecordOutline.Member] = [], rows: [RecordOutline.Row] = []
+        // Room for what assembler responses make (the 45 KB sample: 131 section members, 24 rows), so they rarely grow.
+        sectionMembers.reserveCapacity(doc.bytes.count / 256 + 16)
+        rows.reserveCapacity(doc.bytes.count / 1024 + 8)
         let bytes = JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
             w.beginObject()
             members.append(w.member("version") { $0.int(LayoutRecord.formatVersion) })
@@ -36,7 +40,9 @@ public struct LayoutRecordWriter: Sendable {
             members.append(
                 w.member("sections") { w in
                     w.beginArray()
-                    diagnostics = sections { head, rows in outlines.append(writeSection(head, rows, doc, &w)) }
+                    diagnostics = sections { head, items in
+                        outlines.append(writeSection(head, items, doc, &w, &sectionMembers, &rows))
+                    }
                     w.endArray()
                 })
             members.append(
@@ -49,7 +55,7 @@ public struct LayoutRecordWriter: Sendable {
         }
         return RecordOutline(
             bytes: bytes, members: members, sectionsMember: 3, versionMember: 0, pageMember: 2, sections: outlines,
-            sourceOffset: source?.offset)
+            sectionMembers: sectionMembers, rows: rows, sourceOffset: source?.offset)
     }
 
     private func writeSource(_ s: RecordSource, _ w: inout JSONWriter) {
@@ -74,13 +80,14 @@ public struct LayoutRecordWriter: Sendable {
         w.endObject()
     }
 
-    private func writeSection(_ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter)
-        -> RecordOutline.Section
-    {
+    /// Writes a section, appending where its members and rows land to `members` and `outlines`.
+    private func writeSection(
+        _ s: SectionHead, _ rows: [LayoutRow], _ doc: JSONDocument, _ w: inout JSONWriter,
+        _ members: inout [RecordOutline.Member], _ outlines: inout [RecordOutline.Row]
+    ) -> RecordOutline.Section {
         let start = w.startValue()
         w.beginObject()
-        var members: [RecordOutline.Member] = []
-        members.reserveCapacity(10)
+        let firstMember = members.count, firstRow = outlines.count
         members.append(w.member("id") { $0.string(utf8: s.idUTF8) })
         members.append(w.member("path") { $0.string(s.path) })
         members.append(w.member("index") { $0.int(s.index) })
@@ -99,7 +106,7 @@ public struct LayoutRecordWriter: Sendable {
         }
         var attributesMember: Int?
         if !s.attributes.isEmpty {
-            attributesMember = members.count
+            attributesMember = members.count - firstMember
             members.append(w.member("attributes") { writeAttributes(s.attributes, doc, &$0) })
         }
         var others: [SupplementaryView] = []
@@ -131,9 +138,7 @@ public struct LayoutRecordWriter: Sendable {
                     w.endObject()
                 })
         }
-        var outlines: [RecordOutline.Row] = []
-        outlines.reserveCapacity(rows.count)
-        let rowsMember = members.count
+        let rowsMember = members.count - firstMember
         members.append(
             w.member("rows") { w in
                 w.beginArray()
@@ -146,8 +151,9 @@ public struct LayoutRecordWriter: Sendable {
             })
         w.endObject()
         return RecordOutline.Section(
-            node: start..<w.position, id: members[0].value, members: members, indexMember: 2, rowsMember: rowsMember,
-            pathMember: 1, typeMember: 3, attributesMember: attributesMember, rows: outlines)
+            node: start..<w.position, id: members[firstMember].value, memberRange: firstMember..<members.count,
+            rowRange: firstRow..<outlines.count, indexMember: 2, rowsMember: rowsMember, pathMember: 1, typeMember: 3,
+            attributesMember: attributesMember)
     }
 
     private func writeRow(

@@ -11,13 +11,16 @@ public struct RecordOutline: Sendable, Equatable {
         public var value: Range<Int>
     }
 
-    /// One section: the object, its `id` token, every member (in order) and its rows.
+    /// One section: the object, its `id` token, where its members (in order) and rows are in the outline's
+    /// `sectionMembers` and `rows` (one array each for the whole record: a few allocations per record, not per
+    /// section).
     public struct Section: Sendable, Equatable {
         public var node: Range<Int>
         /// The `id` string token, quotes included.
         public var id: Range<Int>
-        public var members: [Member]
-        /// Position of `index` and `rows` in `members`.
+        public var memberRange: Range<Int>
+        public var rowRange: Range<Int>
+        /// Position of `index` and `rows` among the section's members.
         public var indexMember: Int
         public var rowsMember: Int
         /// Position of `path` in `members` (records from version 2 on have one).
@@ -25,7 +28,9 @@ public struct RecordOutline: Sendable, Equatable {
         /// Position of `type` and `attributes` in `members`, when present.
         public var typeMember: Int?
         public var attributesMember: Int?
-        public var rows: [Row]
+        /// How many members and rows it has.
+        public var memberCount: Int { memberRange.count }
+        public var rowCount: Int { rowRange.count }
     }
 
     /// One row: the object and its `id` string token.
@@ -43,14 +48,17 @@ public struct RecordOutline: Sendable, Equatable {
     public let versionMember: Int?
     public let pageMember: Int?
     public internal(set) var sections: [Section]
+    /// Every section's members, then every section's rows, in record order.
+    public internal(set) var sectionMembers: [Member]
+    public internal(set) var rows: [Row]
     /// The record's `source.offset`, when present.
     public let sourceOffset: Int64?
-    /// The record's content hash.
-    public internal(set) var hash: ContentHash
+    /// The record's content hash (computed when asked: a plain compile never needs it).
+    public var hash: ContentHash { ContentHash(of: bytes) }
 
     init(
         bytes: [UInt8], members: [Member], sectionsMember: Int, versionMember: Int?, pageMember: Int?,
-        sections: [Section], sourceOffset: Int64?
+        sections: [Section], sectionMembers: [Member], rows: [Row], sourceOffset: Int64?
     ) {
         self.bytes = bytes
         self.members = members
@@ -58,8 +66,9 @@ public struct RecordOutline: Sendable, Equatable {
         self.versionMember = versionMember
         self.pageMember = pageMember
         self.sections = sections
+        self.sectionMembers = sectionMembers
+        self.rows = rows
         self.sourceOffset = sourceOffset
-        self.hash = ContentHash(of: bytes)
     }
 
     /// The record format version this module reads and writes change sets for (`LayoutRecord.formatVersion`).
@@ -111,8 +120,9 @@ public struct RecordOutline: Sendable, Equatable {
         }
         var sections: [Section] = []
         sections.reserveCapacity(doc.nodes[sectionsNode].count.toInt)
+        var sectionMembers: [Member] = [], rows: [Row] = []
         for (n, s) in doc.elements(sectionsNode).enumerated() {
-            sections.append(try Self.section(s, at: n, in: doc))
+            sections.append(try Self.section(s, at: n, in: doc, &sectionMembers, &rows))
         }
         var offset: Int64?
         if let source, doc.kind(source) == .object, let o = doc.value(source, Self.offsetKey) {
@@ -120,47 +130,52 @@ public struct RecordOutline: Sendable, Equatable {
         }
         self.init(
             bytes: doc.bytes, members: members, sectionsMember: sectionsMember, versionMember: versionMember,
-            pageMember: pageMember, sections: sections, sourceOffset: offset)
+            pageMember: pageMember, sections: sections, sectionMembers: sectionMembers, rows: rows, sourceOffset: offset
+        )
     }
 
-    private static func section(_ s: Int, at n: Int, in doc: JSONDocument) throws(ChangeSetError) -> Section {
+    private static func section(
+        _ s: Int, at n: Int, in doc: JSONDocument, _ all: inout [Member], _ allRows: inout [Row]
+    ) throws(ChangeSetError) -> Section {
         guard doc.kind(s) == .object else { throw .notALayoutRecord("sections[\(n)] is not an object") }
-        var members: [Member] = []
-        members.reserveCapacity(doc.nodes[s].count.toInt)
+        let first = all.count
+        var members = 0
         var id: Int?, index: Int?, rows: Int?, rowsNode: Int?, path: Int?, type: Int?, attributes: Int?
         for (k, v) in doc.members(s) {
             if doc.stringEquals(k, Keys.id) {
                 id = v
             } else if doc.stringEquals(k, Keys.path) {
-                path = members.count
+                path = members
             } else if doc.stringEquals(k, Keys.index) {
-                index = members.count
+                index = members
             } else if doc.stringEquals(k, Keys.rows) {
-                rows = members.count
+                rows = members
                 rowsNode = v
             } else if type == nil, doc.stringEquals(k, Keys.type) {
-                type = members.count
+                type = members
             } else if attributes == nil, doc.stringEquals(k, Keys.attributes) {
-                attributes = members.count
+                attributes = members
             }
-            members.append(Member(key: doc.nodes[k].range, value: doc.nodes[v].range))
+            all.append(Member(key: doc.nodes[k].range, value: doc.nodes[v].range))
+            members += 1
         }
         guard let id, doc.kind(id) == .string else { throw .notALayoutRecord("sections[\(n)] has no string `id`") }
         guard let index else { throw .notALayoutRecord("sections[\(n)] has no `index`") }
         guard let rows, let rowsNode, doc.kind(rowsNode) == .array else {
             throw .notALayoutRecord("sections[\(n)] has no `rows` array")
         }
-        var rowOutlines: [Row] = []
-        rowOutlines.reserveCapacity(doc.nodes[rowsNode].count.toInt)
+        let firstRow = allRows.count
         for (r, row) in doc.elements(rowsNode).enumerated() {
             guard doc.kind(row) == .object, let rid = doc.value(row, Self.idKey), doc.kind(rid) == .string else {
                 throw .notALayoutRecord("sections[\(n)].rows[\(r)] is not an object with a string `id`")
             }
-            rowOutlines.append(Row(node: doc.nodes[row].range, id: doc.nodes[rid].range))
+            allRows.append(Row(node: doc.nodes[row].range, id: doc.nodes[rid].range))
         }
         return Section(
-            node: doc.nodes[s].range, id: doc.nodes[id].range, members: members, indexMember: index, rowsMember: rows,
-            pathMember: path, typeMember: type, attributesMember: attributes, rows: rowOutlines)
+            node: doc.nodes[s].range, id: doc.nodes[id].range, memberRange: first..<all.count,
+            rowRange: firstRow..<allRows.count, indexMember: index, rowsMember: rows, pathMember: path,
+            typeMember: type,
+            attributesMember: attributes)
     }
 
     /// The bytes of `range` (a member, section, row or id as written).
@@ -174,8 +189,19 @@ public struct RecordOutline: Sendable, Equatable {
 
     /// A section's `type`, when it is a string.
     public func type(of section: Section) -> String? {
-        section.typeMember.flatMap { Self.text(bytes[section.members[$0].value]) }
+        section.typeMember.flatMap { Self.text(bytes[member($0, of: section).value]) }
     }
+
+    /// Member `m` of `section` (0 is its first).
+    @inline(__always) public func member(_ m: Int, of section: Section) -> Member {
+        sectionMembers[section.memberRange.lowerBound + m]
+    }
+
+    /// Row `r` of `section` (0 is its first).
+    @inline(__always) public func row(_ r: Int, of section: Section) -> Row { rows[section.rowRange.lowerBound + r] }
+
+    /// The id tokens of `section`'s rows, in order.
+    public func rowIDs(of section: Section) -> [Range<Int>] { rows[section.rowRange].map(\.id) }
 
     /// The value of top-level member `m` read on its own (a small part of the record, e.g. `page`).
     public func read(member m: Int) -> JSONDocument? { try? Self.reader.read(Array(bytes[members[m].value])) }
@@ -188,16 +214,12 @@ public struct RecordOutline: Sendable, Equatable {
 
     /// Approximate bytes held: the record text plus its outline.
     public var footprint: Int {
-        var n = bytes.count + members.count * MemoryLayout<Member>.stride
-        for s in sections {
-            n += MemoryLayout<Section>.stride + s.members.count * MemoryLayout<Member>.stride
-            n += s.rows.count * MemoryLayout<Row>.stride
-        }
-        return n
+        bytes.count + (members.count + sectionMembers.count) * MemoryLayout<Member>.stride + sections.count
+            * MemoryLayout<Section>.stride + rows.count * MemoryLayout<Row>.stride
     }
 
     /// `bytes` with each of `replacements` (ranges of the record, ascending, not overlapping) put in place of its
-    /// range, every part of the outline moved to where it lands; the hash is computed again.
+    /// range, every part of the outline moved to where it lands.
     public func replacing(_ replacements: [(range: Range<Int>, with: [UInt8])]) -> RecordOutline {
         guard !replacements.isEmpty else { return self }
         var out: [UInt8] = []
@@ -234,11 +256,10 @@ public struct RecordOutline: Sendable, Equatable {
             var s = s
             s.node = moved(s.node)
             s.id = moved(s.id)
-            s.members = s.members.map(moved)
-            s.rows = s.rows.map { Row(node: moved($0.node), id: moved($0.id)) }
             return s
         }
-        copy.hash = ContentHash(of: out)
+        copy.sectionMembers = sectionMembers.map(moved)
+        copy.rows = rows.map { Row(node: moved($0.node), id: moved($0.id)) }
         return copy
     }
 
