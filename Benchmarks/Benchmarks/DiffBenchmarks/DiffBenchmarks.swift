@@ -2,9 +2,9 @@ import Benchmark
 import Foundation
 import LayoutCompiler
 import LayoutDiff
-import LayoutRecord
 import LayoutJSON
 import LayoutKit
+import LayoutRecord
 import Mapping
 
 /// Diff time for the DifferenceKit shape (5,000 rows: 1,000 deleted, 1,000 inserted, 200 moved), the same shape ×10

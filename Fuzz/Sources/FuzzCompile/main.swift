@@ -3,8 +3,8 @@ import Foundation
 import FuzzSupport
 import LayoutCompiler
 import LayoutDiff
-import LayoutRecord
 import LayoutJSON
+import LayoutRecord
 import Mapping
 
 /// The whole compile with the default config: any bytes give a record (that parses) or a failure, never a crash.
@@ -32,9 +32,12 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         let record = compiled.outline
         precondition((try? RecordOutline(bytes: compiled.bytes)) == record, "the written outline is not the one read")
         let carrier = AttributeCarrier(registry: compiler.registry)
-        for carried in [carrier.carry(into: record, from: previous ?? record), previous.flatMap {
-            carrier.carry(into: $0, from: record)
-        }] {
+        for carried in [
+            carrier.carry(into: record, from: previous ?? record),
+            previous.flatMap {
+                carrier.carry(into: $0, from: record)
+            },
+        ] {
             guard let carried else { continue }
             precondition((try? RecordOutline(bytes: carried.bytes)) == carried, "a carried outline moved wrong")
         }
