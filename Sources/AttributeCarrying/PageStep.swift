@@ -1,6 +1,6 @@
 public import LayoutCompiler
 public import LayoutDiff
-public import LayoutKit
+import LayoutKit
 public import LayoutRecord
 
 /// What a new record does to a page: the one definition `serve --changes-topic`, `replay`'s and `preview`'s pages

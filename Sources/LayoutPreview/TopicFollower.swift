@@ -1,7 +1,7 @@
 import Foundation
 public import Kafka
-import LayoutDiff
-import LayoutService
+import LayoutJSON
+import LayoutKit
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -109,17 +109,19 @@ public struct TopicFollower: Service {
         }
     }
 
-    /// `,"kind":"<ChangeSet.kind>"`, as a change set's second member is written.
-    static let kindMember = Array(#","kind":""#.utf8) + Array(ChangeSet.kind.utf8) + [UInt8(ascii: "\"")]
-
-    /// Whether a message holds a change set rather than a record.
+    /// Whether a message holds a change set rather than a record: its `content-type`, else its `kind` member
+    /// (wherever it sits among the top-level members).
     static func isChangeSet(_ message: KafkaMessage, _ value: [UInt8]) -> Bool {
-        if let type = message.header(OutputHeader.contentType) {
-            return String(decoding: type, as: UTF8.self).hasPrefix(OutputHeader.changeSetMediaType)
+        if let type = message.header(Wire.Header.contentType) {
+            return String(decoding: type, as: UTF8.self).hasPrefix(Wire.changeSetMediaType)
         }
-        // A change set's first members are its version and kind (a record's are its version and source).
-        return value.prefix(48).firstRange(of: Self.kindMember) != nil
+        guard let doc = try? JSONReader().read(value), let kind = doc.value(doc.root, Self.kindKey) else {
+            return false
+        }
+        return doc.string(kind) == Wire.changeSetKind
     }
+
+    static let kindKey: JSONKey = "kind"
 }
 
 /// Tells the polling thread to stop.

@@ -5,7 +5,7 @@ import LayoutKit
 /// The compiled layout of one response: what renderers draw, with the diagnostics found on the way.
 public struct LayoutRecord: Sendable {
     /// The record format version.
-    public static let formatVersion = Layout.formatVersion
+    public static let formatVersion = Wire.formatVersion
 
     public var source: RecordSource?
     public var page: PageFacts

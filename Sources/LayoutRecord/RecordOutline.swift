@@ -72,11 +72,10 @@ public struct RecordOutline: Sendable, Equatable {
     }
 
     /// The record format version this module reads and writes change sets for (`LayoutRecord.formatVersion`).
-    public static let formatVersion = Layout.formatVersion
+    public static let formatVersion = Wire.formatVersion
 
     /// The record that comes before a key's first layout: no page, no sections.
-    public static let emptyBytes: [UInt8] = Array(
-        #"{"version":\#(formatVersion),"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
+    public static let emptyBytes: [UInt8] = Array(Wire.emptyRecord.utf8)
 
     /// The outline of the empty record.
     public static func empty() -> RecordOutline {

@@ -1,34 +1,24 @@
 public import Kafka
-import LayoutDiff
-import LayoutRecord
+import LayoutKit
 
 /// The Kafka header names and content types the worker writes and reads: one definition for each, used by the
 /// service, the command line and the tests.
 public enum OutputHeader {
-    /// The media type of a record, change set or latest layout.
-    public static let contentType = "content-type"
-    /// The layout record format's version, on every record.
-    public static let recordVersion = "layout-record-version"
-    /// Every header this worker writes starts with this; incoming headers with it are not carried, so a re-driven
-    /// dead letter does not stack old error codes ahead of the new one.
-    public static let ownPrefix = "layout-worker-"
-    /// A dead letter's code (`CompileFailure.Code`, `DeadLetter.Code`) and its message: what, where and why.
-    public static let errorCode = "layout-worker-error-code"
-    public static let errorMessage = "layout-worker-error-message"
-    /// Where a dead letter's input came from; the source topic also marks latest layouts with their input topic.
-    public static let sourceTopic = "layout-worker-source-topic"
-    public static let sourcePartition = "layout-worker-source-partition"
-    public static let sourceOffset = "layout-worker-source-offset"
-    public static let sourceTimestamp = "layout-worker-source-timestamp"
-    /// The worker version that wrote a dead letter.
-    public static let workerVersion = "layout-worker-version"
-    /// Present when a dead letter had to be cut to fit: what was dropped or shortened.
-    public static let deadLetterCut = "layout-worker-dead-letter-cut"
-    /// The config a record or change set was made with: XXH64 of the config file, 16 hex digits.
-    public static let config = "layout-worker-config"
-    /// W3C trace context.
-    public static let traceParent = "traceparent"
-    public static let traceState = "tracestate"
+    // The names are the wire contract's (`Wire.Header` in LayoutKit, shared with the renderer kits).
+    public static let contentType = Wire.Header.contentType
+    public static let recordVersion = Wire.Header.recordVersion
+    public static let ownPrefix = Wire.Header.ownPrefix
+    public static let errorCode = Wire.Header.errorCode
+    public static let errorMessage = Wire.Header.errorMessage
+    public static let sourceTopic = Wire.Header.sourceTopic
+    public static let sourcePartition = Wire.Header.sourcePartition
+    public static let sourceOffset = Wire.Header.sourceOffset
+    public static let sourceTimestamp = Wire.Header.sourceTimestamp
+    public static let workerVersion = Wire.Header.workerVersion
+    public static let deadLetterCut = Wire.Header.deadLetterCut
+    public static let config = Wire.Header.config
+    public static let traceParent = Wire.Header.traceParent
+    public static let traceState = Wire.Header.traceState
 
     /// Where an output came from: the input's topic, partition and offset (dead letters, change sets and latest
     /// layouts carry them; a latest layout's offset is its page's position, see `LayoutStore`).
@@ -45,10 +35,9 @@ public enum OutputHeader {
         message.header(sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
     }
 
-    /// `content-type` of a layout record (output and latest-layout topics).
-    public static let recordContentType = "application/vnd.layout-record+json; version=\(LayoutRecord.formatVersion)"
-    /// The media type of a change set (its `content-type` without parameters).
-    public static let changeSetMediaType = "application/vnd.layout-change-set+json"
-    /// `content-type` of a change set.
-    public static let changeSetContentType = "\(changeSetMediaType); version=\(ChangeSet.formatVersion)"
+    /// `content-type` of a layout record (output and latest-layout topics) and of a change set; the media type of
+    /// a change set (its `content-type` without parameters).
+    public static let recordContentType = Wire.recordContentType
+    public static let changeSetMediaType = Wire.changeSetMediaType
+    public static let changeSetContentType = Wire.changeSetContentType
 }

@@ -4,6 +4,11 @@
 export declare const FORMAT_VERSION: 2;
 /** The record before a page's first layout. */
 export declare const EMPTY_RECORD: string;
+/** A change set's `kind` member (a record has none). */
+export declare const CHANGE_SET_KIND: "layout-change-set";
+/** Media types of a record and a change set (`content-type` without its `version` parameter). */
+export declare const RECORD_MEDIA_TYPE: "application/vnd.layout-record+json";
+export declare const CHANGE_SET_MEDIA_TYPE: "application/vnd.layout-change-set+json";
 /** The renderers every kit ships for placeholders no mapping matched. */
 export declare const BUILT_IN_PLACEHOLDERS: Readonly<{
   loading: "LoadingPlaceholder";

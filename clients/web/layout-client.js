@@ -11,6 +11,13 @@ export const FORMAT_VERSION = 2;
 /** The record before a page's first layout (what a change set with `"base": null` applies to). */
 export const EMPTY_RECORD = `{"version":${FORMAT_VERSION},"source":null,"page":null,"sections":[],"diagnostics":[]}`;
 
+/** A change set's `kind` member (a record has none). */
+export const CHANGE_SET_KIND = "layout-change-set";
+
+/** Media types of a record and a change set (`content-type` without its `version` parameter). */
+export const RECORD_MEDIA_TYPE = "application/vnd.layout-record+json";
+export const CHANGE_SET_MEDIA_TYPE = "application/vnd.layout-change-set+json";
+
 /** The renderers every kit ships for placeholders no mapping matched (the compiler's built-in names). */
 export const BUILT_IN_PLACEHOLDERS = Object.freeze({
   loading: "LoadingPlaceholder",
@@ -384,6 +391,10 @@ export function applyChangeSet(baseRecordText, changeSetText) {
   if (cs.kind(root) !== "object") throw new ChangeSetError("the root is not an object");
   if (cs.int(cs.value(root, "version")) !== FORMAT_VERSION) {
     throw new ChangeSetError(`unsupported or missing \`version\` (this client reads ${FORMAT_VERSION})`);
+  }
+  const kind = cs.value(root, "kind");
+  if (kind && cs.string(kind) !== CHANGE_SET_KIND) {
+    throw new ChangeSetError(`not a change set: \`kind\` is not "${CHANGE_SET_KIND}"`);
   }
   const targetNode = cs.value(root, "target");
   const target = targetNode && cs.string(cs.value(targetNode, "hash"));

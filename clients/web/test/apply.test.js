@@ -71,6 +71,8 @@ test("malformed change sets are ChangeSetErrors, never a wrong record", () => {
     `{"version":2,"base":null,"target":{"hash":"${hash}"},"record":{},"sections":{"inserts":[{"index":5,"section":{}}]}}`,
     `{"version":2,"base":null,"target":{"hash":"0000000000000000"},"record":{},"sections":{}}`,
     `{"version":2,"base":null,"target":{"hash":"${hash}"},"record":{"nope":1},"sections":{}}`,
+    // Well-formed, but not a change set by its `kind`.
+    `{"version":2,"kind":"layout-record","base":null,"target":{"hash":"${hash}"},"record":{},"sections":{}}`,
   ];
   for (const text of bad) {
     assert.throws(() => applyChangeSet(null, text), (e) => e instanceof ChangeSetError, text);

@@ -11,9 +11,12 @@ public struct ChangeSetApplier: Sendable {
         let cs = try JSONText(changeSet, what: "change set")
         let root = cs.root
         guard cs.kind(root) == .object else { throw .invalidChangeSet("the root is not an object") }
-        let top = try cs.values(root, ["version", "target", "base", "replace", "record", "sections"])
-        guard let v = cs.int(top[0]), v == Layout.formatVersion else {
-            throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(Layout.formatVersion))")
+        let top = try cs.values(root, ["version", "target", "base", "replace", "record", "sections", "kind"])
+        guard let v = cs.int(top[0]), v == Wire.formatVersion else {
+            throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(Wire.formatVersion))")
+        }
+        if let kind = top[6], cs.string(kind) != Wire.changeSetKind {
+            throw .invalidChangeSet("not a change set: `kind` is not \"\(Wire.changeSetKind)\"")
         }
         guard let targetNode = top[1],
             let target = cs.string(try cs.value(targetNode, "hash")).flatMap({ ContentHash(hex: $0) })

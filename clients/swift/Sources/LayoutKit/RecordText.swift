@@ -18,8 +18,7 @@ struct RecordText {
     let sections: [Section]
 
     /// The record that comes before a key's first layout: no page, no sections.
-    static let emptyBytes: [UInt8] = Array(
-        #"{"version":\#(Layout.formatVersion),"source":null,"page":null,"sections":[],"diagnostics":[]}"#.utf8)
+    static let emptyBytes: [UInt8] = Array(Wire.emptyRecord.utf8)
 
     init(bytes: [UInt8]) throws(ChangeSetError) {
         do {

@@ -44,6 +44,8 @@ import Testing
             #"{"version":2,"target":{"hash":"\#(hash)"},"base":{"hash":"\#(hash)"},"record":{},"sections":{"moves":[{"from":0,"to":0}]}}"#,
             #"{"version":2,"target":{"hash":"\#(hash)"},"base":null,"record":{"a":"\"#,
             #"{"version":2,"target":{"hash":"\#(hash)"},"base":null,"record":{],"sections":{}}"#,
+            // Well-formed, but not a change set by its `kind`.
+            #"{"version":2,"kind":"layout-record","target":{"hash":"\#(hash)"},"base":{"hash":"\#(hash)"},"record":{},"sections":{}}"#,
         ]
         for text in cases {
             #expect(throws: ChangeSetError.self, "\(text)") { try ChangeSetApplier().apply(Array(text.utf8), to: base) }

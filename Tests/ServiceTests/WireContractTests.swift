@@ -1,0 +1,61 @@
+import Foundation
+import LayoutKit
+import LayoutService
+import TestSupport
+import Testing
+
+/// The wire contract (`Wire` in LayoutKit) is the one definition of the names records, change sets and their
+/// Kafka messages agree on; the web client, the schemas and the worker's headers must say the same.
+@Suite struct WireContractTests {
+    /// The value of `export const NAME = ...;` in the web client, as written.
+    private func webConstant(_ name: String) throws -> String {
+        let js = Fixtures.text("clients/web/layout-client.js")
+        let line = try #require(
+            js.split(separator: "\n").first { $0.hasPrefix("export const \(name) = ") }, "no export \(name)")
+        return String(line.dropFirst("export const \(name) = ".count).dropLast())
+    }
+
+    @Test func theWebClientSaysWhatWireSays() throws {
+        #expect(try webConstant("FORMAT_VERSION") == String(Wire.formatVersion))
+        #expect(try webConstant("CHANGE_SET_KIND") == "\"\(Wire.changeSetKind)\"")
+        #expect(try webConstant("RECORD_MEDIA_TYPE") == "\"\(Wire.recordMediaType)\"")
+        #expect(try webConstant("CHANGE_SET_MEDIA_TYPE") == "\"\(Wire.changeSetMediaType)\"")
+        let empty = try webConstant("EMPTY_RECORD")
+        #expect(
+            empty.replacingOccurrences(of: "${FORMAT_VERSION}", with: String(Wire.formatVersion))
+                == "`\(Wire.emptyRecord)`")
+        // The declarations give the same literal types.
+        let dts = Fixtures.text("clients/web/layout-client.d.ts")
+        #expect(dts.contains("export declare const FORMAT_VERSION: \(Wire.formatVersion);"))
+        #expect(dts.contains("export declare const CHANGE_SET_KIND: \"\(Wire.changeSetKind)\";"))
+        #expect(dts.contains("export declare const RECORD_MEDIA_TYPE: \"\(Wire.recordMediaType)\";"))
+        #expect(dts.contains("export declare const CHANGE_SET_MEDIA_TYPE: \"\(Wire.changeSetMediaType)\";"))
+    }
+
+    @Test func theSchemasSayWhatWireSays() throws {
+        func properties(_ schema: String) throws -> [String: Any] {
+            let data = Fixtures.bytes("schemas/\(schema)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
+            return try #require(object["properties"] as? [String: Any])
+        }
+        let record = try properties("layout-record.schema.json")
+        let changeSet = try properties("layout-change-set.schema.json")
+        #expect((record["version"] as? [String: Any])?["const"] as? Int == Wire.formatVersion)
+        #expect((changeSet["version"] as? [String: Any])?["const"] as? Int == Wire.formatVersion)
+        #expect((changeSet["kind"] as? [String: Any])?["const"] as? String == Wire.changeSetKind)
+    }
+
+    @Test func theWorkersHeadersAreTheContracts() {
+        #expect(OutputHeader.recordContentType == "\(Wire.recordMediaType); version=\(Wire.formatVersion)")
+        #expect(OutputHeader.changeSetContentType.hasPrefix(Wire.changeSetMediaType))
+        #expect(OutputHeader.config == Wire.Header.config && OutputHeader.sourceOffset == Wire.Header.sourceOffset)
+        // Every header the worker writes carries its own prefix (so it is never carried from an input).
+        for name in [
+            Wire.Header.errorCode, Wire.Header.errorMessage, Wire.Header.sourceTopic, Wire.Header.sourcePartition,
+            Wire.Header.sourceOffset, Wire.Header.sourceTimestamp, Wire.Header.workerVersion,
+            Wire.Header.deadLetterCut, Wire.Header.config,
+        ] {
+            #expect(name.hasPrefix(Wire.Header.ownPrefix))
+        }
+    }
+}
