@@ -82,11 +82,22 @@ let package = Package(
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
+        // What every long-running command shares for operations: JSON logs (secrets redacted), plain HTTP answers,
+        // the ops address, file stamps for config watching.
+        .target(
+            name: "Ops",
+            dependencies: [
+                "LayoutJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
         // The service: consume, compile, publish or dead-letter, commit; metrics and health over HTTP.
         .target(
             name: "LayoutService",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying", "Mapping",
+                "Kafka", "Ops", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
+                "Mapping",
                 "ContentTree",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,8 +117,7 @@ let package = Package(
         .target(
             name: "LayoutPreview",
             dependencies: [
-                "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka",
-                "LayoutService",
+                "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka", "Ops",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,7 +132,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
-                "LayoutPreview", "CAllocator",
+                "LayoutPreview", "CAllocator", "Ops",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",

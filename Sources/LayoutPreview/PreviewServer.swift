@@ -1,6 +1,6 @@
 public import Hummingbird
-import LayoutService
 public import Logging
+import Ops
 public import ServiceLifecycle
 
 /// The preview's HTTP side, on Hummingbird like the ops endpoints: the page (`/` and its files, compiled into the
@@ -47,11 +47,7 @@ public struct PreviewEndpoints: HTTPResponder {
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        guard request.method == .get || request.method == .head else {
-            var response = OpsEndpoints.text(.methodNotAllowed, "method not allowed: use GET or HEAD\n")
-            response.headers[.allow] = "GET, HEAD"
-            return response
-        }
+        if let refused = PlainResponse.refusingWrites(request) { return refused }
         let path = request.uri.path
         if path == "/events" {
             var headers = HTTPFields()
@@ -67,7 +63,7 @@ public struct PreviewEndpoints: HTTPResponder {
                     try await writer.finish(nil)
                 })
         }
-        guard let file = files[path] else { return OpsEndpoints.text(.notFound, "not found\n") }
+        guard let file = files[path] else { return PlainResponse.text(.notFound, "not found\n") }
         var headers = HTTPFields()
         headers[.contentType] = file.type
         headers[.cacheControl] = "no-store"

@@ -3,8 +3,8 @@ import Foundation
 import LayoutCompiler
 import LayoutDiff
 import LayoutRecord
-import LayoutService
 public import Logging
+import Ops
 public import ServiceLifecycle
 
 /// Compiles assembler responses with a mapping config into a preview, and again whenever either file changes: every

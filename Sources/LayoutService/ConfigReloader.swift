@@ -1,5 +1,6 @@
 import LayoutCompiler
 public import Logging
+import Ops
 public import ServiceLifecycle
 import UnixSignals
 

@@ -1,6 +1,7 @@
 import Dispatch
 public import Hummingbird
 public import Logging
+public import Ops
 import Prometheus
 
 /// The ops endpoints on Hummingbird (SwiftNIO underneath: every connection is served concurrently on an event loop,
@@ -41,12 +42,10 @@ public struct OpsEndpoints: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        guard ["/metrics", "/healthz", "/readyz"].contains(path) else { return Self.text(.notFound, "not found\n") }
-        guard request.method == .get || request.method == .head else {
-            var response = Self.text(.methodNotAllowed, "method not allowed: use GET or HEAD\n")
-            response.headers[.allow] = "GET, HEAD"
-            return response
+        guard ["/metrics", "/healthz", "/readyz"].contains(path) else {
+            return PlainResponse.text(.notFound, "not found\n")
         }
+        if let refused = PlainResponse.refusingWrites(request) { return refused }
         let response: Response
         switch path {
         case "/metrics":
@@ -57,22 +56,13 @@ public struct OpsEndpoints: HTTPResponder {
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: exposition.render())))
         case "/healthz":
             let probe = status.liveness()
-            response = Self.text(
+            response = PlainResponse.text(
                 probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not alive: ") + probe.detail + "\n")
         default:
             let probe = status.readiness
-            response = Self.text(
+            response = PlainResponse.text(
                 probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not ready: ") + probe.detail + "\n")
         }
         return request.method == .head ? response.createHeadResponse() : response
-    }
-
-    /// A plain-text response that is not cached (the preview's errors use it too).
-    public static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[.contentLength] = String(body.utf8.count)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Kafka
 import LayoutService
 import Logging
+import Ops
 
 /// The options every Kafka command takes, with the same names, environment variables and settings-file keys.
 struct ConnectionOptions: ParsableArguments {

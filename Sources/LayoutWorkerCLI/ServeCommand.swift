@@ -6,6 +6,7 @@ import LayoutService
 import Logging
 import Mapping
 import Metrics
+import Ops
 import Prometheus
 import ServiceLifecycle
 import Tracing
