@@ -39,6 +39,32 @@ public final class Replayer {
     /// Runs the replay to the end of its range (or until stopped) and returns the summary.
     public func run() throws -> ReplaySummary {
         let started = DispatchTime.now()
+        let chosen = try chosenPartitions()
+        let consumer = try KafkaConsumer(
+            configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
+        var bounds = try self.bounds(of: chosen, consumer: consumer)
+        let checkpoint = try resume(&bounds)
+        let tally = ReplayTally(
+            summary: ReplaySummary(
+                topic: settings.fromTopic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
+                partitions: chosen.map {
+                    ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop)
+                }),
+            checkpoint: checkpoint, bounds: bounds)
+        let active = chosen.filter { bounds[$0]!.start < bounds[$0]!.stop }
+        tally.finished = Set(chosen.filter { !active.contains($0) })
+        try consumer.assign(active.map { TopicPartition(settings.fromTopic, $0, offset: bounds[$0]!.start) })
+        let delivery = try makeDelivery(counting: tally)
+        try read(consumer, into: tally, through: delivery, started: started)
+        tally.summary.interrupted = status.stopRequested && tally.finished.count < chosen.count
+        if let delivery { drain(delivery) }
+        save(tally)
+        tally.summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return tally.summary
+    }
+
+    /// The partitions to replay (all of the topic's unless told), each checked to exist.
+    private func chosenPartitions() throws -> [Int32] {
         let topic = settings.fromTopic
         let admin = try KafkaAdmin(configuration: settings.kafka)
         guard let count = try admin.partitionCount(topic: topic) else {
@@ -49,13 +75,16 @@ public final class Replayer {
         for p in chosen where !all.contains(p) {
             throw Failure(description: "\(topic) has no partition \(p) (it has \(count))")
         }
+        return chosen
+    }
 
-        let consumer = try KafkaConsumer(
-            configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
-        let times = TimeLookup(kafka: settings.kafka, topic: topic)
+    /// Each partition's range, `start ..< stop`, from the settings' start and stop and the partition's watermarks.
+    private func bounds(of partitions: [Int32], consumer: KafkaConsumer) throws -> [Int32: (start: Int64, stop: Int64)]
+    {
+        let times = TimeLookup(kafka: settings.kafka, topic: settings.fromTopic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
-        for p in chosen {
-            let (low, high) = try consumer.queryWatermarks(topic: topic, partition: p)
+        for p in partitions {
+            let (low, high) = try consumer.queryWatermarks(topic: settings.fromTopic, partition: p)
             var start: Int64
             switch settings.range.start {
             case .beginning: start = low
@@ -74,73 +103,52 @@ public final class Replayer {
             if settings.follow { stop = Int64.max }
             bounds[p] = (start, max(start, stop))
         }
-        var checkpoint = ReplayCheckpoint(topic: topic)
-        if let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) {
-            guard saved.topic == topic else {
-                throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(topic)")
-            }
-            checkpoint = saved
-            for (p, b) in bounds {
-                if let done = saved.done[String(p)] { bounds[p] = (min(max(b.start, done + 1), b.stop), b.stop) }
-            }
-        }
+        return bounds
+    }
 
-        var summary = ReplaySummary(
-            topic: topic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
-            partitions: chosen.map {
-                ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop)
-            })
-        let active = chosen.filter { bounds[$0]!.start < bounds[$0]!.stop }
-        let total = active.reduce(Int64(0)) { $0 + (settings.follow ? 0 : bounds[$1]!.stop - bounds[$1]!.start) }
-        try consumer.assign(active.map { TopicPartition(topic, $0, offset: bounds[$0]!.start) })
-
-        let deadLetterTopic = settings.deadLetterTopic ?? (settings.toTopic ?? "") + ".dead-letters"
-        var delivery: DeliveryEngine?
-        if !settings.dryRun {
-            guard settings.toTopic != nil else { throw Failure(description: "--to-topic is required unless --dry-run") }
-            delivery = try DeliveryEngine(
-                settings: .init(
-                    producer: settings.kafka, deadLetterTopic: deadLetterTopic, version: settings.version,
-                    stallMs: settings.producerStallMs),
-                maxInputBytes: settings.maxMessageBytes, metrics: nil, logger: logger)
+    /// The checkpoint to keep (the saved one, whose done offsets move each range's start on), or a new one.
+    private func resume(_ bounds: inout [Int32: (start: Int64, stop: Int64)]) throws -> ReplayCheckpoint {
+        guard let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) else {
+            return ReplayCheckpoint(topic: settings.fromTopic)
         }
-        var tracker = OffsetTracker()
-        var finished = Set(chosen.filter { !active.contains($0) })
-        var read = 0
-        let rateStart = DispatchTime.now()
-        var lastProgress = DispatchTime.now()
-        var lastCheckpoint = DispatchTime.now()
-
-        func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
-        // A message is counted once its outputs are acknowledged, by how it ended.
-        delivery?.onSettled = { m, settlement in
-            let i = index(m.partition)
-            switch settlement {
-            case .published: summary.partitions[i].compiled += 1
-            case .tombstoned: summary.partitions[i].tombstoned += 1
-            case .skipped: summary.partitions[i].skipped += 1
-            case .deadLettered(let code):
-                summary.partitions[i].deadLettered += 1
-                summary.failuresByCode[code, default: 0] += 1
-            }
-            tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
+        guard saved.topic == settings.fromTopic else {
+            throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(settings.fromTopic)")
         }
-        delivery?.onBlockedChange = { [progress] reason in
+        for (p, b) in bounds {
+            if let done = saved.done[String(p)] { bounds[p] = (min(max(b.start, done + 1), b.stop), b.stop) }
+        }
+        return saved
+    }
+
+    /// The delivery engine (nil for a dry run), counting each message into `tally` once it is settled.
+    private func makeDelivery(counting tally: ReplayTally) throws -> DeliveryEngine? {
+        guard !settings.dryRun else { return nil }
+        guard let toTopic = settings.toTopic else {
+            throw Failure(description: "--to-topic is required unless --dry-run")
+        }
+        let delivery = try DeliveryEngine(
+            settings: .init(
+                producer: settings.kafka, deadLetterTopic: settings.deadLetterTopic ?? toTopic + ".dead-letters",
+                version: settings.version, stallMs: settings.producerStallMs),
+            maxInputBytes: settings.maxMessageBytes, metrics: nil, logger: logger)
+        delivery.onSettled = { m, settlement in tally.settled(m, settlement) }
+        delivery.onBlockedChange = { [progress] reason in
             progress(reason.map { "replay: output blocked, waiting: \($0)" } ?? "replay: output unblocked")
         }
-        func saveCheckpoint() {
-            guard let path = settings.checkpointPath else { return }
-            for c in tracker.committable() {
-                checkpoint.done[String(c.partition)] = c.offset - 1
-                tracker.confirmed(topic: c.topic, partition: c.partition, offset: c.offset)
-            }
-            do { try checkpoint.save(path) } catch {
-                logger.error(
-                    "cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")])
-            }
-        }
+        return delivery
+    }
 
-        while finished.count < chosen.count && !status.stopRequested {
+    /// Reads every partition's range (or until stopped), recompiling each message.
+    private func read(
+        _ consumer: KafkaConsumer, into tally: ReplayTally, through delivery: DeliveryEngine?, started: DispatchTime
+    ) throws {
+        let total = tally.summary.partitions.reduce(Int64(0)) { $0 + (settings.follow ? 0 : $1.stop - $1.start) }
+        let rateStart = DispatchTime.now()
+        var lastProgress = DispatchTime.now(), lastCheckpoint = DispatchTime.now()
+        let report = { [self] (last: inout DispatchTime) in
+            reportProgress(&last, summary: tally.summary, read: tally.read, total: total, started: started)
+        }
+        while tally.finished.count < tally.summary.partitions.count && !status.stopRequested {
             if let delivery {
                 delivery.service()
                 // Reading waits while the output is blocked or the in-flight limits are reached.
@@ -148,108 +156,98 @@ public final class Replayer {
                     || delivery.inFlightBytes >= settings.maxInFlightBytes
                 {
                     delivery.service(timeoutMs: 50, flush: true)
-                    reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+                    report(&lastProgress)
                     continue
                 }
             }
             guard let result = consumer.poll(timeoutMs: 100) else {
-                reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+                report(&lastProgress)
                 continue
             }
             guard case .success(let m) = result else {
                 if case .failure(let e) = result, e.isFatal { throw Failure(description: "consumer: \(e)") }
                 continue
             }
-            guard let b = bounds[m.partition], m.offset < b.stop else {
-                finished.insert(m.partition)
-                continue
-            }
-            let i = index(m.partition)
-            if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
-            summary.partitions[i].last = m.offset
-            if m.offset + 1 >= b.stop { finished.insert(m.partition) }
-            read += 1
-            summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
-            tracker.begin(topic: topic, partition: m.partition, offset: m.offset)
-            if let rate = settings.rate, rate > 0 {
-                let due = Double(read) / rate
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
-                if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
-                summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
-            }
-            let compileStarted = DefaultTracerClock.now
-            let outcome = MessageOutcome.of(
-                m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
-            if case .record(_, let diagnostics, _) = outcome {
-                for d in diagnostics {
-                    summary.diagnosticsByCode[d.code, default: 0] += 1
-                    summary.diagnosticsByType[d.contentType, default: 0] += 1
-                }
-            }
-            if let delivery {
-                let span = tracer.start(m, at: compileStarted)
-                switch outcome {
-                case .record(let bytes, _, _):
-                    delivery.send(
-                        m, purpose: .record,
-                        parts: [
-                            .init(
-                                topic: settings.toTopic!, key: m.key, value: bytes,
-                                headers: LayoutWorker.recordHeaders(for: m, trace: span.headers, config: configHash))
-                        ],
-                        span: span)
-                case .tombstone:
-                    delivery.send(
-                        m, purpose: .tombstone,
-                        parts: [
-                            .init(
-                                topic: settings.toTopic!, key: m.key, value: nil,
-                                headers: DeadLetter.carried(m, trace: span.headers))
-                        ],
-                        span: span)
-                case .skip:
-                    span.end(.skipped)
-                    summary.partitions[i].skipped += 1
-                    tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
-                case .deadLetter(let code, let reason):
-                    delivery.deadLetter(m, code: code, reason: reason, span: span)
-                }
-            } else {
-                // A dry run counts what each message would become.
-                switch outcome {
-                case .record: summary.partitions[i].compiled += 1
-                case .tombstone: summary.partitions[i].tombstoned += 1
-                case .skip: summary.partitions[i].skipped += 1
-                case .deadLetter(let code, _):
-                    summary.partitions[i].deadLettered += 1
-                    summary.failuresByCode[code, default: 0] += 1
-                }
-                tracker.complete(topic: topic, partition: m.partition, offset: m.offset)
-            }
-            reportProgress(&lastProgress, summary: summary, read: read, total: total, started: started)
+            guard tally.take(m) else { continue }
+            pace(tally.read, since: rateStart)
+            tally.summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
+            recompile(m, into: tally, through: delivery)
+            report(&lastProgress)
             if DispatchTime.now().uptimeNanoseconds - lastCheckpoint.uptimeNanoseconds > 1_000_000_000 {
-                saveCheckpoint()
+                save(tally)
                 lastCheckpoint = .now()
             }
         }
-        summary.interrupted = status.stopRequested && finished.count < chosen.count
-        if let delivery {
-            // What is in flight is acknowledged (up to 30 s) even after an interrupt, so the checkpoint covers it; a
-            // blocked output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
-            var settled = delivery.drain(until: DispatchTime.now() + .seconds(30))
-            while !settled && delivery.blocked != nil && !status.stopRequested {
-                settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { status.stopRequested })
-            }
-            if delivery.inFlightMessages > 0 {
-                logger.warning(
-                    "records still unacknowledged at exit; not checkpointed",
-                    metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
-                delivery.abandonUnsettled("the replay ended before the outputs were acknowledged")
+    }
+
+    /// Sleeps as `--rate` says once `read` messages are read.
+    private func pace(_ read: Int, since start: DispatchTime) {
+        guard let rate = settings.rate, rate > 0 else { return }
+        let due = Double(read) / rate
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
+    }
+
+    /// Compiles one message and sends what it becomes (a dry run only counts it).
+    private func recompile(_ m: KafkaMessage, into tally: ReplayTally, through delivery: DeliveryEngine?) {
+        let compileStarted = DefaultTracerClock.now
+        let outcome = MessageOutcome.of(
+            m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+        if case .record(_, let diagnostics, _) = outcome {
+            for d in diagnostics {
+                tally.summary.diagnosticsByCode[d.code, default: 0] += 1
+                tally.summary.diagnosticsByType[d.contentType, default: 0] += 1
             }
         }
-        saveCheckpoint()
-        summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return summary
+        guard let delivery, let toTopic = settings.toTopic else {
+            // A dry run counts what each message would become.
+            return tally.settled(m, DeliveryEngine.Settlement(wouldBe: outcome))
+        }
+        let span = tracer.start(m, at: compileStarted)
+        switch outcome {
+        case .record(let bytes, _, _):
+            let headers = LayoutWorker.recordHeaders(for: m, trace: span.headers, config: configHash)
+            delivery.send(
+                m, purpose: .record, parts: [.init(topic: toTopic, key: m.key, value: bytes, headers: headers)],
+                span: span)
+        case .tombstone:
+            let headers = DeadLetter.carried(m, trace: span.headers)
+            delivery.send(
+                m, purpose: .tombstone, parts: [.init(topic: toTopic, key: m.key, value: nil, headers: headers)],
+                span: span)
+        case .skip:
+            span.end(.skipped)
+            tally.settled(m, .skipped)
+        case .deadLetter(let code, let reason):
+            delivery.deadLetter(m, code: code, reason: reason, span: span)
+        }
+    }
+
+    /// Waits for what is in flight: up to 30 s even after an interrupt, so the checkpoint covers it; a blocked
+    /// output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
+    private func drain(_ delivery: DeliveryEngine) {
+        var settled = delivery.drain(until: DispatchTime.now() + .seconds(30))
+        while !settled && delivery.blocked != nil && !status.stopRequested {
+            settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { self.status.stopRequested })
+        }
+        if delivery.inFlightMessages > 0 {
+            logger.warning(
+                "records still unacknowledged at exit; not checkpointed",
+                metadata: ["count": .stringConvertible(delivery.inFlightMessages)])
+            delivery.abandonUnsettled("the replay ended before the outputs were acknowledged")
+        }
+    }
+
+    /// Writes the checkpoint (with `--checkpoint`): each partition's offsets done without a gap.
+    private func save(_ tally: ReplayTally) {
+        guard let path = settings.checkpointPath else { return }
+        for c in tally.tracker.committable() {
+            tally.checkpoint.done[String(c.partition)] = c.offset - 1
+            tally.tracker.confirmed(topic: c.topic, partition: c.partition, offset: c.offset)
+        }
+        do { try tally.checkpoint.save(path) } catch {
+            logger.error("cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")])
+        }
     }
 
     private func reportProgress(
@@ -270,5 +268,66 @@ public final class Replayer {
         progress(
             "replay \(settings.fromTopic): \(read)/\(settings.follow ? "∞" : String(total)) \(parts) \(String(format: "%.0f", rate))/s eta \(eta)"
         )
+    }
+}
+
+/// What a replay has done so far: the summary, the offsets done (for the checkpoint), what was read and which
+/// partitions reached the end of their range. A reference, so delivery callbacks count into it.
+final class ReplayTally {
+    var summary: ReplaySummary
+    var checkpoint: ReplayCheckpoint
+    var tracker = OffsetTracker()
+    var read = 0
+    var finished: Set<Int32> = []
+    let bounds: [Int32: (start: Int64, stop: Int64)]
+
+    init(summary: ReplaySummary, checkpoint: ReplayCheckpoint, bounds: [Int32: (start: Int64, stop: Int64)]) {
+        self.summary = summary
+        self.checkpoint = checkpoint
+        self.bounds = bounds
+    }
+
+    private func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
+
+    /// Takes `m` into the replay if it is inside its partition's range (marking the partition finished at its last
+    /// offset); false for a message past the range.
+    func take(_ m: KafkaMessage) -> Bool {
+        guard let b = bounds[m.partition], m.offset < b.stop else {
+            finished.insert(m.partition)
+            return false
+        }
+        let i = index(m.partition)
+        if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
+        summary.partitions[i].last = m.offset
+        if m.offset + 1 >= b.stop { finished.insert(m.partition) }
+        read += 1
+        tracker.begin(topic: m.topic, partition: m.partition, offset: m.offset)
+        return true
+    }
+
+    /// Counts a message by how it ended (or, in a dry run, would end).
+    func settled(_ m: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
+        let i = index(m.partition)
+        switch settlement {
+        case .published: summary.partitions[i].compiled += 1
+        case .tombstoned: summary.partitions[i].tombstoned += 1
+        case .skipped: summary.partitions[i].skipped += 1
+        case .deadLettered(let code):
+            summary.partitions[i].deadLettered += 1
+            summary.failuresByCode[code, default: 0] += 1
+        }
+        tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
+    }
+}
+
+extension DeliveryEngine.Settlement {
+    /// How a message with `outcome` would end if its outputs were all acknowledged (a dry run's count).
+    init(wouldBe outcome: MessageOutcome) {
+        switch outcome {
+        case .record: self = .published
+        case .tombstone: self = .tombstoned
+        case .skip: self = .skipped
+        case .deadLetter(let code, _): self = .deadLettered(code: code)
+        }
     }
 }
