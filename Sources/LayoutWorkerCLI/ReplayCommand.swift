@@ -40,35 +40,7 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let logger = resolved.logger
-        let now = Date()
-        let range: ReplayRange
-        do {
-            range = ReplayRange(
-                start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
-        } catch {
-            throw ValidationError(error.description)
-        }
-        var settings = ReplaySettings(kafka: resolved.kafka, fromTopic: fromTopic, range: range)
-        if let partitions {
-            settings.partitions = try partitions.split(separator: ",").map {
-                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
-                    throw ValidationError("--partitions takes numbers like 0,3,5")
-                }
-                return p
-            }
-        }
-        settings.toTopic = toTopic
-        settings.deadLetterTopic = deadLetter
-        settings.dryRun = dryRun
-        settings.checkpointPath = checkpoint
-        settings.follow = follow
-        if let rate {
-            guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else {
-                throw ValidationError("--rate takes a positive number, e.g. 500/s")
-            }
-            settings.rate = r
-        }
-        if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
+        let settings = try replaySettings(kafka: resolved.kafka)
         let checked = try loadCheckedConfigOrExit(
             resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
         let status = WorkerStatus()
@@ -100,36 +72,71 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if interactive { Output.write(2, Array("\n".utf8)) }
+        try show(summary)
+        if summary.interrupted { throw ExitCode(130) }
+    }
+
+    /// The range, partitions, destination and pace from the flags.
+    private func replaySettings(kafka: KafkaConfiguration) throws -> ReplaySettings {
+        let now = Date()
+        let range: ReplayRange
+        do {
+            range = ReplayRange(
+                start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var settings = ReplaySettings(kafka: kafka, fromTopic: fromTopic, range: range)
+        if let partitions {
+            settings.partitions = try partitions.split(separator: ",").map {
+                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
+                    throw ValidationError("--partitions takes numbers like 0,3,5")
+                }
+                return p
+            }
+        }
+        settings.toTopic = toTopic
+        settings.deadLetterTopic = deadLetter
+        settings.dryRun = dryRun
+        settings.checkpointPath = checkpoint
+        settings.follow = follow
+        if let rate {
+            guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else {
+                throw ValidationError("--rate takes a positive number, e.g. 500/s")
+            }
+            settings.rate = r
+        }
+        if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
+        return settings
+    }
+
+    /// Prints the summary: JSON on stdout with `--json`, else a few lines.
+    private func show(_ summary: ReplaySummary) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             Output.line(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        } else {
-            Output.line(
-                "replay of \(summary.topic)\(summary.dryRun ? " (dry run)" : " into \(summary.toTopic ?? "")"): \(summary.totalRead) read in \(String(format: "%.1f", summary.elapsedSeconds)) s\(summary.interrupted ? ", INTERRUPTED" : "")"
-            )
-            for p in summary.partitions {
-                Output.line(
-                    "  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), tombstones \(p.tombstoned), dead-lettered \(p.deadLettered), skipped \(p.skipped)"
-                )
-            }
-            if !summary.diagnosticsByCode.isEmpty {
-                Output.line(
-                    "  diagnostics by code: "
-                        + summary.diagnosticsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                            separator: " "))
-                Output.line(
-                    "  diagnostics by content type: "
-                        + summary.diagnosticsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                            separator: " "))
-            }
-            if !summary.failuresByCode.isEmpty {
-                Output.line(
-                    "  \(summary.dryRun ? "would dead-letter" : "dead-lettered") by code: "
-                        + summary.failuresByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                            separator: " "))
-            }
+            return
         }
-        if summary.interrupted { throw ExitCode(130) }
+        Output.line(
+            "replay of \(summary.topic)\(summary.dryRun ? " (dry run)" : " into \(summary.toTopic ?? "")"): \(summary.totalRead) read in \(String(format: "%.1f", summary.elapsedSeconds)) s\(summary.interrupted ? ", INTERRUPTED" : "")"
+        )
+        for p in summary.partitions {
+            Output.line(
+                "  partition \(p.partition): range \(p.start)..<\(p.stop == Int64.max ? "∞" : String(p.stop)), read \(p.first.map(String.init) ?? "-")...\(p.last.map(String.init) ?? "-"), compiled \(p.compiled), tombstones \(p.tombstoned), dead-lettered \(p.deadLettered), skipped \(p.skipped)"
+            )
+        }
+        func counts(_ byKey: [String: Int]) -> String {
+            byKey.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        if !summary.diagnosticsByCode.isEmpty {
+            Output.line("  diagnostics by code: " + counts(summary.diagnosticsByCode))
+            Output.line("  diagnostics by content type: " + counts(summary.diagnosticsByType))
+        }
+        if !summary.failuresByCode.isEmpty {
+            Output.line(
+                "  \(summary.dryRun ? "would dead-letter" : "dead-lettered") by code: " + counts(summary.failuresByCode)
+            )
+        }
     }
 }

@@ -96,84 +96,25 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var resolved = try connection.resolve()
         let sources = resolved.sources
-        func value(_ flag: String?, _ name: String) -> String? { sources.value(flag, name) }
-        func list(_ flags: [String], _ name: String) -> [String] { sources.list(flags, name) }
-        func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? {
-            try sources.int(flag, name, atLeast: minimum)
-        }
-        func properties(_ flags: [String], _ name: String) throws -> [String: String] {
-            try sources.properties(flags, name)
-        }
-
-        let consumerProperties = try properties(consumerProperty, "consumer-property")
-        let producerProperties = try properties(producerProperty, "producer-property")
+        let consumerProperties = try sources.properties(consumerProperty, "consumer-property")
+        let producerProperties = try sources.properties(producerProperty, "producer-property")
         let logger = resolved.hide(
             consumerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value)
                 + producerProperties.filter { KafkaConfiguration.isSecret($0.key) }.map(\.value))
-        let kafka = resolved.kafka
-
-        let inputs = list(input, "input")
-        guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
-        for pattern in inputs where pattern.hasPrefix("^") {
-            if let problem = SettingValidation.regexProblem(pattern) {
-                throw ValidationError("input '\(pattern)' is not a valid regular expression (\(problem))")
-            }
-        }
-        guard let outputTopic = value(output, "output") else {
-            throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT")
-        }
-        var serve = ServeSettings(
-            kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
-            deadLetterTopic: value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
-            groupID: value(group, "group") ?? "layout-worker")
-        if let t = value(tombstones, "tombstones") {
-            guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else {
-                throw ValidationError("tombstones must be forward or skip")
-            }
-            serve.tombstones = policy
-        }
-        if let n = try int(maxMessageBytes, "max-message-bytes", atLeast: 1) { serve.maxMessageBytes = n }
-        if let n = try int(maxInFlight, "max-in-flight", atLeast: 1) { serve.maxInFlight = n }
-        if let n = try int(maxInFlightBytes, "max-in-flight-bytes", atLeast: 1) { serve.maxInFlightBytes = n }
-        if let n = try int(batchSize, "batch-size", atLeast: 1) { serve.batchSize = n }
-        if let n = try int(shutdownTimeoutMs, "shutdown-timeout-ms", atLeast: 100) { serve.shutdownTimeoutMs = n }
-        if let n = try int(producerStallMs, "producer-stall-ms", atLeast: 1_000) { serve.producerStallMs = n }
-        serve.stopAfter = try int(stopAfter, "stop-after", atLeast: 1)
-        let crashDir =
-            value(crashStateDir, "crash-state-dir")
-            ?? (sources.environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
-        serve.crashStateDirectory = crashDir == "off" ? nil : crashDir
-        #if DEBUG
-        serve.debugCrashKey = value(nil, "debug-crash-key")
-        #endif
-        serve.passThrough = passThrough
+        var serve = try serveSettings(sources, kafka: resolved.kafka)
         serve.consumerProperties = consumerProperties
         serve.producerProperties = producerProperties
+        serve.changes = try changeSettings(sources)
 
-        if let topic = value(changesTopic, "changes-topic") {
-            var changes = ChangeSettings(
-                changesTopic: topic, stateTopic: value(stateTopic, "state-topic") ?? topic + ".latest")
-            if let k = value(pageKey, "page-key") {
-                guard let source = ChangeSettings.PageKeySource(rawValue: k) else {
-                    throw ValidationError("page-key must be message-key or response")
-                }
-                changes.pageKey = source
-            }
-            if let n = try int(stateMaxBytes, "state-max-bytes") { changes.storeMaxBytes = max(1, n) }
-            serve.changes = changes
-        }
-
-        let configPath = try value(config, "config") ?? DefaultMappingConfig.path()
-        let watchSeconds = try int(configWatchSeconds, "config-watch-seconds", atLeast: 0) ?? 0
-        let watch: Duration? = watchSeconds > 0 ? .seconds(watchSeconds) : nil
+        let configPath = try sources.value(config, "config") ?? DefaultMappingConfig.path()
+        let watchSeconds = try sources.int(configWatchSeconds, "config-watch-seconds", atLeast: 0) ?? 0
         let checked = try loadCheckedConfigOrExit(configPath)
         let compilers = CompilerSlot(
             LayoutCompiler(config: checked.config, maxInputBytes: serve.maxMessageBytes), configHash: checked.hash)
-
         let registry = PrometheusCollectorRegistry()
         let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let status = WorkerStatus(
-            stallLimitSeconds: try int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
+            stallLimitSeconds: try sources.int(livenessStallSeconds, "liveness-stall-seconds", atLeast: 1) ?? 90)
         metrics.config(hash: checked.hash)
         checked.logWarnings(logger)
         logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
@@ -198,32 +139,95 @@ struct ServeCommand: AsyncParsableCommand {
             .init(
                 service: ConfigReloader(
                     path: configPath, slot: compilers, maxInputBytes: serve.maxMessageBytes, metrics: metrics,
-                    logger: logger, watchInterval: watch)),
+                    logger: logger, watchInterval: watchSeconds > 0 ? .seconds(watchSeconds) : nil)),
         ]
-        let httpAddress = value(http, "http") ?? "127.0.0.1:9464"
-        if httpAddress != "off" {
-            guard let address = OpsAddress(parsing: httpAddress) else {
-                throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(httpAddress)'")
-            }
-            if let problem = address.bindProblem() {
-                throw ValidationError(
-                    "http \(address): cannot listen there (\(problem)); choose another address or 'off'")
-            }
-            let exposition = MetricsExposition(
-                registry: registry,
-                build: [
-                    ("version", WorkerVersion.current), ("librdkafka", Librdkafka.version),
-                    ("swift", WorkerVersion.swift),
-                ])
-            let ops = OpsServer.application(address: address, exposition: exposition, status: status, logger: logger)
-            // The ops endpoints stop with the worker; their failing to bind stops everything.
-            services.append(
-                .init(
-                    service: ops, successTerminationBehavior: .gracefullyShutdownGroup,
-                    failureTerminationBehavior: .gracefullyShutdownGroup))
+        if let ops = try opsService(sources, registry: registry, status: status, logger: logger) {
+            services.append(ops)
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// Topics, group and limits from the flags, the environment and the settings file.
+    private func serveSettings(_ sources: SettingsSources, kafka: KafkaConfiguration) throws -> ServeSettings {
+        let inputs = sources.list(input, "input")
+        guard !inputs.isEmpty else { throw ValidationError("no input topic: pass --input or set LAYOUT_WORKER_INPUT") }
+        for pattern in inputs where pattern.hasPrefix("^") {
+            if let problem = SettingValidation.regexProblem(pattern) {
+                throw ValidationError("input '\(pattern)' is not a valid regular expression (\(problem))")
+            }
+        }
+        guard let outputTopic = sources.value(output, "output") else {
+            throw ValidationError("no output topic: pass --output or set LAYOUT_WORKER_OUTPUT")
+        }
+        var serve = ServeSettings(
+            kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
+            deadLetterTopic: sources.value(deadLetter, "dead-letter") ?? outputTopic + ".dead-letters",
+            groupID: sources.value(group, "group") ?? "layout-worker")
+        if let t = sources.value(tombstones, "tombstones") {
+            guard let policy = ServeSettings.TombstonePolicy(rawValue: t) else {
+                throw ValidationError("tombstones must be forward or skip")
+            }
+            serve.tombstones = policy
+        }
+        if let n = try sources.int(maxMessageBytes, "max-message-bytes", atLeast: 1) { serve.maxMessageBytes = n }
+        if let n = try sources.int(maxInFlight, "max-in-flight", atLeast: 1) { serve.maxInFlight = n }
+        if let n = try sources.int(maxInFlightBytes, "max-in-flight-bytes", atLeast: 1) { serve.maxInFlightBytes = n }
+        if let n = try sources.int(batchSize, "batch-size", atLeast: 1) { serve.batchSize = n }
+        if let n = try sources.int(shutdownTimeoutMs, "shutdown-timeout-ms", atLeast: 100) {
+            serve.shutdownTimeoutMs = n
+        }
+        if let n = try sources.int(producerStallMs, "producer-stall-ms", atLeast: 1_000) { serve.producerStallMs = n }
+        serve.stopAfter = try sources.int(stopAfter, "stop-after", atLeast: 1)
+        let crashDir =
+            sources.value(crashStateDir, "crash-state-dir")
+            ?? (sources.environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
+        serve.crashStateDirectory = crashDir == "off" ? nil : crashDir
+        #if DEBUG
+        serve.debugCrashKey = sources.value(nil, "debug-crash-key")
+        #endif
+        serve.passThrough = passThrough
+        return serve
+    }
+
+    /// Change sets and latest layouts (nil without `--changes-topic`).
+    private func changeSettings(_ sources: SettingsSources) throws -> ChangeSettings? {
+        guard let topic = sources.value(changesTopic, "changes-topic") else { return nil }
+        var changes = ChangeSettings(
+            changesTopic: topic, stateTopic: sources.value(stateTopic, "state-topic") ?? topic + ".latest")
+        if let k = sources.value(pageKey, "page-key") {
+            guard let source = ChangeSettings.PageKeySource(rawValue: k) else {
+                throw ValidationError("page-key must be message-key or response")
+            }
+            changes.pageKey = source
+        }
+        if let n = try sources.int(stateMaxBytes, "state-max-bytes") { changes.storeMaxBytes = max(1, n) }
+        return changes
+    }
+
+    /// The ops endpoints as a service that stops with the worker (nil with `--http off`); an address that cannot be
+    /// listened on is refused before anything starts.
+    private func opsService(
+        _ sources: SettingsSources, registry: PrometheusCollectorRegistry, status: WorkerStatus, logger: Logger
+    ) throws -> ServiceGroupConfiguration.ServiceConfiguration? {
+        let httpAddress = sources.value(http, "http") ?? "127.0.0.1:9464"
+        guard httpAddress != "off" else { return nil }
+        guard let address = OpsAddress(parsing: httpAddress) else {
+            throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(httpAddress)'")
+        }
+        if let problem = address.bindProblem() {
+            throw ValidationError("http \(address): cannot listen there (\(problem)); choose another address or 'off'")
+        }
+        let exposition = MetricsExposition(
+            registry: registry,
+            build: [
+                ("version", WorkerVersion.current), ("librdkafka", Librdkafka.version), ("swift", WorkerVersion.swift),
+            ])
+        let ops = OpsServer.application(address: address, exposition: exposition, status: status, logger: logger)
+        // Their failing to bind stops everything.
+        return .init(
+            service: ops, successTerminationBehavior: .gracefullyShutdownGroup,
+            failureTerminationBehavior: .gracefullyShutdownGroup)
     }
 }
