@@ -59,7 +59,7 @@ public final class KafkaProducer {
     }
 
     /// Calls `body` with the bytes of `bytes`, or nil.
-    private func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+    private static func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
         guard let bytes else { return body(nil) }
         return bytes.withUnsafeBytes { body($0) }
     }
@@ -87,60 +87,24 @@ public final class KafkaProducer {
             vu.u.i32 = partition
             vus.append(vu)
         }
-        // Headers go as one list whose names are added by byte count, so a NUL byte inside a name survives. librdkafka
-        // owns the list once the message is queued; on failure it stays ours.
-        var headerList: OpaquePointer?
-        if !headers.isEmpty {
-            let list = rd_kafka_headers_new(headers.count)!
-            for header in headers {
-                var name = header.name
-                let added = name.withUTF8 { n in
-                    withBytes(header.value) { v in
-                        rd_kafka_header_add(
-                            list,
-                            UnsafeRawPointer(n.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                                .assumingMemoryBound(to: CChar.self), n.count,
-                            v.map { $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)! }, v?.count ?? 0)
-                    }
-                }
-                if added != RD_KAFKA_RESP_ERR_NO_ERROR {
-                    rd_kafka_headers_destroy(list)
-                    throw KafkaError(added)
-                }
-            }
+        // librdkafka owns the header list once the message is queued; on failure it stays ours.
+        let headerList = try Self.headerList(headers)
+        if let headerList {
             vu = rd_kafka_vu_t()
             vu.vtype = RD_KAFKA_VTYPE_HEADERS
-            vu.u.headers = list
+            vu.u.headers = headerList
             vus.append(vu)
-            headerList = list
         }
         vu = rd_kafka_vu_t()
         vu.vtype = RD_KAFKA_VTYPE_OPAQUE
         vu.u.ptr = UnsafeMutableRawPointer(bitPattern: token)
         vus.append(vu)
         // Key and value are passed in place: with RD_KAFKA_MSG_F_COPY librdkafka copies them during the call.
-        let error: OpaquePointer? = withBytes(key) { k in
-            withBytes(value) { v in
+        let error: OpaquePointer? = Self.withBytes(key) { k in
+            Self.withBytes(value) { v in
                 var all = vus
-                if let k {
-                    var kv = rd_kafka_vu_t()
-                    kv.vtype = RD_KAFKA_VTYPE_KEY
-                    // An empty (not null) key still needs a non-null pointer.
-                    kv.u.mem.ptr =
-                        k.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
-                        ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
-                    kv.u.mem.size = k.count
-                    all.append(kv)
-                }
-                var vv = rd_kafka_vu_t()
-                vv.vtype = RD_KAFKA_VTYPE_VALUE
-                if let v {
-                    vv.u.mem.ptr =
-                        v.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
-                        ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
-                    vv.u.mem.size = v.count
-                }
-                all.append(vv)
+                if let k { all.append(Self.memory(RD_KAFKA_VTYPE_KEY, k)) }
+                all.append(Self.memory(RD_KAFKA_VTYPE_VALUE, v))
                 return all.withUnsafeBufferPointer { rd_kafka_produceva(handle, $0.baseAddress, $0.count) }
             }
         }
@@ -148,6 +112,42 @@ public final class KafkaProducer {
             if let headerList { rd_kafka_headers_destroy(headerList) }
             throw KafkaError(consuming: error)
         }
+    }
+
+    /// Headers as one librdkafka list, names added by byte count so a NUL byte inside a name survives; nil for none.
+    private static func headerList(_ headers: [KafkaHeader]) throws(KafkaError) -> OpaquePointer? {
+        guard !headers.isEmpty else { return nil }
+        let list = rd_kafka_headers_new(headers.count)!
+        for header in headers {
+            var name = header.name
+            let added = name.withUTF8 { n in
+                withBytes(header.value) { v in
+                    rd_kafka_header_add(
+                        list,
+                        UnsafeRawPointer(n.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                            .assumingMemoryBound(to: CChar.self), n.count,
+                        v.map { $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)! }, v?.count ?? 0)
+                }
+            }
+            if added != RD_KAFKA_RESP_ERR_NO_ERROR {
+                rd_kafka_headers_destroy(list)
+                throw KafkaError(added)
+            }
+        }
+        return list
+    }
+
+    /// A key or value argument: the bytes in place (nil: a null value; empty, not null, still needs a pointer).
+    private static func memory(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer?) -> rd_kafka_vu_t {
+        var vu = rd_kafka_vu_t()
+        vu.vtype = type
+        if let bytes {
+            vu.u.mem.ptr =
+                bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
+                ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)
+            vu.u.mem.size = bytes.count
+        }
+        return vu
     }
 
     /// Serves callbacks for up to `timeoutMs` and returns the delivery reports that arrived.
