@@ -143,14 +143,13 @@ public struct RowGrouper: Sendable, Equatable {
         // identity; the group's JSON and label are made once, by its first row.
         var indexByKey: [[UInt8]: Int] = [:]
         var key: [UInt8] = []
-        let nullJSON = Array("null".utf8)
         for (n, row) in rows.enumerated() {
             let node = path.resolve(in: doc, from: row.node).flatMap { doc.kind($0) == .null ? nil : $0 }
             if valueType != .auto {
                 // A declared type: one reading per value; values not of the type join the null group.
                 let typedValue = node.flatMap { typed($0, in: doc) }
                 if node != nil && typedValue == nil { mismatched += 1 }
-                let (k, json, label) = typedValue ?? (nullJSON, nullJSON, "null")
+                let (k, json, label) = typedValue ?? (Self.nullJSON, Self.nullJSON, "null")
                 if let g = indexByKey[k] {
                     groups[g].rows.append(n)
                 } else {
@@ -159,87 +158,103 @@ public struct RowGrouper: Sendable, Equatable {
                 }
                 continue
             }
-            key.removeAll(keepingCapacity: true)
-            var identity: String?
-            if let node {
-                let token = doc.nodes[node]
-                switch token.kind {
-                case .string:
-                    key.append(Self.stringTag)
-                    if token.flags & JSONNode.Flags.escaped == 0 {
-                        key.append(contentsOf: doc.bytes[Int(token.start) + 1..<Int(token.end) - 1])
-                    } else {
-                        key.append(contentsOf: doc.decodedStringBytes(node))
-                    }
-                case .object:
-                    key.append(Self.objectTag)
-                    identity = self.identity(of: node, in: doc)
-                    key.append(contentsOf: identity.map { Array($0.utf8) } ?? Array(doc.raw(node)))
-                case .number:
-                    // One number, however spelled (1, 1.0, 1e0): one group.
-                    key.append(Self.otherTag)
-                    if let d = doc.double(node), d.isFinite {
-                        key.append(contentsOf: d.description.utf8)
-                    } else {
-                        key.append(contentsOf: doc.raw(node))
-                    }
-                default:
-                    key.append(Self.otherTag)
-                    key.append(contentsOf: doc.raw(node))
-                }
-            } else {
-                key.append(contentsOf: nullJSON)
-            }
+            let identity = groupKey(of: node, in: doc, into: &key)
             if let g = indexByKey[key] {
                 groups[g].rows.append(n)
                 continue
             }
             indexByKey[key] = groups.count
-            if let node {
-                let json = Array(doc.raw(node))
-                let label: String
-                switch doc.kind(node) {
-                case .string: label = doc.string(node) ?? ""
-                case .object: label = identity ?? String(decoding: json, as: UTF8.self)
-                default: label = String(decoding: json, as: UTF8.self)
-                }
-                groups.append(RowGroup(valueJSON: json, label: label, rows: [n]))
-            } else {
-                groups.append(RowGroup(valueJSON: nullJSON, label: "null", rows: [n]))
-            }
+            groups.append(firstGroup(of: node, identity: identity, row: n, in: doc))
         }
-        // A string that reads like another group's label (`"1"` beside `1`, `"null"` beside null) shows its quotes.
-        if groups.count > 1 {
-            var labels: [String: Int] = [:]
-            for g in groups { labels[g.label, default: 0] += 1 }
-            for i in groups.indices where groups[i].isString && labels[groups[i].label]! > 1 {
-                groups[i].label = String(decoding: groups[i].valueJSON, as: UTF8.self)
-            }
-        }
-        if order == .value {
-            // Each group's value is read as a number and as a date-time once, not at every comparison.
-            let keys = groups.map { g in
-                (
-                    isNull: g.valueJSON == nullJSON, number: g.valueJSON.first == 0x7B ? nil : Double(g.label),
-                    instant: RFC3339Instant(g.label)
-                )
-            }
-            let sorted = groups.indices.sorted { i, j in
-                let a = keys[i], b = keys[j]
-                if a.isNull != b.isNull { return b.isNull }
-                if let an = a.number, let bn = b.number, an != bn { return an < bn }
-                if (a.number == nil) != (b.number == nil) { return a.number != nil }
-                // Date-times by the instant they name, whatever their offsets; before other strings.
-                if let at = a.instant, let bt = b.instant, at != bt { return at < bt }
-                if (a.instant == nil) != (b.instant == nil) { return a.instant != nil }
-                if groups[i].label != groups[j].label {
-                    return groups[i].label.utf8.lexicographicallyPrecedes(groups[j].label.utf8)
-                }
-                // The same text as a number and as a string: the number first.
-                return !groups[i].isString && groups[j].isString
-            }
-            groups = sorted.map { groups[$0] }
-        }
+        quoteAmbiguousLabels(&groups)
+        if order == .value { sortByValue(&groups) }
         return groups
+    }
+
+    static let nullJSON = Array("null".utf8)
+
+    /// Writes the grouping key of `node` (nil: the row has no value) into `key`; returns an object's identity.
+    private func groupKey(of node: Int?, in doc: JSONDocument, into key: inout [UInt8]) -> String? {
+        key.removeAll(keepingCapacity: true)
+        guard let node else {
+            key.append(contentsOf: Self.nullJSON)
+            return nil
+        }
+        let token = doc.nodes[node]
+        switch token.kind {
+        case .string:
+            key.append(Self.stringTag)
+            if token.flags & JSONNode.Flags.escaped == 0 {
+                key.append(contentsOf: doc.bytes[Int(token.start) + 1..<Int(token.end) - 1])
+            } else {
+                key.append(contentsOf: doc.decodedStringBytes(node))
+            }
+        case .object:
+            key.append(Self.objectTag)
+            let identity = self.identity(of: node, in: doc)
+            key.append(contentsOf: identity.map { Array($0.utf8) } ?? Array(doc.raw(node)))
+            return identity
+        case .number:
+            // One number, however spelled (1, 1.0, 1e0): one group.
+            key.append(Self.otherTag)
+            if let d = doc.double(node), d.isFinite {
+                key.append(contentsOf: d.description.utf8)
+            } else {
+                key.append(contentsOf: doc.raw(node))
+            }
+        default:
+            key.append(Self.otherTag)
+            key.append(contentsOf: doc.raw(node))
+        }
+        return nil
+    }
+
+    /// The group a value's first row opens: its JSON and its label.
+    private func firstGroup(of node: Int?, identity: String?, row n: Int, in doc: JSONDocument) -> RowGroup {
+        guard let node else { return RowGroup(valueJSON: Self.nullJSON, label: "null", rows: [n]) }
+        let json = Array(doc.raw(node))
+        let label: String
+        switch doc.kind(node) {
+        case .string: label = doc.string(node) ?? ""
+        case .object: label = identity ?? String(decoding: json, as: UTF8.self)
+        default: label = String(decoding: json, as: UTF8.self)
+        }
+        return RowGroup(valueJSON: json, label: label, rows: [n])
+    }
+
+    /// A string that reads like another group's label (`"1"` beside `1`, `"null"` beside null) shows its quotes.
+    private func quoteAmbiguousLabels(_ groups: inout [RowGroup]) {
+        guard groups.count > 1 else { return }
+        var labels: [String: Int] = [:]
+        for g in groups { labels[g.label, default: 0] += 1 }
+        for i in groups.indices where groups[i].isString && labels[groups[i].label]! > 1 {
+            groups[i].label = String(decoding: groups[i].valueJSON, as: UTF8.self)
+        }
+    }
+
+    /// Orders groups by value: numbers, then date-times by instant, then other text; null last.
+    private func sortByValue(_ groups: inout [RowGroup]) {
+        // Each group's value is read as a number and as a date-time once, not at every comparison.
+        let keys = groups.map { g in
+            (
+                isNull: g.valueJSON == Self.nullJSON, number: g.valueJSON.first == 0x7B ? nil : Double(g.label),
+                instant: RFC3339Instant(g.label)
+            )
+        }
+        let sorted = groups.indices.sorted { i, j in
+            let a = keys[i], b = keys[j]
+            if a.isNull != b.isNull { return b.isNull }
+            if let an = a.number, let bn = b.number, an != bn { return an < bn }
+            if (a.number == nil) != (b.number == nil) { return a.number != nil }
+            // Date-times by the instant they name, whatever their offsets; before other strings.
+            if let at = a.instant, let bt = b.instant, at != bt { return at < bt }
+            if (a.instant == nil) != (b.instant == nil) { return a.instant != nil }
+            if groups[i].label != groups[j].label {
+                return groups[i].label.utf8.lexicographicallyPrecedes(groups[j].label.utf8)
+            }
+            // The same text as a number and as a string: the number first.
+            return !groups[i].isString && groups[j].isString
+        }
+        groups = sorted.map { groups[$0] }
     }
 }
