@@ -286,6 +286,69 @@ private struct Reader {
         }
     }
 
+    /// `rows`: one, none, auto or field:NAME.
+    private mutating func readRows(_ value: Node) -> GenericAdaptor.Rows? {
+        guard let text = string(value, what: "rows") else { return nil }
+        switch text {
+        case "one": return .one
+        case "none": return GenericAdaptor.Rows.none
+        case "auto": return .auto
+        default:
+            if text.hasPrefix("field:"), text.count > 6 { return .field(String(text.dropFirst(6))) }
+            fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'")
+            return nil
+        }
+    }
+
+    /// `idFields`: a list of field paths (the ones that parse).
+    private mutating func readIDFields(_ value: Node) -> [FieldPath]? {
+        guard let list = strings(value, what: "idFields") else { return nil }
+        var paths: [FieldPath] = []
+        for text in list {
+            do { paths.append(try FieldPath(parsing: text)) } catch {
+                fail(value, .fieldPathSyntax, "idFields '\(text)': \(error)")
+            }
+        }
+        return paths
+    }
+
+    /// A string naming one of a fixed set of choices (`make` reads it); nil, with a finding, for anything else.
+    private mutating func readChoice<T>(_ value: Node, _ what: String, _ make: (String) -> T?, _ allowed: String)
+        -> T?
+    {
+        guard let text = string(value, what: what) else { return nil }
+        guard let choice = make(text) else {
+            fail(value, .wrongValue, "\(what) must be \(allowed), not '\(text)'")
+            return nil
+        }
+        return choice
+    }
+
+    /// `attributes`: name → field path.
+    private mutating func readAttributes(_ value: Node) -> [(name: String, path: FieldPath)] {
+        var attributes: [(name: String, path: FieldPath)] = []
+        for (name, v) in namedValues(value, what: "attributes", of: "field path") {
+            guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
+            attributes.append((name, path))
+        }
+        return attributes
+    }
+
+    /// `carry`: name → merge rule.
+    private mutating func readCarry(_ value: Node) -> [(name: String, merge: AttributeMerge)] {
+        let rules = AttributeMerge.allCases.map(\.rawValue).joined(separator: ", ")
+        var carry: [(name: String, merge: AttributeMerge)] = []
+        for (name, v) in namedValues(value, what: "carry", of: "merge rule") {
+            guard let text = string(v, what: "the merge rule of \(name)") else { continue }
+            guard let merge = AttributeMerge(rawValue: text) else {
+                fail(v, .wrongValue, "carry rule for \(name) must be one of \(rules), not '\(text)'")
+                continue
+            }
+            carry.append((name, merge))
+        }
+        return carry
+    }
+
     mutating func readBinding(_ node: Node, type: String) -> AdaptorBinding? {
         let names = AdaptorRegistry.builtInNames.joined(separator: ", ")
         if case .scalar = node {
@@ -320,61 +383,17 @@ private struct Reader {
             case "adaptor": name = string(value, what: "adaptor") ?? name
             case "rows":
                 rowsNode = value
-                guard let text = string(value, what: "rows") else { continue }
-                switch text {
-                case "one": rows = .one
-                case "none": rows = GenericAdaptor.Rows.none
-                case "auto": rows = .auto
-                default:
-                    if text.hasPrefix("field:"), text.count > 6 {
-                        rows = .field(String(text.dropFirst(6)))
-                    } else {
-                        fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'")
-                    }
-                }
-            case "idFields":
-                guard let list = strings(value, what: "idFields") else { continue }
-                var paths: [FieldPath] = []
-                for text in list {
-                    do { paths.append(try FieldPath(parsing: text)) } catch {
-                        fail(value, .fieldPathSyntax, "idFields '\(text)': \(error)")
-                    }
-                }
-                idPaths = paths
+                rows = readRows(value) ?? rows
+            case "idFields": idPaths = readIDFields(value) ?? idPaths
             case "groupBy": groupBy = fieldPath(value, what: "groupBy")
             case "groupIdentity": groupIdentity = fieldPath(value, what: "groupIdentity").map { [$0] }
             case "groupType":
-                if let text = string(value, what: "groupType") {
-                    if let t = RowGrouper.ValueType(rawValue: text) {
-                        valueType = t
-                    } else {
-                        let types = RowGrouper.ValueType.allCases.map(\.rawValue).joined(separator: ", ")
-                        fail(value, .wrongValue, "groupType must be one of \(types), not '\(text)'")
-                    }
-                }
-            case "attributes":
-                for (name, v) in namedValues(value, what: "attributes", of: "field path") {
-                    guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
-                    attributes.append((name, path))
-                }
-            case "carry":
-                let rules = AttributeMerge.allCases.map(\.rawValue).joined(separator: ", ")
-                for (name, v) in namedValues(value, what: "carry", of: "merge rule") {
-                    guard let text = string(v, what: "the merge rule of \(name)") else { continue }
-                    guard let merge = AttributeMerge(rawValue: text) else {
-                        fail(v, .wrongValue, "carry rule for \(name) must be one of \(rules), not '\(text)'")
-                        continue
-                    }
-                    carry.append((name, merge))
-                }
+                let types = RowGrouper.ValueType.allCases.map(\.rawValue).joined(separator: ", ")
+                valueType = readChoice(value, "groupType", RowGrouper.ValueType.init, "one of \(types)") ?? valueType
+            case "attributes": attributes += readAttributes(value)
+            case "carry": carry += readCarry(value)
             case "groupOrder":
-                if let text = string(value, what: "groupOrder") {
-                    if let o = RowGrouper.Order(rawValue: text) {
-                        order = o
-                    } else {
-                        fail(value, .wrongValue, "groupOrder must be firstAppearance or value")
-                    }
-                }
+                order = readChoice(value, "groupOrder", RowGrouper.Order.init, "firstAppearance or value") ?? order
             default: break
             }
         }
