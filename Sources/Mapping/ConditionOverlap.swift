@@ -183,7 +183,17 @@ public struct ConditionOverlap: Sendable {
             survivors.append((subject, kept))
         }
         if let undecided { return .undecided(undecided) }
-        // Every subject can be satisfied on its own; find one model that satisfies both conditions as a whole.
+        if let overlap = witness(among: survivors, a, b) { return overlap }
+        let fieldsTangle = fields.contains(where: entangled)
+        return .undecided(
+            crossing || fieldsTangle
+                ? "the conditions relate fields to each other, which only examples can test"
+                : "no model found within \(maxModels) tries")
+    }
+
+    /// Every subject can be satisfied on its own: one model (of at most `maxModels` combinations of the subjects'
+    /// candidates) that satisfies both conditions as a whole, as an overlap; nil when none is found.
+    private func witness(among survivors: [(Subject, [CandidateValue])], _ a: Condition, _ b: Condition) -> Verdict? {
         var tried = 0
         var choice = [Int](repeating: 0, count: survivors.count)
         while tried < maxModels {
@@ -203,11 +213,7 @@ public struct ConditionOverlap: Sendable {
             }
             if k == choice.count { break }
         }
-        let fieldsTangle = fields.contains(where: entangled)
-        return .undecided(
-            crossing || fieldsTangle
-                ? "the conditions relate fields to each other, which only examples can test"
-                : "no model found within \(maxModels) tries")
+        return nil
     }
 
     static func isPrefix(_ p: FieldPath, of q: FieldPath) -> Bool {

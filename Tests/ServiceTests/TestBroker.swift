@@ -185,8 +185,11 @@ final class TestBroker {
         }
     }
 
-    /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds.
-    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
+    /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds, then what
+    /// is already there beyond them (duplicates) until nothing arrives for `quiet` seconds (at most 30 s more).
+    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20, quiet: Double = 0.5) throws
+        -> [KafkaMessage]
+    {
         let consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
         try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
@@ -196,8 +199,14 @@ final class TestBroker {
             if case .success(let m) = consumer.poll(timeoutMs: 100) { out.append(m) }
         }
         // Anything beyond `count` that is already there (duplicates) is read too.
-        let settle = Date().addingTimeInterval(0.5)
-        while Date() < settle { if case .success(let m) = consumer.poll(timeoutMs: 50) { out.append(m) } }
+        var settle = Date().addingTimeInterval(quiet)
+        let cap = Date().addingTimeInterval(30)
+        while Date() < settle && Date() < cap {
+            if case .success(let m) = consumer.poll(timeoutMs: 50) {
+                out.append(m)
+                settle = Date().addingTimeInterval(quiet)
+            }
+        }
         return out
     }
 
