@@ -186,8 +186,9 @@ final class TestBroker {
     }
 
     /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds, then what
-    /// is already there beyond them (duplicates) until nothing arrives for `quiet` seconds (at most 30 s more).
-    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20, quiet: Double = 0.5) throws
+    /// is already there beyond them (duplicates): for 0.5 s, or with `quiet` until nothing arrives for that long
+    /// (at most 30 s more; for a topic that is no longer written to).
+    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20, quiet: Double? = nil) throws
         -> [KafkaMessage]
     {
         let consumer = try KafkaConsumer(
@@ -199,12 +200,12 @@ final class TestBroker {
             if case .success(let m) = consumer.poll(timeoutMs: 100) { out.append(m) }
         }
         // Anything beyond `count` that is already there (duplicates) is read too.
-        var settle = Date().addingTimeInterval(quiet)
+        var settle = Date().addingTimeInterval(quiet ?? 0.5)
         let cap = Date().addingTimeInterval(30)
         while Date() < settle && Date() < cap {
             if case .success(let m) = consumer.poll(timeoutMs: 50) {
                 out.append(m)
-                settle = Date().addingTimeInterval(quiet)
+                if let quiet { settle = Date().addingTimeInterval(quiet) }
             }
         }
         return out
