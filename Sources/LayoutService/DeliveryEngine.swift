@@ -241,22 +241,20 @@ public final class DeliveryEngine {
         nextToken += 1
         if entries.isEmpty { lastReport = .now() }
         for i in entry.parts.indices where entry.parts[i].afterOthers || entry.parts[i].waitsFor != nil {
-            entry.deferred |= 1 << i
             if let g = entry.parts[i].waitsFor {
-                if gates[g.id] != nil {
-                    gates[g.id]!.append((token, i))
-                } else {
-                    // Resolved already (a caller that broke the order): never publish ahead of it.
-                    entry.deferred &= ~(1 << i)
+                // A gate resolved before this part was sent (a caller that broke the order) could have opened
+                // ahead of it: the part is dropped, never published ahead of its page.
+                guard gates[g.id] != nil else {
+                    onDropped(entry.message, entry.parts[i])
+                    continue
                 }
+                gates[g.id]!.append((token, i))
             }
+            entry.deferred |= 1 << i
         }
         entries[token] = entry
         inFlightBytes += entry.bytes
-        for i in entry.parts.indices
-        where entry.deferred & (1 << i) == 0 && !entry.parts[i].afterOthers
-            && entry.parts[i].waitsFor == nil
-        {
+        for i in entry.parts.indices where !entry.parts[i].afterOthers && entry.parts[i].waitsFor == nil {
             produce(token, i)
         }
         settleIfDone(token)
