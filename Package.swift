@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
         .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
-        .library(name: "LayoutService", targets: ["LayoutService"]),
+        .library(name: "LayoutService", targets: ["LayoutService", "Replay", "Delivery", "Ops"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,33 +82,54 @@ let package = Package(
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
-        // What every long-running command shares for operations: JSON logs (secrets redacted), plain HTTP answers,
-        // the ops address, file stamps for config watching.
+        // What every long-running command shares for operations: JSON logs (secrets redacted), the ops endpoints
+        // (/metrics, /healthz, /readyz) and their status, process metrics, file stamps for config watching.
         .target(
             name: "Ops",
             dependencies: [
                 "LayoutJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict),
-        // The service: consume, compile, publish or dead-letter, commit; metrics and health over HTTP.
-        .target(
-            name: "LayoutService",
-            dependencies: [
-                "Kafka", "Ops", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
-                "Mapping",
-                "ContentTree",
-                .product(name: "LayoutKit", package: "swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+        // Getting a compiled message out: its outcome, the outputs it becomes, the delivery engine (acknowledgements,
+        // retries, dead letters, blocked outputs), offsets done without a gap, output headers, message traces.
+        .target(
+            name: "Delivery",
+            dependencies: [
+                "Kafka", "LayoutCompiler", "LayoutRecord",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strict),
+        // `replay`: a bounded range of a topic recompiled into a chosen topic, by assignment, with a checkpoint.
+        .target(
+            name: "Replay",
+            dependencies: [
+                "Kafka", "Delivery", "Ops", "LayoutCompiler",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strict),
+        // `serve`: the consumer-group service (compile, change sets and latest layouts, commits, rebalances, the
+        // crash-loop breaker, config reloads, the worker's metrics).
+        .target(
+            name: "LayoutService",
+            dependencies: [
+                "Kafka", "Delivery", "Ops", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
+                "AttributeCarrying", "Mapping", "ContentTree",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
         // The preview: a page drawing compiled layouts live from files or a topic (clients/web compiled in).
@@ -131,8 +152,8 @@ let package = Package(
         .target(
             name: "LayoutWorkerCLI",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON", "LayoutRecord",
-                "LayoutPreview", "CAllocator", "Ops",
+                "LayoutCompiler", "LayoutService", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON",
+                "LayoutRecord", "LayoutPreview", "CAllocator", "Ops",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",
@@ -170,8 +191,9 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "LayoutService", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler", "Mapping", "TestSupport",
-                "LayoutPreview", "LayoutRecord",
+                "LayoutService", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler",
+                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

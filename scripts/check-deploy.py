@@ -55,7 +55,7 @@ check(spec.get("securityContext", {}).get("seccompProfile", {}).get("type") == "
 for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
     check(container.get(probe, {}).get("timeoutSeconds", 0) >= 1, f"{probe} has a timeoutSeconds")
 check(container.get("startupProbe", {}).get("httpGet", {}).get("path") == "/healthz", "startup probe on /healthz")
-version = re.search(r'current = "([^"]+)"', open(os.path.join(root, "Sources/LayoutService/WorkerVersion.swift")).read()).group(1)
+version = re.search(r'current = "([^"]+)"', open(os.path.join(root, "Sources/Delivery/WorkerVersion.swift")).read()).group(1)
 check(container.get("image", "").endswith(":" + version), f"image tag is the worker's version {version}")
 check(env.get("LAYOUT_WORKER_LOG_FORMAT") == "json", "JSON logs in the Deployment")
 dockerignore = open(os.path.join(root, ".dockerignore")).read().split()
@@ -96,7 +96,7 @@ if shutil.which("systemd-analyze"):
     check(level is not None and float(level.group(1)) <= 4.0, f"systemd-analyze security rates the unit OK or better: {level.group(0) if level else r.stderr[:200]}")
 
 # The metrics the alert rules and the dashboard name, against the catalog.
-catalog_text = open(os.path.join(root, "Sources/LayoutService/MetricCatalog.swift")).read()
+catalog_text = open(os.path.join(root, "Sources/Ops/MetricCatalog.swift")).read()
 families = dict(re.findall(r'MetricFamily\(\s*"([a-z_]+)",\s*\.(counter|gauge|histogram)', catalog_text))
 exported = set()
 for name, kind in families.items():

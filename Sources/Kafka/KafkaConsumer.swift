@@ -133,15 +133,38 @@ public final class KafkaConsumer {
 
     /// The next message within `timeoutMs`, an error event, or nil when nothing arrived.
     public func poll(timeoutMs: Int32) -> Result<KafkaMessage, KafkaError>? {
+        switch pollEvent(timeoutMs: timeoutMs) {
+        case .message(let m)?: .success(m)
+        case .error(let e)?: .failure(e)
+        case .partitionEnd?: .failure(KafkaError(RD_KAFKA_RESP_ERR__PARTITION_EOF))
+        case nil: nil
+        }
+    }
+
+    /// What one poll can bring.
+    public enum Event {
+        case message(KafkaMessage)
+        /// The end of a partition was reached (with `reportsPartitionEnd`); `offset` is the next one to be written.
+        case partitionEnd(topic: String, partition: Int32, offset: Int64)
+        case error(KafkaError)
+    }
+
+    /// The next message, end of partition or error within `timeoutMs`, or nil when nothing arrived.
+    public func pollEvent(timeoutMs: Int32) -> Event? {
         guard let m = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
         defer { rd_kafka_message_destroy(m) }
+        if m.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF, let rkt = m.pointee.rkt {
+            return .partitionEnd(
+                topic: String(cString: rd_kafka_topic_name(rkt)), partition: m.pointee.partition,
+                offset: m.pointee.offset)
+        }
         if m.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
             let text = m.pointee.payload.map {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: m.pointee.len), as: UTF8.self)
             }
-            return .failure(KafkaError(m.pointee.err, message: text))
+            return .error(KafkaError(m.pointee.err, message: text))
         }
-        return .success(KafkaMessage(m))
+        return .message(KafkaMessage(m))
     }
 
     /// Sends a commit of these offsets (each the next offset to read) without waiting: the coordinator's answer

@@ -75,15 +75,14 @@ public struct TopicFollower: Service {
         kafka: KafkaConfiguration, topic: String, key: [UInt8], stop: StopFlag, logger: Logger,
         report: (Report) -> Void
     ) {
-        do throws(KafkaError) {
-            let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "100"])
-            defer { consumer.close() }
-            let admin = try KafkaAdmin(configuration: kafka)
-            var partitions: Int?
+        do {
+            let reader = try TopicRangeReader(configuration: kafka, topic: topic, fetchWaitMs: 100)
+            defer { reader.close() }
+            var partitions: [Int32]?
             // Short waits, so a stop is noticed within about a second even while the brokers cannot be reached.
             while partitions == nil && !stop.isSet {
                 do {
-                    partitions = try admin.partitionCount(topic: topic, timeoutMs: 1_000)
+                    partitions = try TopicRangeReader.partitions(of: topic, configuration: kafka, timeoutMs: 1_000)
                     if partitions == nil { report(.problem("topic \(topic) does not exist (yet): waiting for it")) }
                 } catch {
                     report(.problem("\(topic): \(error); retrying"))
@@ -91,11 +90,10 @@ public struct TopicFollower: Service {
                 if partitions == nil { Thread.sleep(forTimeInterval: 0.25) }
             }
             guard let partitions else { return }
-            try consumer.assign(
-                (0..<Int32(partitions)).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+            try reader.read(partitions.map { .init(partition: $0, start: TopicPartition.beginning) })
             report(.problem(nil))
             while !stop.isSet {
-                switch consumer.poll(timeoutMs: 100) {
+                switch reader.next(timeoutMs: 100) {
                 case .success(let message)? where message.key == key: report(.message(message))
                 case .failure(let error)?:
                     logger.warning("kafka", metadata: ["error": "\(error)"])

@@ -1,7 +1,7 @@
 /// What `serve --changes-topic` needs: where change sets and latest layouts go, how pages are keyed, the store's budget.
 public struct ChangeSettings: Sendable {
     /// Where a layout's page key comes from.
-    public enum PageKeySource: String, Sendable {
+    public enum PageKeySource: String, Sendable, CaseIterable {
         /// The input message key.
         case messageKey = "message-key"
         /// The response: `endeca:contentPath` plus the canonical link's navigation state.
@@ -14,7 +14,8 @@ public struct ChangeSettings: Sendable {
     public var stateTopic: String
     public var pageKey = PageKeySource.messageKey
     /// The in-memory store's budget in bytes (record text plus tape).
-    public var storeMaxBytes = 256 * 1024 * 1024
+    public var storeMaxBytes = defaultStoreMaxBytes
+    public static let defaultStoreMaxBytes = 256 * 1024 * 1024
 
     public init(changesTopic: String, stateTopic: String) {
         self.changesTopic = changesTopic

@@ -1,3 +1,4 @@
+import Delivery
 import Kafka
 import LayoutDiff
 import LayoutRecord
@@ -66,18 +67,44 @@ extension LayoutWorker {
         }
     }
 
-    /// Publishes a record; with changes on, also its change set and (when `state` says so) the page's latest layout.
-    func publish(
-        _ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome?, state: StateWrite?, span: MessageSpan
+    /// Sends what a message with a page becomes: its record or tombstone, and what it does to the page (change set,
+    /// latest layout, or the tombstones that clear them); a skip that clears a page clears its latest layout.
+    func deliver(
+        _ outcome: MessageOutcome, of message: KafkaMessage, page: ChangeStage.Outcome, state: StateWrite?,
+        changes c: ChangeSettings, span: MessageSpan
     ) {
-        let headers = Self.recordHeaders(for: message, trace: span.headers, config: compiler.configHash)
-        guard let c = settings.changes, let page else {
-            delivery.send(
-                message, purpose: .record,
-                parts: [Part(topic: settings.outputTopic, key: message.key, value: record, headers: headers)],
-                span: span)
-            return
+        switch outcome {
+        case .skip:
+            var parts: [Part] = []
+            if case .cleared(let page) = page, let clear = stateTombstone(message, page: page, in: c, state: state) {
+                parts.append(clear)
+            }
+            delivery.send(message, purpose: .skip, parts: parts, span: span)
+        case .tombstone:
+            let headers = DeadLetter.carried(message, trace: span.headers)
+            var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: headers)]
+            if case .cleared(let page) = page {
+                let clear = stateTombstone(message, page: page, in: c, state: state)
+                if let clear { parts.append(clear) }
+                parts.append(
+                    Part(
+                        topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers,
+                        afterOthers: true, waitsFor: clear == nil ? state?.part.waitsFor : nil))
+            }
+            delivery.send(message, purpose: .tombstone, parts: parts, span: span)
+        case .record(let bytes, _, _):
+            publish(message, record: bytes, page: page, state: state, changes: c, span: span)
+        case .deadLetter(let code, let reason):
+            delivery.deadLetter(message, code: code, reason: reason, span: span)
         }
+    }
+
+    /// Publishes a record, its change set and (when `state` says so) the page's latest layout.
+    func publish(
+        _ message: KafkaMessage, record: [UInt8], page: ChangeStage.Outcome, state: StateWrite?,
+        changes c: ChangeSettings, span: MessageSpan
+    ) {
+        let headers = OutputHeader.record(for: message, trace: span.headers, config: compiler.configHash)
         let step: ChangeStage.Step
         switch page {
         case .changed(let s): step = s

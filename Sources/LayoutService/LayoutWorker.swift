@@ -1,9 +1,11 @@
+public import Delivery
 import Dispatch
 import Foundation
 public import Kafka
 import LayoutCompiler
 import LayoutRecord
 public import Logging
+public import Ops
 import Tracing
 
 /// The consume → compile → publish/dead-letter → commit loop. Runs on one thread, which owns the Kafka clients.
@@ -88,8 +90,8 @@ public final class LayoutWorker {
         delivery = try DeliveryEngine(
             settings: .init(
                 producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
-                stallMs: settings.producerStallMs),
-            maxInputBytes: settings.maxMessageBytes, metrics: metrics, logger: logger)
+                stallMs: settings.limits.producerStallMs),
+            maxInputBytes: settings.limits.maxMessageBytes, metrics: metrics, logger: logger)
         if let dir = settings.crashStateDirectory {
             let breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
             breaker.onStateChange = { [status, metrics] reason in
@@ -165,7 +167,7 @@ public final class LayoutWorker {
     /// message, so a message larger than the budget still goes through).
     func fetch() -> [KafkaMessage] {
         var batch: [KafkaMessage] = []
-        let room = settings.maxInFlightBytes - delivery.inFlightBytes
+        let room = settings.limits.maxInFlightBytes - delivery.inFlightBytes
         var bytes = 0
         let limit =
             settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
@@ -240,38 +242,22 @@ public final class LayoutWorker {
         for (i, (message, outcome)) in zip(batch, outcomes).enumerated() {
             begin(message)
             let span = tracer.start(message, at: started)
-            switch outcome {
-            case .skip:
-                if case .cleared(let page)? = pages?[i], let c = settings.changes,
-                    let clear = stateTombstone(message, page: page, in: c, state: states?[i])
-                {
-                    delivery.send(message, purpose: .skip, parts: [clear], span: span)
-                } else {
-                    span.end(.skipped)
-                    settled(message, .skipped)
-                }
-            case .tombstone:
-                let headers = DeadLetter.carried(message, trace: span.headers)
-                var parts = [Part(topic: settings.outputTopic, key: message.key, value: nil, headers: headers)]
-                if case .cleared(let page)? = pages?[i], let c = settings.changes {
-                    let clear = stateTombstone(message, page: page, in: c, state: states?[i])
-                    if let clear { parts.append(clear) }
-                    parts.append(
-                        Part(
-                            topic: c.changesTopic, key: Array(page.utf8), value: nil, headers: headers,
-                            afterOthers: true, waitsFor: clear == nil ? states?[i]?.part.waitsFor : nil))
-                }
-                delivery.send(message, purpose: .tombstone, parts: parts, span: span)
-            case .record(let bytes, let diagnostics, _):
-                var byCode: [String: Int] = [:]
-                for d in diagnostics { byCode[d.code, default: 0] += 1 }
-                for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
-                publish(message, record: bytes, page: pages?[i], state: states?[i], span: span)
-            case .deadLetter(let code, let reason):
-                delivery.deadLetter(message, code: code, reason: reason, span: span)
+            if case .record(_, let diagnostics, _) = outcome { count(diagnostics) }
+            guard let changes = settings.changes, let page = pages?[i] else {
+                delivery.deliver(
+                    outcome, of: message, to: settings.outputTopic, config: self.compiler.configHash, span: span)
+                continue
             }
+            deliver(outcome, of: message, page: page, state: states?[i], changes: changes, span: span)
         }
         if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
+    }
+
+    /// Counts a record's diagnostics by code.
+    func count(_ diagnostics: [(code: String, contentType: String)]) {
+        var byCode: [String: Int] = [:]
+        for d in diagnostics { byCode[d.code, default: 0] += 1 }
+        for (code, n) in byCode { metrics.diagnostic(code: code, count: n) }
     }
 
     /// Uses the config a reload put in the slot, from this batch on (attribute carrying follows it too).
@@ -307,23 +293,11 @@ public final class LayoutWorker {
         if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
     }
 
-    /// The input's headers (with the message's trace headers) plus the record's content type and version and the
-    /// config that made it.
-    static func recordHeaders(for message: KafkaMessage, trace: [KafkaHeader], config: String) -> [KafkaHeader] {
-        var headers = DeadLetter.carried(message, trace: trace).filter {
-            $0.name != OutputHeader.contentType && $0.name != OutputHeader.recordVersion
-        }
-        headers.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType))
-        headers.append(KafkaHeader(OutputHeader.recordVersion, text: String(LayoutRecord.formatVersion)))
-        headers.append(KafkaHeader(OutputHeader.config, text: config))
-        return headers
-    }
-
     /// The shared outcome, timed; a pass-through run (benchmark baseline) publishes the input unchanged.
     static func compile(
         _ message: KafkaMessage, compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics
     ) -> MessageOutcome {
-        if settings.passThrough, let value = message.value, value.count <= settings.maxMessageBytes {
+        if settings.passThrough, let value = message.value, value.count <= settings.limits.maxMessageBytes {
             return .record(value, diagnostics: [], outline: nil)
         }
         #if DEBUG
@@ -334,8 +308,7 @@ public final class LayoutWorker {
         #endif
         let start = DispatchTime.now().uptimeNanoseconds
         defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
-        return .of(
-            message, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+        return .of(message, compiler: compiler, limits: settings.limits)
     }
 
     // MARK: Backpressure, commits, rebalances
@@ -352,8 +325,9 @@ public final class LayoutWorker {
             paused = blocked
         }
         // Fetching stops at either limit and starts again below three quarters of both, so batches stay large.
-        let atLimit = messages >= settings.maxInFlight || bytes >= settings.maxInFlightBytes
-        let belowResume = messages <= settings.maxInFlight / 4 * 3 && bytes <= settings.maxInFlightBytes / 4 * 3
+        let limits = settings.limits
+        let atLimit = limits.isFull(messages: messages, bytes: bytes)
+        let belowResume = messages <= limits.maxInFlight / 4 * 3 && bytes <= limits.maxInFlightBytes / 4 * 3
         if full ? belowResume : atLimit {
             full.toggle()
             logger.debug(

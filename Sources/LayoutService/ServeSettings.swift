@@ -1,37 +1,23 @@
+public import Delivery
 public import Kafka
 
 /// Everything `layout-worker serve` needs besides the mapping config.
 public struct ServeSettings: Sendable {
-    /// What to do with a tombstone (a message with a null value).
-    public enum TombstonePolicy: String, Sendable {
-        /// Publish a tombstone for the same key to the output topic.
-        case forward
-        /// Count it as skipped.
-        case skip
-    }
-
     public var kafka: KafkaConfiguration
     /// Input topic names; a name starting with `^` is a regular expression.
     public var inputTopics: [String]
     public var outputTopic: String
     public var deadLetterTopic: String
     public var groupID: String
-    public var tombstones = TombstonePolicy.forward
-    /// Inputs larger than this are dead-lettered without parsing.
-    public var maxMessageBytes = 8 * 1024 * 1024
-    /// Messages consumed but not yet acknowledged; above it, partitions are paused.
-    public var maxInFlight = 2_000
-    /// Input plus output bytes of the messages consumed but not yet acknowledged; above it, partitions are paused.
-    /// Together with `queued.max.messages.kbytes` (librdkafka's fetch buffer, see `defaultConsumerProperties`) this
-    /// bounds memory by bytes whatever the message size.
-    public var maxInFlightBytes = 32 * 1024 * 1024
+    /// Size limit, tombstone policy, in-flight limits and producer stall: shared with `replay`.
+    public var limits = DeliveryLimits()
     /// Messages read per batch (compiled in parallel, published in order).
-    public var batchSize = 256
+    public var batchSize = defaultBatchSize
+    public static let defaultBatchSize = 256
     public var commitIntervalMs = 1_000
-    /// With messages in flight and no acknowledgement for this long, the producer is replaced and they are sent again.
-    public var producerStallMs = 10_000
     /// Upper bound for draining, committing and leaving the group on SIGTERM/SIGINT.
-    public var shutdownTimeoutMs = 20_000
+    public var shutdownTimeoutMs = defaultShutdownTimeoutMs
+    public static let defaultShutdownTimeoutMs = 20_000
     /// Consumer properties applied on top of `kafka.properties` (session timeouts, assignment strategy...).
     public var consumerProperties: [String: String] = [:]
     /// Producer properties applied on top of `kafka.properties`.

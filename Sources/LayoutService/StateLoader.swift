@@ -1,3 +1,4 @@
+import Delivery
 import Dispatch
 public import Kafka
 import LayoutDiff
@@ -9,7 +10,7 @@ public final class StateLoader {
     let settings: ChangeSettings
     let kafka: KafkaConfiguration
     let logger: Logger
-    private var consumer: KafkaConsumer?
+    private var reader: TopicRangeReader?
 
     public init(settings: ChangeSettings, kafka: KafkaConfiguration, logger: Logger) {
         self.settings = settings
@@ -32,18 +33,17 @@ public final class StateLoader {
         let start = DispatchTime.now()
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
-        let consumer: KafkaConsumer
-        if let existing = self.consumer {
-            consumer = existing
+        let reader: TopicRangeReader
+        if let existing = self.reader {
+            reader = existing
         } else {
-            consumer = try KafkaConsumer(
-                configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"], reportsPartitionEnd: true)
-            self.consumer = consumer
+            reader = try TopicRangeReader(configuration: kafka, topic: settings.stateTopic)
+            self.reader = reader
         }
         for input in partitions {
             let low: Int64, high: Int64
             do {
-                (low, high) = try consumer.queryWatermarks(topic: settings.stateTopic, partition: input.partition)
+                (low, high) = try reader.watermarks(input.partition)
             } catch {
                 throw KafkaError(
                     code: error.code, name: error.name,
@@ -51,14 +51,11 @@ public final class StateLoader {
                         + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
                     isFatal: error.isFatal, isRetriable: error.isRetriable)
             }
-            guard high > low else { continue }
-            try consumer.assign([TopicPartition(settings.stateTopic, input.partition, offset: low)])
-            // Read to the end of the partition (the fetch-side end, reported as a partition EOF event).
-            reading: while DispatchTime.now() < deadline {
-                guard let result = consumer.poll(timeoutMs: 100) else { continue }
+            try reader.read([.init(partition: input.partition, start: low, stop: high)])
+            while !reader.isDone && DispatchTime.now() < deadline {
+                guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
                 case .failure(let e):
-                    if e.code == KafkaError.partitionEOF { break reading }
                     if e.isFatal { throw e }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
@@ -88,7 +85,7 @@ public final class StateLoader {
                     }
                 }
             }
-            if DispatchTime.now() >= deadline {
+            if !reader.isDone {
                 throw KafkaError(
                     code: -185, name: "_TIMED_OUT",
                     message:
@@ -96,14 +93,14 @@ public final class StateLoader {
                 )
             }
         }
-        try consumer.assign([])
+        try reader.read([])
         loaded.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return loaded
     }
 
     /// Leaves the brokers.
     public func close() {
-        consumer?.close()
-        consumer = nil
+        reader?.close()
+        reader = nil
     }
 }

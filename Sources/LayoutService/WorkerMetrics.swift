@@ -1,10 +1,12 @@
 public import CoreMetrics
+public import Delivery
 import LayoutDiff
 import Metrics
+import Ops
 import Synchronization
 
 /// The service's counters and gauges, made from an injected metrics factory; every name comes from `MetricCatalog`.
-public final class WorkerMetrics: Sendable {
+public final class WorkerMetrics: DeliveryMetrics {
     let factory: any MetricsFactory
     let consumed: Counter
     let published: Counter
@@ -90,9 +92,9 @@ public final class WorkerMetrics: Sendable {
         .recordNanoseconds(Int64(seconds * 1e9))
     }
 
-    func retried(parts: Int) { counter(MetricCatalog.produceRetries).increment(by: parts) }
+    public func retried(parts: Int) { counter(MetricCatalog.produceRetries).increment(by: parts) }
 
-    func outputBlocked(seconds: Double) {
+    public func outputBlocked(seconds: Double) {
         FloatingPointCounter(label: MetricCatalog.outputBlockedSeconds.name, factory: factory).increment(by: seconds)
     }
 
@@ -103,7 +105,7 @@ public final class WorkerMetrics: Sendable {
         inFlightBytes.record(bytes)
     }
 
-    func producerReplaced() { counter(MetricCatalog.producerReplacements).increment() }
+    public func producerReplaced() { counter(MetricCatalog.producerReplacements).increment() }
 
     func rebalanced(assigned: Bool, partitions: Int) {
         counter(MetricCatalog.rebalances, [("kind", assigned ? "assigned" : "revoked")]).increment()

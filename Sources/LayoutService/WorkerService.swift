@@ -1,7 +1,8 @@
-import Foundation
+public import Delivery
 import Kafka
 import LayoutCompiler
 public import Logging
+public import Ops
 public import ServiceLifecycle
 
 /// Runs a `LayoutWorker` on its own thread as a lifecycle service; graceful shutdown asks it to drain and leave.
@@ -33,20 +34,11 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
     public func run() async throws {
-        let status = self.status
-        let result: Result<WorkerCounts, KafkaError> = await withGracefulShutdownHandler {
-            await withCheckedContinuation { continuation in
-                let thread = Thread { [settings, compilers, metrics, tracer, logger] in
-                    continuation.resume(
-                        returning: Self.runWorker(
-                            settings: settings, compilers: compilers, status: status, metrics: metrics,
-                            tracer: tracer, logger: logger))
-                }
-                thread.name = "layout-worker"
-                thread.start()
-            }
-        } onGracefulShutdown: {
-            status.requestStop()
+        let result = await ThreadedWork.run(named: "layout-worker", stop: { [status] in status.requestStop() }) {
+            [settings, compilers, status, metrics, tracer, logger] in
+            Self.runWorker(
+                settings: settings, compilers: compilers, status: status, metrics: metrics, tracer: tracer,
+                logger: logger)
         }
         switch result {
         case .success(let counts):

@@ -6,23 +6,13 @@ import Ops
 
 /// The options every Kafka command takes, with the same names, environment variables and settings-file keys.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: "YAML settings file (keys named like the options; LAYOUT_WORKER_SETTINGS).") var settings: String?
-    @Option(help: "Bootstrap brokers, host:port[,host:port] (LAYOUT_WORKER_BROKERS; default 127.0.0.1:9092).")
-    var brokers: String?
-    @Option(
-        name: .customLong("kafka-property"),
-        help:
-            "librdkafka property key=value for every client, e.g. for TLS or SASL (repeatable; LAYOUT_WORKER_KAFKA_<KEY>)."
-    )
+    @Option(name: .customLong(SettingTable.settingsFile.name), help: SettingTable.settingsFile.help)
+    var settings: String?
+    @Option(name: .customLong(SettingTable.brokers.name), help: SettingTable.brokers.help) var brokers: String?
+    @Option(name: .customLong(SettingTable.kafkaProperty.name), help: SettingTable.kafkaProperty.help)
     var kafkaProperty: [String] = []
-    @Option(
-        name: .customLong("log-format"),
-        help: "json or text (LAYOUT_WORKER_LOG_FORMAT; default json unless stderr is a terminal).")
-    var logFormat: String?
-    @Option(
-        name: .customLong("log-level"),
-        help: "trace, debug, info, notice, warning, error, critical (LAYOUT_WORKER_LOG_LEVEL).")
-    var logLevel: String?
+    @Option(name: .customLong(SettingTable.logFormat.name), help: SettingTable.logFormat.help) var logFormat: String?
+    @Option(name: .customLong(SettingTable.logLevel.name), help: SettingTable.logLevel.help) var logLevel: String?
 
     /// What a Kafka command works with: its settings, a client configuration and a logger.
     struct Resolved {
@@ -44,25 +34,11 @@ struct ConnectionOptions: ParsableArguments {
     /// Reads flags, environment and settings file; `defaultLevel` is the command's log level when none is set.
     func resolve(defaultLevel: Logger.Level = .info, clientID: String = "layout-worker") throws -> Resolved {
         let sources = try SettingsSources(settingsFlag: settings)
-        let properties = try sources.properties(kafkaProperty, "kafka-property")
-        let formatName = sources.value(logFormat, "log-format")
-        let format: LogFormat
-        if let formatName {
-            guard let f = LogFormat(rawValue: formatName) else {
-                throw ValidationError("log-format must be json or text, not '\(formatName)'")
-            }
-            format = f
-        } else {
-            format = .automatic
-        }
-        let levelName = sources.value(logLevel, "log-level")
-        let level =
-            try levelName.map { name in
-                guard let l = Logger.Level(rawValue: name) else { throw ValidationError("unknown log level '\(name)'") }
-                return l
-            } ?? defaultLevel
+        let properties = try sources.properties(SettingTable.kafkaProperty, kafkaProperty)
+        let format = try sources.read(SettingTable.logFormat, logFormat) ?? .automatic
+        let level = try sources.read(SettingTable.logLevel, logLevel) ?? defaultLevel
         var kafka = KafkaConfiguration(
-            bootstrapServers: try SettingValidation.brokers(sources.value(brokers, "brokers") ?? "127.0.0.1:9092"),
+            bootstrapServers: try sources.read(SettingTable.brokers, brokers) ?? SettingTable.defaultBrokers,
             clientID: clientID, properties: properties)
         let logger = format.logger(label: "layout-worker", level: level, secrets: kafka.secretValues)
         kafka.logger = format.logger(label: "librdkafka", level: level, secrets: kafka.secretValues)

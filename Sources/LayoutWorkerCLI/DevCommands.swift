@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Foundation
 import Kafka
 import LayoutDiff
@@ -103,35 +104,41 @@ struct TailCommand: ParsableCommand {
 
     func run() throws {
         let kafka = try connection.resolve(defaultLevel: .warning).kafka
-        guard let partitionCount = try KafkaAdmin(configuration: kafka).partitionCount(topic: topic) else {
+        guard let all = try TopicRangeReader.partitions(of: topic, configuration: kafka) else {
             Output.error("topic \(topic) does not exist")
             throw ExitCode(1)
         }
-        var chosen = (0..<Int32(partitionCount)).map { $0 }
-        if let partitions {
-            chosen = try partitions.split(separator: ",").map {
-                guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), (0..<Int32(partitionCount)).contains(p)
-                else {
-                    throw ValidationError(
-                        "--partitions: \(topic) has partitions 0 to \(partitionCount - 1), not '\($0)'")
-                }
-                return p
-            }
+        let chosen: [Int32]
+        do {
+            chosen = try TopicRangeReader.choose(try partitionList(), among: all, of: topic)
+        } catch {
+            throw ValidationError("--partitions: \(error)")
         }
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "20"])
-        try consumer.assign(chosen.map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        let reader = try TopicRangeReader(configuration: kafka, topic: topic, fetchWaitMs: 20)
+        defer { reader.close() }
+        try reader.read(chosen.map { .init(partition: $0, start: TopicPartition.beginning) })
         let limit = count ?? (follow ? Int.max : 100)
         var seen = 0
         var idle = DispatchTime.now()
         while seen < limit
             && (follow || DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000)
         {
-            guard case .success(let m) = consumer.poll(timeoutMs: 100) else { continue }
+            guard case .success(let m) = reader.next(timeoutMs: 100) else { continue }
             idle = DispatchTime.now()
             seen += 1
             Output.line(describe(m))
         }
-        Output.line("\(seen) message(s) on \(topic) (\(chosen.count) of \(partitionCount) partitions)")
+        Output.line("\(seen) message(s) on \(topic) (\(chosen.count) of \(all.count) partitions)")
+    }
+
+    /// `--partitions` as numbers (nil: all).
+    private func partitionList() throws -> [Int32]? {
+        try partitions?.split(separator: ",").map {
+            guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
+                throw ValidationError("--partitions takes numbers like 0,3, not '\($0)'")
+            }
+            return p
+        }
     }
 
     /// Every header, one per line, values as text (bytes that are not UTF-8 shown escaped).

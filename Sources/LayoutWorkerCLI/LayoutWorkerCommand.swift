@@ -1,4 +1,5 @@
 public import ArgumentParser
+import Delivery
 import LayoutService
 
 /// The `layout-worker` command line: compile assembler responses into layout records, check mapping configs, run

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kafka
 import LayoutService
+import Replay
 
 /// `layout-worker offsets`: a group's committed offsets and lag; resets them only with --execute and only when the group is empty.
 struct OffsetsCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct OffsetsCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(help: "Consumer group (LAYOUT_WORKER_GROUP, or group: in the settings file).") var group: String?
+    @Option(name: .customLong(SettingTable.group.name), help: SettingTable.group.help) var group: String?
     @Option(help: "Topic.") var topic: String
     @Option(help: "New position for every partition (see below).") var reset: String?
     @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
@@ -21,9 +22,7 @@ struct OffsetsCommand: ParsableCommand {
     func run() throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let kafka = resolved.kafka
-        guard let group = resolved.sources.value(group, "group") else {
-            throw ValidationError("no group: pass --group or set LAYOUT_WORKER_GROUP")
-        }
+        let group = try resolved.sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup
         let admin = try KafkaAdmin(configuration: kafka)
         guard let count = try admin.partitionCount(topic: topic) else {
             throw ValidationError("topic \(topic) does not exist")
@@ -61,6 +60,8 @@ struct OffsetsCommand: ParsableCommand {
             }
         }
         var targets: [TopicPartition] = []
+        var timeReader: TopicRangeReader?
+        defer { timeReader?.close() }
         for p in partitions {
             let (low, high) = marks[p.partition]!
             let target: Int64
@@ -69,7 +70,7 @@ struct OffsetsCommand: ParsableCommand {
             } else {
                 let start: ReplayRange.Start
                 do { start = try ReplayRange.parseStart(reset, now: Date()) } catch {
-                    throw ValidationError(error.description)
+                    throw ValidationError("\(error)")
                 }
                 switch start {
                 case .beginning: target = low
@@ -77,8 +78,10 @@ struct OffsetsCommand: ParsableCommand {
                 case .offsets(let map):
                     target = min(max(map[p.partition] ?? (committed[p.partition] ?? low), low), high)
                 case .time(let t):
+                    let reader = try timeReader ?? TopicRangeReader(configuration: kafka, topic: topic)
+                    timeReader = reader
                     target = try TimeLookup(kafka: kafka, topic: topic).firstOffset(
-                        atOrAfter: t, partition: p.partition, low: low, high: high, consumer: consumer)
+                        atOrAfter: t, partition: p.partition, low: low, high: high, reader: reader)
                 }
             }
             targets.append(TopicPartition(topic, p.partition, offset: target))

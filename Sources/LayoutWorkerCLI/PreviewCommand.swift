@@ -17,8 +17,7 @@ struct PreviewCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Mapping config (YAML) for the responses (default as for compile; LAYOUT_WORKER_CONFIG).")
-    var config: String?
+    @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help) var config: String?
     @Option(help: "Address to listen on (default 127.0.0.1: the page is for this machine).") var host = "127.0.0.1"
     @Option(help: "Port to listen on; 0 picks a free one.") var port = 8088
     @Option(help: "Follow this topic's records and change sets instead of files (with --key).") var topic: String?
@@ -50,7 +49,7 @@ struct PreviewCommand: AsyncParsableCommand {
             source = TopicFollower(kafka: resolved.kafka, topic: topic, key: key, hub: hub, logger: logger)
         } else {
             let configPath =
-                try resolved.sources.value(config, "config") ?? DefaultMappingConfig.path()
+                try resolved.sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
             hub = PreviewHub(pageNames: responses)
             source = ResponseFilesSource(
                 config: configPath, responses: responses, hub: hub, maxInputBytes: limit.maxInputBytes,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Delivery
 import Dispatch
 import Foundation
 import Kafka
@@ -6,10 +7,12 @@ import LayoutCompiler
 import LayoutService
 import Logging
 import Mapping
+import Replay
+import ServiceLifecycle
 import Tracing
 
 /// `layout-worker replay`: recompile a bounded range of a topic into a chosen topic, without touching any group.
-struct ReplayCommand: ParsableCommand {
+struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract:
@@ -21,15 +24,15 @@ struct ReplayCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var limits: LimitOptions
     @Option(name: .customLong("from-topic"), help: "Topic to read.") var fromTopic: String
     @Option(help: "Partitions to read, e.g. 0,3,5 (default all).") var partitions: String?
     @Option(help: "Where to start.") var start: String = "beginning"
     @Option(help: "Where to stop (exclusive).") var stop: String = "end"
     @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).")
     var toTopic: String?
-    @Option(name: .customLong("dead-letter"), help: "Dead-letter topic (default <to-topic>.dead-letters).")
-    var deadLetter: String?
-    @Option(help: "Mapping config (LAYOUT_WORKER_CONFIG; default as for compile).") var config: String?
+    @Option(name: .customLong(SettingTable.deadLetter.name), help: SettingTable.deadLetter.help) var deadLetter: String?
+    @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help) var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
     @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
     @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.")
@@ -37,38 +40,35 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Flag(help: "Print the final summary as JSON on stdout.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let logger = resolved.logger
-        let settings = try replaySettings(kafka: resolved.kafka)
+        let settings = try replaySettings(resolved.sources, kafka: resolved.kafka)
         let checked = try loadCheckedConfigOrExit(
-            resolved.sources.value(config, "config") ?? DefaultMappingConfig.path())
-        let status = WorkerStatus()
-        // Ctrl-C (and SIGTERM) stop the replay cleanly: in-flight records are flushed and the checkpoint written.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { status.requestStop() }
-            s.resume()
-            return s
-        }
-        defer { sources.forEach { $0.cancel() } }
+            try resolved.sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path())
         let interactive = isatty(2) != 0
-        let replayer = Replayer(
+        // Ctrl-C and SIGTERM stop the replay cleanly: in-flight records are flushed and the checkpoint written.
+        let replay = ReplayService(
             settings: settings,
-            compiler: LayoutCompiler(config: checked.config, maxInputBytes: settings.maxMessageBytes),
-            configHash: checked.hash, status: status,
-            tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
+            compiler: LayoutCompiler(config: checked.config, maxInputBytes: settings.limits.maxMessageBytes),
+            configHash: checked.hash, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
             logger: logger
         ) { line in
             Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
         }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: replay, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
         let summary: ReplaySummary
-        do {
-            summary = try replayer.run()
-        } catch {
+        switch replay.result.outcome {
+        case .success(let s)?: summary = s
+        case .failure(let error)?:
             Output.error("replay failed: \(error)")
+            throw ExitCode(1)
+        case nil:
+            Output.error("replay failed: it did not finish")
             throw ExitCode(1)
         }
         if interactive { Output.write(2, Array("\n".utf8)) }
@@ -77,7 +77,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// The range, partitions, destination and pace from the flags.
-    private func replaySettings(kafka: KafkaConfiguration) throws -> ReplaySettings {
+    private func replaySettings(_ sources: SettingsSources, kafka: KafkaConfiguration) throws -> ReplaySettings {
         let now = Date()
         let range: ReplayRange
         do {
@@ -96,7 +96,8 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         settings.toTopic = toTopic
-        settings.deadLetterTopic = deadLetter
+        settings.deadLetterTopic = try sources.read(SettingTable.deadLetter, deadLetter)
+        settings.limits = try limits.resolve(sources)
         settings.dryRun = dryRun
         settings.checkpointPath = checkpoint
         settings.follow = follow

@@ -23,19 +23,6 @@ struct SettingsSources {
 
     static let environmentPrefix = "LAYOUT_WORKER_"
 
-    /// Every setting any command reads; a key or variable outside this set is a mistake.
-    static let knownNames: Set<String> = [
-        "settings", "brokers", "kafka-property", "consumer-property", "producer-property", "log-format", "log-level",
-        "input", "output", "dead-letter", "group", "config", "tombstones", "max-message-bytes", "max-in-flight",
-        "max-in-flight-bytes", "crash-state-dir", "batch-size", "shutdown-timeout-ms", "producer-stall-ms", "http",
-        "changes-topic", "state-topic", "page-key", "state-max-bytes", "stop-after", "liveness-stall-seconds",
-        "debug-crash-key", "config-watch-seconds",
-    ]
-    /// Settings holding librdkafka properties, each with its per-property variable prefix.
-    static let propertySettings = [
-        "kafka-property": "KAFKA_", "consumer-property": "CONSUMER_", "producer-property": "PRODUCER_",
-    ]
-
     let environment: [String: String]
     let file: [String: FileValue]
     let filePath: String?
@@ -73,12 +60,17 @@ struct SettingsSources {
         } ?? []
     }
 
-    /// An integer setting, refused below `minimum`.
-    func int(_ flag: Int?, _ name: String, atLeast minimum: Int = .min) throws -> Int? {
-        if let flag { return try SettingValidation.atLeast(minimum, flag, name) }
-        guard let text = value(nil, name) else { return nil }
-        guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
-        return try SettingValidation.atLeast(minimum, n, name)
+    /// A setting's value: the flag, else the environment, else the file, parsed by the setting; nil when unset.
+    func read<Value>(_ setting: Setting<Value>, _ flag: String? = nil) throws -> Value? {
+        try value(flag, setting.name).map { try setting.parse($0, setting.name) }
+    }
+
+    /// A list setting's values (repeated flags, else comma-separated in the environment, else the file's list).
+    func list(_ setting: Setting<String>, _ flags: [String]) -> [String] { list(flags, setting.name) }
+
+    /// A property setting's librdkafka properties (see `properties(_:_:)`).
+    func properties(_ setting: Setting<String>, _ flags: [String]) throws -> [String: String] {
+        try properties(flags, setting.name)
     }
 
     /// The librdkafka properties of `name` (`kafka-property`, `consumer-property`, `producer-property`), merged
@@ -104,7 +96,7 @@ struct SettingsSources {
             }
             for (k, v) in try SettingValidation.properties(items, listVariable) { out[k] = v }
         }
-        if let prefix = Self.propertySettings[name].map({ Self.environmentPrefix + $0 }) {
+        if let prefix = SettingTable.propertySettings[name].map({ Self.environmentPrefix + $0 }) {
             for (variable, v) in environment where variable.hasPrefix(prefix) && variable != listVariable {
                 let key = variable.dropFirst(prefix.count).lowercased().replacingOccurrences(of: "_", with: ".")
                 if !key.isEmpty { out[key] = v }
@@ -123,13 +115,13 @@ struct SettingsSources {
 
     /// Refuses unknown file keys and unknown `LAYOUT_WORKER_*` variables, naming the closest known one.
     func validate() throws {
-        for key in file.keys.sorted() where !Self.knownNames.contains(key) {
+        for key in file.keys.sorted() where !SettingTable.names.contains(key) {
             throw ValidationError(
-                "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: Self.knownNames))"
+                "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: SettingTable.names))"
             )
         }
-        let variables = Dictionary(uniqueKeysWithValues: Self.knownNames.map { (Self.variable($0), $0) })
-        let propertyPrefixes = Self.propertySettings.values.map { Self.environmentPrefix + $0 }
+        let variables = Dictionary(uniqueKeysWithValues: SettingTable.names.map { (Self.variable($0), $0) })
+        let propertyPrefixes = SettingTable.propertySettings.values.map { Self.environmentPrefix + $0 }
         for name in environment.keys.sorted() where name.hasPrefix(Self.environmentPrefix) {
             if variables[name] != nil
                 || propertyPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count })

@@ -1,3 +1,4 @@
+import Delivery
 import Kafka
 import LayoutService
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutService
+import Ops
 import TestSupport
 import Testing
 

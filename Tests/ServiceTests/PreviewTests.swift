@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Kafka
 import LayoutCompiler

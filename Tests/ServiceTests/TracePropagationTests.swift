@@ -1,4 +1,5 @@
 import CoreMetrics
+import Delivery
 import Foundation
 import InMemoryTracing
 import Kafka
@@ -6,6 +7,7 @@ import LayoutCompiler
 import LayoutService
 import Logging
 import Mapping
+import Ops
 import TestSupport
 import Testing
 import Tracing

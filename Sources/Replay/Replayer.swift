@@ -1,8 +1,10 @@
+public import Delivery
 import Dispatch
 import Foundation
 import Kafka
 public import LayoutCompiler
 public import Logging
+public import Ops
 import Tracing
 
 /// Recompiles a bounded range of a topic into a chosen topic by assignment (never joining a group).
@@ -39,10 +41,13 @@ public final class Replayer {
     /// Runs the replay to the end of its range (or until stopped) and returns the summary.
     public func run() throws -> ReplaySummary {
         let started = DispatchTime.now()
-        let chosen = try chosenPartitions()
-        let consumer = try KafkaConsumer(
-            configuration: settings.kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "50"])
-        var bounds = try self.bounds(of: chosen, consumer: consumer)
+        guard let all = try TopicRangeReader.partitions(of: settings.fromTopic, configuration: settings.kafka) else {
+            throw Failure(description: "topic \(settings.fromTopic) does not exist")
+        }
+        let chosen = try TopicRangeReader.choose(settings.partitions, among: all, of: settings.fromTopic)
+        let reader = try TopicRangeReader(configuration: settings.kafka, topic: settings.fromTopic)
+        defer { reader.close() }
+        var bounds = try self.bounds(of: chosen, reader: reader)
         let checkpoint = try resume(&bounds)
         let tally = ReplayTally(
             summary: ReplaySummary(
@@ -50,55 +55,41 @@ public final class Replayer {
                 partitions: chosen.map {
                     ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop)
                 }),
-            checkpoint: checkpoint, bounds: bounds)
-        let active = chosen.filter { bounds[$0]!.start < bounds[$0]!.stop }
-        tally.finished = Set(chosen.filter { !active.contains($0) })
-        try consumer.assign(active.map { TopicPartition(settings.fromTopic, $0, offset: bounds[$0]!.start) })
+            checkpoint: checkpoint)
+        try reader.read(
+            chosen.map {
+                .init(partition: $0, start: bounds[$0]!.start, stop: settings.follow ? nil : bounds[$0]!.stop)
+            })
         let delivery = try makeDelivery(counting: tally)
-        try read(consumer, into: tally, through: delivery, started: started)
-        tally.summary.interrupted = status.stopRequested && tally.finished.count < chosen.count
+        try read(reader, into: tally, through: delivery, started: started)
+        tally.summary.interrupted = status.stopRequested && !reader.isDone
         if let delivery { drain(delivery) }
         save(tally)
         tally.summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return tally.summary
     }
 
-    /// The partitions to replay (all of the topic's unless told), each checked to exist.
-    private func chosenPartitions() throws -> [Int32] {
-        let topic = settings.fromTopic
-        let admin = try KafkaAdmin(configuration: settings.kafka)
-        guard let count = try admin.partitionCount(topic: topic) else {
-            throw Failure(description: "topic \(topic) does not exist")
-        }
-        let all = (0..<Int32(count)).map { $0 }
-        let chosen = settings.partitions ?? all
-        for p in chosen where !all.contains(p) {
-            throw Failure(description: "\(topic) has no partition \(p) (it has \(count))")
-        }
-        return chosen
-    }
-
     /// Each partition's range, `start ..< stop`, from the settings' start and stop and the partition's watermarks.
-    private func bounds(of partitions: [Int32], consumer: KafkaConsumer) throws -> [Int32: (start: Int64, stop: Int64)]
+    private func bounds(of partitions: [Int32], reader: TopicRangeReader) throws -> [Int32: (start: Int64, stop: Int64)]
     {
         let times = TimeLookup(kafka: settings.kafka, topic: settings.fromTopic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
         for p in partitions {
-            let (low, high) = try consumer.queryWatermarks(topic: settings.fromTopic, partition: p)
+            let (low, high) = try reader.watermarks(p)
             var start: Int64
             switch settings.range.start {
             case .beginning: start = low
             case .offset(let n): start = max(n, low)
             case .offsets(let map): start = max(map[p] ?? low, low)
             case .time(let t):
-                start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
+                start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, reader: reader)
             }
             var stop: Int64
             switch settings.range.stop {
             case .end: stop = high
             case .offset(let n): stop = min(n, high)
             case .time(let t):
-                stop = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, consumer: consumer)
+                stop = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, reader: reader)
             }
             if settings.follow { stop = Int64.max }
             bounds[p] = (start, max(start, stop))
@@ -129,8 +120,8 @@ public final class Replayer {
         let delivery = try DeliveryEngine(
             settings: .init(
                 producer: settings.kafka, deadLetterTopic: settings.deadLetterTopic ?? toTopic + ".dead-letters",
-                version: settings.version, stallMs: settings.producerStallMs),
-            maxInputBytes: settings.maxMessageBytes, metrics: nil, logger: logger)
+                version: settings.version, stallMs: settings.limits.producerStallMs),
+            maxInputBytes: settings.limits.maxMessageBytes, metrics: nil, logger: logger)
         delivery.onSettled = { m, settlement in tally.settled(m, settlement) }
         delivery.onBlockedChange = { [progress] reason in
             progress(reason.map { "replay: output blocked, waiting: \($0)" } ?? "replay: output unblocked")
@@ -140,7 +131,7 @@ public final class Replayer {
 
     /// Reads every partition's range (or until stopped), recompiling each message.
     private func read(
-        _ consumer: KafkaConsumer, into tally: ReplayTally, through delivery: DeliveryEngine?, started: DispatchTime
+        _ reader: TopicRangeReader, into tally: ReplayTally, through delivery: DeliveryEngine?, started: DispatchTime
     ) throws {
         let total = tally.summary.partitions.reduce(Int64(0)) { $0 + (settings.follow ? 0 : $1.stop - $1.start) }
         let rateStart = DispatchTime.now()
@@ -148,19 +139,19 @@ public final class Replayer {
         let report = { [self] (last: inout DispatchTime) in
             reportProgress(&last, summary: tally.summary, read: tally.read, total: total, started: started)
         }
-        while tally.finished.count < tally.summary.partitions.count && !status.stopRequested {
+        while !reader.isDone && !status.stopRequested {
             if let delivery {
                 delivery.service()
                 // Reading waits while the output is blocked or the in-flight limits are reached.
-                if delivery.blocked != nil || delivery.inFlightMessages >= settings.maxInFlight
-                    || delivery.inFlightBytes >= settings.maxInFlightBytes
+                if delivery.blocked != nil
+                    || settings.limits.isFull(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
                 {
                     delivery.service(timeoutMs: 50, flush: true)
                     report(&lastProgress)
                     continue
                 }
             }
-            guard let result = consumer.poll(timeoutMs: 100) else {
+            guard let result = reader.next(timeoutMs: 100) else {
                 report(&lastProgress)
                 continue
             }
@@ -168,7 +159,7 @@ public final class Replayer {
                 if case .failure(let e) = result, e.isFatal { throw Failure(description: "consumer: \(e)") }
                 continue
             }
-            guard tally.take(m) else { continue }
+            tally.take(m)
             pace(tally.read, since: rateStart)
             tally.summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
             recompile(m, into: tally, through: delivery)
@@ -191,8 +182,7 @@ public final class Replayer {
     /// Compiles one message and sends what it becomes (a dry run only counts it).
     private func recompile(_ m: KafkaMessage, into tally: ReplayTally, through delivery: DeliveryEngine?) {
         let compileStarted = DefaultTracerClock.now
-        let outcome = MessageOutcome.of(
-            m, compiler: compiler, tombstones: settings.tombstones, maxMessageBytes: settings.maxMessageBytes)
+        let outcome = MessageOutcome.of(m, compiler: compiler, limits: settings.limits)
         if case .record(_, let diagnostics, _) = outcome {
             for d in diagnostics {
                 tally.summary.diagnosticsByCode[d.code, default: 0] += 1
@@ -203,24 +193,7 @@ public final class Replayer {
             // A dry run counts what each message would become.
             return tally.settled(m, DeliveryEngine.Settlement(wouldBe: outcome))
         }
-        let span = tracer.start(m, at: compileStarted)
-        switch outcome {
-        case .record(let bytes, _, _):
-            let headers = LayoutWorker.recordHeaders(for: m, trace: span.headers, config: configHash)
-            delivery.send(
-                m, purpose: .record, parts: [.init(topic: toTopic, key: m.key, value: bytes, headers: headers)],
-                span: span)
-        case .tombstone:
-            let headers = DeadLetter.carried(m, trace: span.headers)
-            delivery.send(
-                m, purpose: .tombstone, parts: [.init(topic: toTopic, key: m.key, value: nil, headers: headers)],
-                span: span)
-        case .skip:
-            span.end(.skipped)
-            tally.settled(m, .skipped)
-        case .deadLetter(let code, let reason):
-            delivery.deadLetter(m, code: code, reason: reason, span: span)
-        }
+        delivery.deliver(outcome, of: m, to: toTopic, config: configHash, span: tracer.start(m, at: compileStarted))
     }
 
     /// Waits for what is in flight: up to 30 s even after an interrupt, so the checkpoint covers it; a blocked
@@ -278,31 +251,21 @@ final class ReplayTally {
     var checkpoint: ReplayCheckpoint
     var tracker = OffsetTracker()
     var read = 0
-    var finished: Set<Int32> = []
-    let bounds: [Int32: (start: Int64, stop: Int64)]
 
-    init(summary: ReplaySummary, checkpoint: ReplayCheckpoint, bounds: [Int32: (start: Int64, stop: Int64)]) {
+    init(summary: ReplaySummary, checkpoint: ReplayCheckpoint) {
         self.summary = summary
         self.checkpoint = checkpoint
-        self.bounds = bounds
     }
 
     private func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
 
-    /// Takes `m` into the replay if it is inside its partition's range (marking the partition finished at its last
-    /// offset); false for a message past the range.
-    func take(_ m: KafkaMessage) -> Bool {
-        guard let b = bounds[m.partition], m.offset < b.stop else {
-            finished.insert(m.partition)
-            return false
-        }
+    /// Takes `m` (inside its partition's range) into the replay.
+    func take(_ m: KafkaMessage) {
         let i = index(m.partition)
         if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
         summary.partitions[i].last = m.offset
-        if m.offset + 1 >= b.stop { finished.insert(m.partition) }
         read += 1
         tracker.begin(topic: m.topic, partition: m.partition, offset: m.offset)
-        return true
     }
 
     /// Counts a message by how it ended (or, in a dry run, would end).
@@ -317,17 +280,5 @@ final class ReplayTally {
             summary.failuresByCode[code, default: 0] += 1
         }
         tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
-    }
-}
-
-extension DeliveryEngine.Settlement {
-    /// How a message with `outcome` would end if its outputs were all acknowledged (a dry run's count).
-    init(wouldBe outcome: MessageOutcome) {
-        switch outcome {
-        case .record: self = .published
-        case .tombstone: self = .tombstoned
-        case .skip: self = .skipped
-        case .deadLetter(let code, _): self = .deadLettered(code: code)
-        }
     }
 }

@@ -16,8 +16,11 @@ public final class WorkerStatus: Sendable {
     /// How long the worker loop may go without a turn before `/healthz` fails (nanoseconds).
     public let stallLimitNanoseconds: UInt64
 
+    /// How long the loop may stand still before liveness fails, unless told.
+    public static let defaultStallLimitSeconds = 90
+
     /// `stallLimitSeconds`: the longest the loop may stand still before liveness fails (outside state rebuilds).
-    public init(stallLimitSeconds: Int = 90) {
+    public init(stallLimitSeconds: Int = defaultStallLimitSeconds) {
         stallLimitNanoseconds = UInt64(max(1, stallLimitSeconds)) * 1_000_000_000
     }
 
@@ -28,28 +31,28 @@ public final class WorkerStatus: Sendable {
     // MARK: What the worker reports
 
     /// The worker loop made a turn.
-    func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    package func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
     /// The worker is a member of its group (set on its first assignment, even an empty one).
-    func setJoined(_ joined: Bool) { joinedFlag.store(joined, ordering: .relaxed) }
+    package func setJoined(_ joined: Bool) { joinedFlag.store(joined, ordering: .relaxed) }
     /// The worker is reading the latest layouts of newly assigned partitions (its loop stands still meanwhile).
-    func setRebuilding(_ rebuilding: Bool) { rebuildingFlag.store(rebuilding, ordering: .relaxed) }
+    package func setRebuilding(_ rebuilding: Bool) { rebuildingFlag.store(rebuilding, ordering: .relaxed) }
     /// Why the output is blocked (the cluster does not take records and they are being retried), or nil.
-    func setOutputBlocked(_ reason: String?) { blockedReason.withLock { $0 = reason } }
+    package func setOutputBlocked(_ reason: String?) { blockedReason.withLock { $0 = reason } }
     /// Why no broker can be reached (librdkafka's last reason), or nil once one is.
-    func setUnreachable(_ reason: String?) { unreachableReason.withLock { $0 = reason } }
+    package func setUnreachable(_ reason: String?) { unreachableReason.withLock { $0 = reason } }
     /// A broker connection failed (librdkafka's words); kept as the reason to give when all brokers are down.
-    func noteConnectionError(_ reason: String) {
+    package func noteConnectionError(_ reason: String) {
         lastConnectionError.withLock { $0 = reason }
         unreachableReason.withLock { if $0 != nil { $0 = reason } }
     }
     /// No broker can be reached: the reason is the last connection error, else librdkafka's summary.
-    func setAllBrokersDown(_ summary: String) {
+    package func setAllBrokersDown(_ summary: String) {
         let last = lastConnectionError.withLock { $0 }
         setUnreachable(last.map { "\(summary); last error: \($0)" } ?? summary)
     }
-    func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
+    package func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
     /// Why the crash-loop breaker is off, or nil while it works.
-    func setCrashBreakerOff(_ reason: String?) { breakerOff.withLock { $0 = reason } }
+    package func setCrashBreakerOff(_ reason: String?) { breakerOff.withLock { $0 = reason } }
 
     // MARK: What the ops endpoints read
 
@@ -78,7 +81,7 @@ public final class WorkerStatus: Sendable {
     public func liveness() -> Probe { liveness(now: DispatchTime.now().uptimeNanoseconds) }
 
     /// Liveness at `now` (uptime nanoseconds).
-    func liveness(now: UInt64) -> Probe {
+    package func liveness(now: UInt64) -> Probe {
         let last = lastTurn.load(ordering: .relaxed)
         guard last > 0, !rebuildingFlag.load(ordering: .relaxed) else { return .passing("ok") }
         let idle = now > last ? now - last : 0

@@ -17,20 +17,20 @@ public struct TimeLookup: Sendable {
     }
 
     /// The first offset of `partition` whose record is at or after `time` (ms), or `high` when there is none.
-    public func firstOffset(atOrAfter time: Int64, partition: Int32, low: Int64, high: Int64, consumer: KafkaConsumer)
-        throws -> Int64
-    {
-        let answer = try consumer.offsetsForTimes([TopicPartition(topic, partition, offset: time)]).first?.offset ?? -1
-        if answer < 0 || answer >= high { return high }  // no record at or after `time`
+    public func firstOffset(
+        atOrAfter time: Int64, partition: Int32, low: Int64, high: Int64, reader: TopicRangeReader
+    ) throws -> Int64 {
+        guard let answer = try reader.offset(atOrAfter: time, partition: partition), answer < high else {
+            return high  // no record at or after `time`
+        }
         // The answer must be the first record at or after `time`: that record is not earlier, its predecessor is.
-        let probe = try KafkaConsumer(configuration: kafka, groupID: nil, defaults: ["fetch.wait.max.ms": "20"])
+        let probe = try TopicRangeReader(configuration: kafka, topic: topic, fetchWaitMs: 20)
+        defer { probe.close() }
         func timestamp(at offset: Int64) throws -> Int64? {
-            try probe.assign([TopicPartition(topic, partition, offset: offset)])
+            try probe.read([.init(partition: partition, start: offset, stop: offset + 1)])
             let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline {
-                if case .success(let m) = probe.poll(timeoutMs: 100), m.offset >= offset {
-                    return m.offset == offset ? m.timestamp : nil
-                }
+            while Date() < deadline && !probe.isDone {
+                if case .success(let m) = probe.next(timeoutMs: 100) { return m.offset == offset ? m.timestamp : nil }
             }
             return nil
         }

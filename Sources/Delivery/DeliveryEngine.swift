@@ -141,7 +141,7 @@ public final class DeliveryEngine {
     let settings: Settings
     /// The producer's `message.max.bytes`: no record above it is produced.
     public let maxRecordBytes: Int
-    let metrics: WorkerMetrics?
+    let metrics: (any DeliveryMetrics)?
     var logger: Logger
     var producer: KafkaProducer
     var entries: [Int: Entry] = [:]
@@ -167,7 +167,9 @@ public final class DeliveryEngine {
 
     /// An engine with its own producer. The producer's `message.max.bytes` defaults to twice `maxInputBytes` plus
     /// 100 kB (a record may be larger than its input), at least librdkafka's default of 1,000,000.
-    public init(settings: Settings, maxInputBytes: Int, metrics: WorkerMetrics?, logger: Logger) throws(KafkaError) {
+    public init(settings: Settings, maxInputBytes: Int, metrics: (any DeliveryMetrics)?, logger: Logger)
+        throws(KafkaError)
+    {
         var producerConfig = settings.producer
         if producerConfig.properties["message.max.bytes"] == nil {
             let (doubled, o1) = maxInputBytes.multipliedReportingOverflow(by: 2)

@@ -1,3 +1,4 @@
+public import Delivery
 public import Kafka
 
 /// Everything `layout-worker replay` needs besides the mapping config.
@@ -17,15 +18,10 @@ public struct ReplaySettings: Sendable {
     public var checkpointPath: String?
     /// Keep tailing after the end offsets read at the start.
     public var follow = false
-    public var tombstones = ServeSettings.TombstonePolicy.forward
-    public var maxMessageBytes = 8 * 1024 * 1024
+    /// Size limit, tombstone policy, in-flight limits and producer stall: shared with `serve`.
+    public var limits = DeliveryLimits()
     public var progressIntervalSeconds = 2.0
     public var version = WorkerVersion.current
-    /// Messages and input + output bytes consumed but not yet acknowledged; above either, reading waits.
-    public var maxInFlight = 2_000
-    public var maxInFlightBytes = 32 * 1024 * 1024
-    /// With records unacknowledged and no report for this long, the producer is replaced.
-    public var producerStallMs = 10_000
 
     public init(kafka: KafkaConfiguration, fromTopic: String, range: ReplayRange) {
         self.kafka = kafka

@@ -11,21 +11,20 @@ public enum MessageOutcome: Sendable {
     case skip
     case deadLetter(code: String, reason: String)
 
-    /// Applies the size limit (key + value + headers) and the tombstone policy, then compiles the value.
+    /// Applies the size limit (key + value + headers) and the tombstone policy of `limits`, then compiles the value.
     public static func of(
-        _ message: KafkaMessage, compiler: LayoutCompiler, tombstones: ServeSettings.TombstonePolicy,
-        maxMessageBytes: Int
+        _ message: KafkaMessage, compiler: LayoutCompiler, limits: DeliveryLimits
     ) -> MessageOutcome {
         // Key, value and headers all count: a small value can come with megabytes of headers.
         let size = message.wireSize
-        if size > maxMessageBytes {
+        if size > limits.maxMessageBytes {
             return .deadLetter(
                 code: CompileFailure.Code.tooLarge.rawValue,
                 reason:
-                    "message of \(size) bytes (key \(message.key?.count ?? 0), value \(message.value?.count ?? 0), \(message.headers.count) headers) is larger than the limit of \(maxMessageBytes) bytes"
+                    "message of \(size) bytes (key \(message.key?.count ?? 0), value \(message.value?.count ?? 0), \(message.headers.count) headers) is larger than the limit of \(limits.maxMessageBytes) bytes"
             )
         }
-        guard let value = message.value else { return tombstones == .forward ? .tombstone : .skip }
+        guard let value = message.value else { return limits.tombstones == .forward ? .tombstone : .skip }
         let source = RecordSource(
             topic: message.topic, partition: Int(message.partition), offset: message.offset,
             timestampMs: message.timestamp, key: message.key.flatMap { String(validating: $0, as: UTF8.self) })

@@ -30,6 +30,20 @@ public enum OutputHeader {
         ]
     }
 
+    /// A layout record's headers: the input's (with the message's trace headers) plus the record's content type and
+    /// format version and the config that made it.
+    public static func record(for message: KafkaMessage, trace: [KafkaHeader], config configHash: String)
+        -> [KafkaHeader]
+    {
+        var headers = DeadLetter.carried(message, trace: trace).filter {
+            $0.name != contentType && $0.name != recordVersion
+        }
+        headers.append(KafkaHeader(contentType, text: recordContentType))
+        headers.append(KafkaHeader(recordVersion, text: String(Wire.formatVersion)))
+        headers.append(KafkaHeader(config, text: configHash))
+        return headers
+    }
+
     /// The offset a latest layout (or its tombstone) was made from, from its `sourceOffset` header.
     public static func position(of message: KafkaMessage) -> Int64? {
         message.header(sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }

@@ -1,0 +1,119 @@
+/// Reads ranges of one topic's partitions by assignment, never joining a consumer group, so no live group is
+/// disturbed: `replay`'s range, the latest layouts `serve` loads back, the preview following a topic, `tail`.
+///
+/// A range ends at its `stop` offset (exclusive): at a message at or past it, or at the end of the partition once
+/// that end is at or past it (so a range whose last offsets hold no record, compacted away or transaction markers,
+/// still ends). A range without `stop` reads on. A finished partition is paused.
+public final class TopicRangeReader {
+    /// Where to read one partition.
+    public struct Range: Sendable, Equatable {
+        public var partition: Int32
+        /// The first offset to read, or `TopicPartition.beginning`.
+        public var start: Int64
+        /// The offset to stop before; nil reads on.
+        public var stop: Int64?
+
+        public init(partition: Int32, start: Int64, stop: Int64? = nil) {
+            self.partition = partition
+            self.start = start
+            self.stop = stop
+        }
+
+        /// Whether the range holds nothing to read.
+        var isEmpty: Bool { stop.map { start >= 0 && start >= $0 } ?? false }
+    }
+
+    public let topic: String
+    let consumer: KafkaConsumer
+    private var ranges: [Int32: Range] = [:]
+    /// Partitions whose range is read to its end.
+    public private(set) var finished: Set<Int32> = []
+
+    /// A reader of `topic`; `fetchWaitMs` bounds how long the broker holds a fetch for new data.
+    public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
+        self.topic = topic
+        consumer = try KafkaConsumer(
+            configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": String(fetchWaitMs)],
+            reportsPartitionEnd: true)
+    }
+
+    /// A partition asked for that the topic does not have.
+    public struct NoSuchPartition: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The partitions of a topic, from the cluster's metadata; nil when it does not exist.
+    public static func partitions(
+        of topic: String, configuration: KafkaConfiguration, timeoutMs: Int32 = 5_000
+    ) throws(KafkaError) -> [Int32]? {
+        try KafkaAdmin(configuration: configuration).partitionCount(topic: topic, timeoutMs: timeoutMs).map {
+            (0..<Int32(clamping: $0)).map { $0 }
+        }
+    }
+
+    /// `chosen` once checked to be among a topic's partitions `all` (all of them when nil).
+    public static func choose(_ chosen: [Int32]?, among all: [Int32], of topic: String) throws(NoSuchPartition)
+        -> [Int32]
+    {
+        for p in chosen ?? [] where !all.contains(p) {
+            throw NoSuchPartition(
+                description: "\(topic) has no partition \(p) (it has partitions 0 to \(all.count - 1))")
+        }
+        return chosen ?? all
+    }
+
+    /// A partition's low and high watermarks, from the broker.
+    public func watermarks(_ partition: Int32) throws(KafkaError) -> (low: Int64, high: Int64) {
+        try consumer.queryWatermarks(topic: topic, partition: partition)
+    }
+
+    /// The broker's answer for the first offset of `partition` whose timestamp is at or after `time` (ms); nil when
+    /// there is none. Check it against the records (`TimeLookup` in replay does).
+    public func offset(atOrAfter time: Int64, partition: Int32) throws(KafkaError) -> Int64? {
+        let answer = try consumer.offsetsForTimes([TopicPartition(topic, partition, offset: time)]).first?.offset ?? -1
+        return answer < 0 ? nil : answer
+    }
+
+    /// Reads these ranges from now on (in place of any before); an empty range is finished at once.
+    public func read(_ ranges: [Range]) throws(KafkaError) {
+        self.ranges = Dictionary(ranges.map { ($0.partition, $0) }, uniquingKeysWith: { $1 })
+        finished = Set(ranges.filter(\.isEmpty).map(\.partition))
+        try consumer.assign(
+            ranges.filter { !$0.isEmpty }.map { TopicPartition(topic, $0.partition, offset: $0.start) })
+    }
+
+    /// Whether every range is read to its end.
+    public var isDone: Bool { finished.count == ranges.count }
+
+    /// The next message inside a range within `timeoutMs`; an error event (fatal or not: the caller decides); nil
+    /// when nothing arrived, or what arrived was the end of a partition or past its range.
+    public func next(timeoutMs: Int32) -> Result<KafkaMessage, KafkaError>? {
+        switch consumer.pollEvent(timeoutMs: timeoutMs) {
+        case .message(let m)?:
+            guard let range = ranges[m.partition], !finished.contains(m.partition) else { return nil }
+            if let stop = range.stop {
+                guard m.offset < stop else {
+                    finish(m.partition)
+                    return nil
+                }
+                if m.offset + 1 >= stop { finish(m.partition) }
+            }
+            return .success(m)
+        case .partitionEnd(_, let partition, let offset)?:
+            if let stop = ranges[partition]?.stop, offset >= stop { finish(partition) }
+            return nil
+        case .error(let e)?:
+            return .failure(e)
+        case nil:
+            return nil
+        }
+    }
+
+    private func finish(_ partition: Int32) {
+        finished.insert(partition)
+        consumer.pause([TopicPartition(topic, partition)])
+    }
+
+    /// Leaves the brokers; the reader cannot be used afterwards.
+    public func close() { consumer.close() }
+}

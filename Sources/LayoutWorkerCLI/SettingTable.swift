@@ -1,0 +1,121 @@
+import Delivery
+import LayoutService
+import Logging
+import Ops
+
+/// Every setting of every command, once: name (flag, file key, environment variable), which commands read it, its
+/// default and its parser. Options take their name and help from here; `SettingsSources` refuses any name that is
+/// not here; `SettingTableTests` checks each command's options against it and `docs/operating.md` lists it whole.
+enum SettingTable {
+    private static let limits = DeliveryLimits()
+    private static let limitsUsers: Set<SettingCommand> = [.serve, .replay]
+
+    // Connection and logs: every Kafka command.
+    static let settingsFile = Setting<String>(
+        "settings", SettingCommand.kafka, "YAML settings file, keys named like the options")
+    static let defaultBrokers = "127.0.0.1:9092"
+    static let brokers = Setting<String>(
+        "brokers", SettingCommand.kafka, "Bootstrap brokers, host:port[,host:port]", default: defaultBrokers
+    ) { text, name in try SettingValidation.brokers(text, name) }
+    static let kafkaProperty = Setting<String>(
+        "kafka-property", SettingCommand.kafka,
+        "librdkafka property key=value for every client, e.g. for TLS or SASL (repeatable; also LAYOUT_WORKER_KAFKA_<KEY> per key)"
+    )
+    static let logFormat = Setting<LogFormat>(
+        "log-format", SettingCommand.kafka, "Log format", shown: "json unless stderr is a terminal")
+    static let logLevel = Setting<Logger.Level>(
+        "log-level", SettingCommand.kafka, "Log level", shown: "info; warning for replay, tail and offsets")
+
+    // Topics and group.
+    static let input = Setting<String>(
+        "input", [.serve], "Input topic (repeatable; a name starting with ^ is a regex)")
+    static let output = Setting<String>("output", [.serve], "Output topic for layout records")
+    static let deadLetter = Setting<String>(
+        "dead-letter", [.serve, .replay], "Dead-letter topic", default: "<output topic>.dead-letters")
+    static let defaultGroup = "layout-worker"
+    static let group = Setting<String>("group", [.serve, .offsets], "Consumer group id", default: defaultGroup)
+    static let config = Setting<String>(
+        "config", [.serve, .replay, .preview], "Mapping config (YAML); serve loads it again on SIGHUP",
+        default: "the built-in config")
+    static let configWatchSeconds = Setting<Int>(
+        "config-watch-seconds", [.serve],
+        "Also load the config again when the file changes, looking this often (0: off)",
+        default: 0, atLeast: 0)
+
+    // Limits `serve` and `replay` share (`DeliveryLimits`).
+    static let tombstones = Setting<TombstonePolicy>(
+        "tombstones", limitsUsers, "What a tombstone input becomes", default: limits.tombstones)
+    static let maxMessageBytes = Setting<Int>(
+        "max-message-bytes", limitsUsers, "Larger inputs (key + value + headers) are dead-lettered",
+        default: limits.maxMessageBytes, atLeast: 1)
+    static let maxInFlight = Setting<Int>(
+        "max-in-flight", limitsUsers, "Stop reading above this many unacknowledged messages",
+        default: limits.maxInFlight, atLeast: 1)
+    static let maxInFlightBytes = Setting<Int>(
+        "max-in-flight-bytes", limitsUsers, "Stop reading above this many input + output bytes unacknowledged",
+        default: limits.maxInFlightBytes, atLeast: 1)
+    static let producerStallMs = Setting<Int>(
+        "producer-stall-ms", limitsUsers,
+        "Replace a producer that acknowledges nothing for this long while messages wait",
+        default: limits.producerStallMs, atLeast: 1_000)
+
+    // The consumer-group service.
+    static let consumerProperty = Setting<String>(
+        "consumer-property", [.serve],
+        "librdkafka consumer property key=value (repeatable; also LAYOUT_WORKER_CONSUMER_<KEY> per key)")
+    static let producerProperty = Setting<String>(
+        "producer-property", [.serve],
+        "librdkafka producer property key=value (repeatable; also LAYOUT_WORKER_PRODUCER_<KEY> per key)")
+    static let batchSize = Setting<Int>(
+        "batch-size", [.serve], "Messages compiled per batch", default: ServeSettings.defaultBatchSize, atLeast: 1)
+    static let shutdownTimeoutMs = Setting<Int>(
+        "shutdown-timeout-ms", [.serve], "Bound for draining and leaving on SIGTERM/SIGINT",
+        default: ServeSettings.defaultShutdownTimeoutMs, atLeast: 100)
+    static let crashStateDir = Setting<String>(
+        "crash-state-dir", [.serve],
+        "Directory for the crash-loop breaker's state; must outlive the process ('off' disables)",
+        default: "$TMPDIR/layout-worker")
+    static let http = Setting<String>(
+        "http", [.serve],
+        "Ops endpoints /metrics, /healthz, /readyz on host:port, [ipv6]:port or name:port ('off' disables)",
+        default: defaultOpsAddress)
+    static let defaultOpsAddress = "127.0.0.1:9464"
+    static let livenessStallSeconds = Setting<Int>(
+        "liveness-stall-seconds", [.serve], "/healthz fails when the worker loop stands still this long",
+        default: WorkerStatus.defaultStallLimitSeconds, atLeast: 1)
+    static let stopAfter = Setting<Int>(
+        "stop-after", [.serve], "Exit after this many messages are accounted for (demos, tests)", atLeast: 1)
+    static let debugCrashKey = Setting<String>(
+        "debug-crash-key", [.serve], "Debug builds only: die while compiling a message with this key"
+    ).withoutFlag()
+
+    // Change sets and latest layouts.
+    static let changesTopic = Setting<String>(
+        "changes-topic", [.serve], "Also publish a change set per message against the page's previous layout")
+    static let stateTopic = Setting<String>(
+        "state-topic", [.serve], "Compacted latest-layout topic, partitioned like the input",
+        default: "<changes-topic>.latest")
+    static let pageKey = Setting<ChangeSettings.PageKeySource>(
+        "page-key", [.serve], "Page key for change sets", default: .messageKey)
+    static let stateMaxBytes = Setting<Int>(
+        "state-max-bytes", [.serve], "Budget of the in-memory latest-layout store",
+        default: ChangeSettings.defaultStoreMaxBytes, atLeast: 1)
+
+    /// The whole table, in the order `docs/operating.md` lists it.
+    static let all: [any SettingEntry] = [
+        settingsFile, brokers, kafkaProperty, logFormat, logLevel,
+        input, output, deadLetter, group, config, configWatchSeconds,
+        tombstones, maxMessageBytes, maxInFlight, maxInFlightBytes, producerStallMs,
+        consumerProperty, producerProperty, batchSize, shutdownTimeoutMs, crashStateDir, http, livenessStallSeconds,
+        stopAfter, debugCrashKey,
+        changesTopic, stateTopic, pageKey, stateMaxBytes,
+    ]
+
+    /// Every name a settings file or `LAYOUT_WORKER_*` variable may use.
+    static let names = Set(all.map(\.name))
+
+    /// Settings holding librdkafka properties, each with its per-property variable prefix.
+    static let propertySettings = [
+        kafkaProperty.name: "KAFKA_", consumerProperty.name: "CONSUMER_", producerProperty.name: "PRODUCER_",
+    ]
+}
