@@ -48,6 +48,7 @@ release: deps
 test: build
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	$(SWIFT_ENV) swift package describe --type json | python3 scripts/check-imports.py
+	python3 scripts/check-function-length.py
 	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
 	@mkdir -p $(RUN_DIR)
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson

@@ -1,26 +1,38 @@
 /// Reads ranges of one topic's partitions by assignment, never joining a consumer group, so no live group is
 /// disturbed: `replay`'s range, the latest layouts `serve` loads back, the preview following a topic, `tail`.
 ///
-/// A range ends at its `stop` offset (exclusive): at a message at or past it, or at the end of the partition once
+/// A range ends at its stop offset (exclusive): at a message at or past it, or at the end of the partition once
 /// that end is at or past it (so a range whose last offsets hold no record, compacted away or transaction markers,
-/// still ends). A range without `stop` reads on. A finished partition is paused.
+/// still ends); or at the end of the partition as the fetch finds it (what is there now, whatever a watermark
+/// query said); or never. A finished partition is paused.
 public final class TopicRangeReader {
     /// Where to read one partition.
     public struct Range: Sendable, Equatable {
         public var partition: Int32
         /// The first offset to read, or `TopicPartition.beginning`.
         public var start: Int64
-        /// The offset to stop before; nil reads on.
-        public var stop: Int64?
+        public var stop: Stop
 
-        public init(partition: Int32, start: Int64, stop: Int64? = nil) {
+        /// Where a range ends.
+        public enum Stop: Sendable, Equatable {
+            /// Before this offset.
+            case offset(Int64)
+            /// At the end of the partition, as the fetch finds it.
+            case partitionEnd
+            /// Never: reads on.
+            case never
+        }
+
+        public init(partition: Int32, start: Int64, stop: Stop = .never) {
             self.partition = partition
             self.start = start
             self.stop = stop
         }
 
         /// Whether the range holds nothing to read.
-        var isEmpty: Bool { stop.map { start >= 0 && start >= $0 } ?? false }
+        var isEmpty: Bool {
+            if case .offset(let end) = stop { start >= 0 && start >= end } else { false }
+        }
     }
 
     public let topic: String
@@ -91,7 +103,7 @@ public final class TopicRangeReader {
         switch consumer.pollEvent(timeoutMs: timeoutMs) {
         case .message(let m)?:
             guard let range = ranges[m.partition], !finished.contains(m.partition) else { return nil }
-            if let stop = range.stop {
+            if case .offset(let stop) = range.stop {
                 guard m.offset < stop else {
                     finish(m.partition)
                     return nil
@@ -100,7 +112,11 @@ public final class TopicRangeReader {
             }
             return .success(m)
         case .partitionEnd(_, let partition, let offset)?:
-            if let stop = ranges[partition]?.stop, offset >= stop { finish(partition) }
+            switch ranges[partition]?.stop {
+            case .offset(let stop)? where offset >= stop: finish(partition)
+            case .partitionEnd?: finish(partition)
+            default: break
+            }
             return nil
         case .error(let e)?:
             return .failure(e)

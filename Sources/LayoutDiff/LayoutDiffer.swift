@@ -1,4 +1,5 @@
 import LayoutJSON
+import LayoutKit
 public import LayoutRecord
 
 /// Diffs two layout records into a change set: sections and rows matched by id, in time linear in their number.
@@ -11,18 +12,18 @@ public struct LayoutDiffer: Sendable {
         var summary = ChangeSummary()
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        w.key("version"); w.int(ChangeSet.formatVersion)
-        w.key("kind"); w.string(ChangeSet.kind)
-        w.key("key"); w.string(orNull: key)
-        w.key("base")
+        w.key(Wire.Key.version); w.int(ChangeSet.formatVersion)
+        w.key(Wire.Key.kind); w.string(ChangeSet.kind)
+        w.key(Wire.Key.key); w.string(orNull: key)
+        w.key(Wire.Key.base)
         // Each record's hash is computed once here (an outline computes it when asked).
         let from = old?.identity, target = new.identity
         if let from { writeIdentity(from, &w) } else { w.null() }
-        w.key("target"); writeIdentity(target, &w)
+        w.key(Wire.Key.target); writeIdentity(target, &w)
         var diagnostics: [(code: String, path: String, message: String)] = []
         // Records of different versions differ in shape: the new one replaces the old whole.
         if sameMemberNames(base, new) && sameVersion(base, new) {
-            w.key("record")
+            w.key(Wire.Key.record)
             w.beginObject()
             for (m, (a, b)) in zip(base.members, new.members).enumerated() where m != new.sectionsMember {
                 if !sameBytes(base.raw(a.value), new.raw(b.value)) {
@@ -32,20 +33,20 @@ public struct LayoutDiffer: Sendable {
                 }
             }
             w.endObject()
-            w.key("sections")
+            w.key(Wire.Key.sections)
             diffSections(base, new, &w, &summary, &diagnostics)
         } else {
-            w.key("replace")
+            w.key(Wire.Key.replace)
             w.raw(new.bytes)
             summary.replacedRecord = true
         }
-        w.key("diagnostics")
+        w.key(Wire.Key.diagnostics)
         w.beginArray()
         for d in diagnostics {
             w.beginObject()
-            w.key("code"); w.string(d.code)
-            w.key("path"); w.string(d.path)
-            w.key("message"); w.string(d.message)
+            w.key(Wire.Key.code); w.string(d.code)
+            w.key(Wire.Key.path); w.string(d.path)
+            w.key(Wire.Key.message); w.string(d.message)
             w.endObject()
         }
         w.endArray()
@@ -55,9 +56,9 @@ public struct LayoutDiffer: Sendable {
 
     private func writeIdentity(_ id: RecordIdentity, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("offset")
+        w.key(Wire.Key.offset)
         if let o = id.offset { w.int(Int(o)) } else { w.null() }
-        w.key("hash"); w.string(id.hash.description)
+        w.key(Wire.Key.hash); w.string(id.hash.description)
         w.endObject()
     }
 
@@ -85,7 +86,7 @@ public struct LayoutDiffer: Sendable {
         w.beginObject()
         guard
             writeListChanges(
-                list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: "section",
+                list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: Wire.Key.section,
                 item: { nd.raw(new.sections[$0].node) }, &w)
         else {
             summary.replacedLists += 1
@@ -96,7 +97,7 @@ public struct LayoutDiffer: Sendable {
         summary.sectionDeletes += list.deletes.count
         summary.sectionInserts += list.inserts.count
         summary.sectionMoves += list.moves.count
-        w.key("updates")
+        w.key(Wire.Key.updates)
         w.beginArray()
         // Sections whose only change is where their item sits in the response (`path`, like `index`, is positional).
         var moved: [Int] = []
@@ -113,11 +114,11 @@ public struct LayoutDiffer: Sendable {
             guard headChanged || rowsChanged else { continue }
             summary.sectionUpdates += 1
             w.beginObject()
-            w.key("from"); w.int(i)
-            w.key("to"); w.int(j)
-            w.key("id"); w.raw(nd.raw(b.id))
+            w.key(Wire.Key.from); w.int(i)
+            w.key(Wire.Key.to); w.int(j)
+            w.key(Wire.Key.id); w.raw(nd.raw(b.id))
             if headChanged {
-                w.key("section")
+                w.key(Wire.Key.section)
                 w.beginObject()
                 // Every member but the rows; `"rows":null` keeps their place.
                 for m in 0..<b.memberCount {
@@ -128,19 +129,19 @@ public struct LayoutDiffer: Sendable {
                 w.endObject()
             }
             if rowsChanged {
-                w.key("rows")
+                w.key(Wire.Key.rows)
                 diffRows(a, od, b, nd, &w, &summary, &diagnostics)
             }
             w.endObject()
         }
         w.endArray()
-        w.key("paths")
+        w.key(Wire.Key.paths)
         w.beginArray()
         for j in moved.sorted() {
             w.beginObject()
-            w.key("index"); w.int(j)
+            w.key(Wire.Key.index); w.int(j)
             let section = new.sections[j]
-            w.key("path"); w.raw(nd.raw(nd.member(section.pathMember!, of: section).value))
+            w.key(Wire.Key.path); w.raw(nd.raw(nd.member(section.pathMember!, of: section).value))
             w.endObject()
         }
         w.endArray()
@@ -173,7 +174,7 @@ public struct LayoutDiffer: Sendable {
         w.beginObject()
         guard
             writeListChanges(
-                list, wholeList: bd.raw(bd.member(b.rowsMember, of: b).value), itemKey: "row",
+                list, wholeList: bd.raw(bd.member(b.rowsMember, of: b).value), itemKey: Wire.Key.row,
                 item: { bd.raw(bd.row($0, of: b).node) }, &w)
         else {
             summary.replacedLists += 1
@@ -184,7 +185,7 @@ public struct LayoutDiffer: Sendable {
         summary.rowDeletes += list.deletes.count
         summary.rowInserts += list.inserts.count
         summary.rowMoves += list.moves.count
-        w.key("updates")
+        w.key(Wire.Key.updates)
         w.beginArray()
         var changed: [(from: Int, to: Int)] = []
         ad.bytes.withUnsafeBufferPointer { ab in
@@ -203,9 +204,9 @@ public struct LayoutDiffer: Sendable {
         for (i, j) in changed {
             summary.rowUpdates += 1
             w.beginObject()
-            w.key("from"); w.int(i)
-            w.key("to"); w.int(j)
-            w.key("row"); w.raw(bd.raw(bd.row(j, of: b).node))
+            w.key(Wire.Key.from); w.int(i)
+            w.key(Wire.Key.to); w.int(j)
+            w.key(Wire.Key.row); w.raw(bd.raw(bd.row(j, of: b).node))
             w.endObject()
         }
         w.endArray()
@@ -219,29 +220,29 @@ public struct LayoutDiffer: Sendable {
         item: (Int) -> ArraySlice<UInt8>, _ w: inout JSONWriter
     ) -> Bool {
         guard list.duplicates.isEmpty else {
-            w.key("replace")
+            w.key(Wire.Key.replace)
             w.raw(wholeList)
             return false
         }
-        w.key("deletes")
+        w.key(Wire.Key.deletes)
         w.beginArray()
         for i in list.deletes { w.int(i) }
         w.endArray()
-        w.key("inserts")
+        w.key(Wire.Key.inserts)
         w.beginArray()
         for j in list.inserts {
             w.beginObject()
-            w.key("index"); w.int(j)
+            w.key(Wire.Key.index); w.int(j)
             w.key(itemKey); w.raw(item(j))
             w.endObject()
         }
         w.endArray()
-        w.key("moves")
+        w.key(Wire.Key.moves)
         w.beginArray()
         for (from, to) in list.moves {
             w.beginObject()
-            w.key("from"); w.int(from)
-            w.key("to"); w.int(to)
+            w.key(Wire.Key.from); w.int(from)
+            w.key(Wire.Key.to); w.int(to)
             w.endObject()
         }
         w.endArray()

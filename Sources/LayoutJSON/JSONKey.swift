@@ -9,6 +9,9 @@ public struct JSONKey: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
         dynamic = Array(name.utf8)
     }
 
+    /// A key from a static string (e.g. a `Wire.Key`): no allocation, no reference counting on lookup.
+    public init(_ value: StaticString) { self.init(stringLiteral: value) }
+
     /// A key from a literal: no allocation, no reference counting on lookup.
     public init(stringLiteral value: StaticString) {
         if value.hasPointerRepresentation {

@@ -49,9 +49,10 @@ struct TapeBuilder {
         frames.deallocate()
     }
 
-    /// Scans the whole input; returns the number of tape nodes written. One function on purpose: it is the
-    /// parser's hot loop (47% of a large page's compile, docs/performance.md), with its cursor, node count and
-    /// depth kept in locals across every value; split into calls, they would go through memory.
+    /// Scans the whole input; returns the number of tape nodes written.
+    /// Long: one function on purpose: it is the parser's hot loop (47% of a large page's compile,
+    /// docs/performance.md), with its cursor, node count and depth kept in locals across every value; split into
+    /// calls, they would go through memory.
     func run() throws(JSONSyntaxError) -> Int {
         var p = 0
         var n = 0

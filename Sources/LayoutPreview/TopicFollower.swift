@@ -119,7 +119,7 @@ public struct TopicFollower: Service {
         return doc.string(kind) == Wire.changeSetKind
     }
 
-    static let kindKey: JSONKey = "kind"
+    static let kindKey = JSONKey(Wire.Key.kind)
 }
 
 /// Tells the polling thread to stop.

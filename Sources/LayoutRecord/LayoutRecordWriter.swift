@@ -1,6 +1,7 @@
 import Adaptors
 public import ContentTree
 public import LayoutJSON
+import LayoutKit
 
 /// Serialises a layout record to compact JSON, copying models byte-for-byte from the response.
 public struct LayoutRecordWriter: Sendable {
@@ -30,15 +31,15 @@ public struct LayoutRecordWriter: Sendable {
         rows.reserveCapacity(doc.bytes.count / 1024 + 8)
         let bytes = JSONWriter.bytes(capacity: doc.bytes.count + doc.bytes.count / 4 + 1024) { w in
             w.beginObject()
-            members.append(w.member("version") { $0.int(LayoutRecord.formatVersion) })
+            members.append(w.member(Wire.Key.version) { $0.int(LayoutRecord.formatVersion) })
             members.append(
-                w.member("source") { w in
+                w.member(Wire.Key.source) { w in
                     if let s = source { writeSource(s, &w) } else { w.null() }
                 })
-            members.append(w.member("page") { writePage(page, doc, &$0) })
+            members.append(w.member(Wire.Key.page) { writePage(page, doc, &$0) })
             var diagnostics: [Diagnostic] = []
             members.append(
-                w.member("sections") { w in
+                w.member(Wire.Key.sections) { w in
                     w.beginArray()
                     diagnostics = sections { head, items in
                         outlines.append(writeSection(head, items, doc, &w, &sectionMembers, &rows))
@@ -46,7 +47,7 @@ public struct LayoutRecordWriter: Sendable {
                     w.endArray()
                 })
             members.append(
-                w.member("diagnostics") { w in
+                w.member(Wire.Key.diagnostics) { w in
                     w.beginArray()
                     for d in diagnostics { writeDiagnostic(d, &w) }
                     w.endArray()
@@ -60,23 +61,23 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeSource(_ s: RecordSource, _ w: inout JSONWriter) {
         w.beginObject()
-        if let v = s.file { w.key("file"); w.string(v) }
-        if let v = s.topic { w.key("topic"); w.string(v) }
-        if let v = s.partition { w.key("partition"); w.int(v) }
-        if let v = s.offset { w.key("offset"); w.int(Int(v)) }
-        if let v = s.timestampMs { w.key("timestamp"); w.int(Int(v)) }
-        if let v = s.key { w.key("key"); w.string(v) }
+        if let v = s.file { w.key(Wire.Key.file); w.string(v) }
+        if let v = s.topic { w.key(Wire.Key.topic); w.string(v) }
+        if let v = s.partition { w.key(Wire.Key.partition); w.int(v) }
+        if let v = s.offset { w.key(Wire.Key.offset); w.int(Int(v)) }
+        if let v = s.timestampMs { w.key(Wire.Key.timestamp); w.int(Int(v)) }
+        if let v = s.key { w.key(Wire.Key.key); w.string(v) }
         w.endObject()
     }
 
     private func writePage(_ p: PageFacts, _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string(orNull: p.type)
-        if let v = p.name { w.key("name"); w.string(v) }
-        if let v = p.contentPath { w.key("contentPath"); w.string(v) }
-        if let v = p.siteRootPath { w.key("siteRootPath"); w.string(v) }
-        if let v = p.siteProductionURL { w.key("siteProductionURL"); w.string(v) }
-        if let v = p.canonical { w.key("canonical"); writeAction(v, doc, &w) }
+        w.key(Wire.Key.type); w.string(orNull: p.type)
+        if let v = p.name { w.key(Wire.Key.name); w.string(v) }
+        if let v = p.contentPath { w.key(Wire.Key.contentPath); w.string(v) }
+        if let v = p.siteRootPath { w.key(Wire.Key.siteRootPath); w.string(v) }
+        if let v = p.siteProductionURL { w.key(Wire.Key.siteProductionURL); w.string(v) }
+        if let v = p.canonical { w.key(Wire.Key.canonical); writeAction(v, doc, &w) }
         w.endObject()
     }
 
@@ -88,38 +89,38 @@ public struct LayoutRecordWriter: Sendable {
         let start = w.startValue()
         w.beginObject()
         let firstMember = members.count, firstRow = outlines.count
-        members.append(w.member("id") { $0.string(utf8: s.idUTF8) })
-        members.append(w.member("path") { $0.string(s.path) })
-        members.append(w.member("index") { $0.int(s.index) })
-        members.append(w.member("type") { $0.string(s.type) })
-        members.append(w.member("adaptor") { $0.string(s.adaptor) })
-        members.append(w.member("visible") { $0.bool(s.visible) })
-        if let p = s.parentUTF8 { members.append(w.member("parent") { $0.string(utf8: p) }) }
+        members.append(w.member(Wire.Key.id) { $0.string(utf8: s.idUTF8) })
+        members.append(w.member(Wire.Key.path) { $0.string(s.path) })
+        members.append(w.member(Wire.Key.index) { $0.int(s.index) })
+        members.append(w.member(Wire.Key.type) { $0.string(s.type) })
+        members.append(w.member(Wire.Key.adaptor) { $0.string(s.adaptor) })
+        members.append(w.member(Wire.Key.visible) { $0.bool(s.visible) })
+        if let p = s.parentUTF8 { members.append(w.member(Wire.Key.parent) { $0.string(utf8: p) }) }
         if let g = s.group {
             members.append(
-                w.member("group") { w in
+                w.member(Wire.Key.group) { w in
                     w.beginObject()
-                    w.key("by"); w.string(g.by)
-                    w.key("value"); w.raw(g.valueJSON)
+                    w.key(Wire.Key.by); w.string(g.by)
+                    w.key(Wire.Key.value); w.raw(g.valueJSON)
                     w.endObject()
                 })
         }
         var attributesMember: Int?
         if !s.attributes.isEmpty {
             attributesMember = members.count - firstMember
-            members.append(w.member("attributes") { writeAttributes(s.attributes, doc, &$0) })
+            members.append(w.member(Wire.Key.attributes) { writeAttributes(s.attributes, doc, &$0) })
         }
         var others: [SupplementaryView] = []
         for view in s.supplementary {
             switch view.kind {
-            case SupplementaryKind.header: members.append(w.member("header") { writeView(view, &$0) })
-            case SupplementaryKind.footer: members.append(w.member("footer") { writeView(view, &$0) })
+            case SupplementaryKind.header: members.append(w.member(Wire.Key.header) { writeView(view, &$0) })
+            case SupplementaryKind.footer: members.append(w.member(Wire.Key.footer) { writeView(view, &$0) })
             default: others.append(view)
             }
         }
         if !others.isEmpty {
             members.append(
-                w.member("supplementary") { w in
+                w.member(Wire.Key.supplementary) { w in
                     w.beginObject()
                     for view in others {
                         w.key(text: view.kind)
@@ -130,17 +131,17 @@ public struct LayoutRecordWriter: Sendable {
         }
         if let p = s.placeholder {
             members.append(
-                w.member("placeholder") { w in
+                w.member(Wire.Key.placeholder) { w in
                     w.beginObject()
-                    w.key("kind"); w.string(p.kind.rawValue)
-                    w.key("renderer"); w.string(orNull: p.renderer)
-                    if let m = p.message { w.key("message"); w.string(m) }
+                    w.key(Wire.Key.kind); w.string(p.kind.rawValue)
+                    w.key(Wire.Key.renderer); w.string(orNull: p.renderer)
+                    if let m = p.message { w.key(Wire.Key.message); w.string(m) }
                     w.endObject()
                 })
         }
         let rowsMember = members.count - firstMember
         members.append(
-            w.member("rows") { w in
+            w.member(Wire.Key.rows) { w in
                 w.beginArray()
                 // Rows (like attributes and lists below) are read in place: iterating an array copies each element,
                 // counting its references.
@@ -161,31 +162,31 @@ public struct LayoutRecordWriter: Sendable {
     ) -> RecordOutline.Row {
         let start = w.startValue()
         w.beginObject()
-        w.key("id")
+        w.key(Wire.Key.id)
         let id = w.position
         w.string(rows[i].id)
         let idEnd = w.position
-        w.key("renderer"); w.string(orNull: rows[i].renderer)
-        w.key("model"); w.raw(rows[i].model, of: doc)
-        if let a = rows[i].action { w.key("action"); writeAction(a, doc, &w) }
+        w.key(Wire.Key.renderer); w.string(orNull: rows[i].renderer)
+        w.key(Wire.Key.model); w.raw(rows[i].model, of: doc)
+        if let a = rows[i].action { w.key(Wire.Key.action); writeAction(a, doc, &w) }
         if !rows[i].events.isEmpty { writeEvents(rows[i], doc, &w) }
         w.endObject()
         return RecordOutline.Row(node: start..<w.position, id: id..<idEnd)
     }
 
     private func writeEvents(_ row: LayoutRow, _ doc: JSONDocument, _ w: inout JSONWriter) {
-        w.key("events")
+        w.key(Wire.Key.events)
         w.beginObject()
         for event in row.events {
             w.key(text: event.name)
             w.beginObject()
-            if let h = event.handler { w.key("handler"); w.string(h) }
+            if let h = event.handler { w.key(Wire.Key.handler); w.string(h) }
             if event.passesAction {
-                w.key("action")
+                w.key(Wire.Key.action)
                 if let a = row.action { writeAction(a, doc, &w) } else { w.null() }
             }
             if !event.fields.isEmpty {
-                w.key("fields")
+                w.key(Wire.Key.fields)
                 w.beginObject()
                 for (name, node) in event.fields {
                     w.key(text: name)
@@ -200,8 +201,8 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeView(_ v: SupplementaryView, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("renderer"); w.string(orNull: v.renderer)
-        w.key("model"); w.raw(v.modelJSON)
+        w.key(Wire.Key.renderer); w.string(orNull: v.renderer)
+        w.key(Wire.Key.model); w.raw(v.modelJSON)
         w.endObject()
     }
 
@@ -236,10 +237,10 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeAction(_ a: RowAction, _ doc: JSONDocument, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("kind"); w.string(a.kind.rawValue)
-        w.key("target"); writeText(a.target.0, a.target.1, doc, &w)
-        if let r = a.siteRootPath { w.key("siteRootPath"); writeText(r, .empty, doc, &w) }
-        if let l = a.label { w.key("label"); writeText(l, .empty, doc, &w) }
+        w.key(Wire.Key.kind); w.string(a.kind.rawValue)
+        w.key(Wire.Key.target); writeText(a.target.0, a.target.1, doc, &w)
+        if let r = a.siteRootPath { w.key(Wire.Key.siteRootPath); writeText(r, .empty, doc, &w) }
+        if let l = a.label { w.key(Wire.Key.label); writeText(l, .empty, doc, &w) }
         w.endObject()
     }
 
@@ -266,10 +267,10 @@ public struct LayoutRecordWriter: Sendable {
 
     private func writeDiagnostic(_ d: Diagnostic, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("severity"); w.string(d.severity.rawValue)
-        w.key("code"); w.string(d.code)
-        w.key("path"); w.string(d.path)
-        w.key("message"); w.string(d.message)
+        w.key(Wire.Key.severity); w.string(d.severity.rawValue)
+        w.key(Wire.Key.code); w.string(d.code)
+        w.key(Wire.Key.path); w.string(d.path)
+        w.key(Wire.Key.message); w.string(d.message)
         w.endObject()
     }
 }

@@ -262,20 +262,25 @@ public struct RecordOutline: Sendable, Equatable {
         return copy
     }
 
-    static let idKey: JSONKey = "id"
-    static let offsetKey: JSONKey = "offset"
+    static let idKey = JSONKey(Wire.Key.id)
+    static let offsetKey = JSONKey(Wire.Key.offset)
 
+    /// The wire's member names as bytes, for comparing key tokens.
     enum Keys {
-        static let sections: [UInt8] = Array("sections".utf8)
-        static let id: [UInt8] = Array("id".utf8)
-        static let index: [UInt8] = Array("index".utf8)
-        static let path: [UInt8] = Array("path".utf8)
-        static let type: [UInt8] = Array("type".utf8)
-        static let version: [UInt8] = Array("version".utf8)
-        static let page: [UInt8] = Array("page".utf8)
-        static let source: [UInt8] = Array("source".utf8)
-        static let rows: [UInt8] = Array("rows".utf8)
-        static let attributes: [UInt8] = Array("attributes".utf8)
+        static let sections = bytes(Wire.Key.sections)
+        static let id = bytes(Wire.Key.id)
+        static let index = bytes(Wire.Key.index)
+        static let path = bytes(Wire.Key.path)
+        static let type = bytes(Wire.Key.type)
+        static let version = bytes(Wire.Key.version)
+        static let page = bytes(Wire.Key.page)
+        static let source = bytes(Wire.Key.source)
+        static let rows = bytes(Wire.Key.rows)
+        static let attributes = bytes(Wire.Key.attributes)
+
+        static func bytes(_ s: StaticString) -> [UInt8] {
+            Array(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
     }
 }
 

@@ -4,6 +4,7 @@ public import Kafka
 public import LayoutCompiler
 public import LayoutDiff
 import LayoutJSON
+import LayoutKit
 public import LayoutRecord
 
 /// Per input message: the page key, attributes carried from the previous layout, and the change set against it.
@@ -123,7 +124,7 @@ public struct ChangeStage: Sendable {
         }
     }
 
-    static let contentPath: JSONKey = "contentPath"
-    static let canonical: JSONKey = "canonical"
-    static let target: JSONKey = "target"
+    static let contentPath = JSONKey(Wire.Key.contentPath)
+    static let canonical = JSONKey(Wire.Key.canonical)
+    static let target = JSONKey(Wire.Key.target)
 }

@@ -51,7 +51,9 @@ public final class StateLoader {
                         + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
                     isFatal: error.isFatal, isRetriable: error.isRetriable)
             }
-            try reader.read([.init(partition: input.partition, start: low, stop: high)])
+            guard high > low else { continue }
+            // To the end as the fetch finds it: a watermark query may under-report a partition's end.
+            try reader.read([.init(partition: input.partition, start: low, stop: .partitionEnd)])
             while !reader.isDone && DispatchTime.now() < deadline {
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {

@@ -58,7 +58,8 @@ public final class Replayer {
             checkpoint: checkpoint)
         try reader.read(
             chosen.map {
-                .init(partition: $0, start: bounds[$0]!.start, stop: settings.follow ? nil : bounds[$0]!.stop)
+                .init(
+                    partition: $0, start: bounds[$0]!.start, stop: settings.follow ? .never : .offset(bounds[$0]!.stop))
             })
         let delivery = try makeDelivery(counting: tally)
         try read(reader, into: tally, through: delivery, started: started)

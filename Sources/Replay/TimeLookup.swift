@@ -27,7 +27,7 @@ public struct TimeLookup: Sendable {
         let probe = try TopicRangeReader(configuration: kafka, topic: topic, fetchWaitMs: 20)
         defer { probe.close() }
         func timestamp(at offset: Int64) throws -> Int64? {
-            try probe.read([.init(partition: partition, start: offset, stop: offset + 1)])
+            try probe.read([.init(partition: partition, start: offset, stop: .offset(offset + 1))])
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline && !probe.isDone {
                 if case .success(let m) = probe.next(timeoutMs: 100) { return m.offset == offset ? m.timestamp : nil }

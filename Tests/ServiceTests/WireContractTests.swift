@@ -46,6 +46,27 @@ import Testing
         #expect((changeSet["kind"] as? [String: Any])?["const"] as? String == Wire.changeSetKind)
     }
 
+    /// Every member name the record and change-set schemas describe is a `Wire.Key`, and every `Wire.Key` is
+    /// described: the writer, the outline reader, the differ and the kit's applier all name members through it.
+    @Test func theSchemasDescribeEveryWireKey() throws {
+        func names(_ value: Any, into out: inout Set<String>) {
+            if let object = value as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] { out.formUnion(properties.keys) }
+                for v in object.values { names(v, into: &out) }
+            } else if let array = value as? [Any] {
+                for v in array { names(v, into: &out) }
+            }
+        }
+        var described = Set<String>()
+        for schema in ["layout-record.schema.json", "layout-change-set.schema.json"] {
+            names(try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("schemas/\(schema)"))), into: &described)
+        }
+        let keys = Set(Wire.Key.all.map(\.description))
+        #expect(keys.count == Wire.Key.all.count, "a Wire.Key is listed twice")
+        #expect(described.subtracting(keys).isEmpty, "described but not a Wire.Key: \(described.subtracting(keys))")
+        #expect(keys.subtracting(described).isEmpty, "a Wire.Key no schema describes: \(keys.subtracting(described))")
+    }
+
     @Test func theWorkersHeadersAreTheContracts() {
         #expect(OutputHeader.recordContentType == "\(Wire.recordMediaType); version=\(Wire.formatVersion)")
         #expect(OutputHeader.changeSetContentType.hasPrefix(Wire.changeSetMediaType))

@@ -11,7 +11,12 @@ public struct ChangeSetApplier: Sendable {
         let cs = try JSONText(changeSet, what: "change set")
         let root = cs.root
         guard cs.kind(root) == .object else { throw .invalidChangeSet("the root is not an object") }
-        let top = try cs.values(root, ["version", "target", "base", "replace", "record", "sections", "kind"])
+        let top = try cs.values(
+            root,
+            [
+                Wire.Key.version, Wire.Key.target, Wire.Key.base, Wire.Key.replace, Wire.Key.record, Wire.Key.sections,
+                Wire.Key.kind,
+            ])
         guard let v = cs.int(top[0]), v == Wire.formatVersion else {
             throw .invalidChangeSet("unsupported or missing `version` (this applier reads \(Wire.formatVersion))")
         }
@@ -19,7 +24,7 @@ public struct ChangeSetApplier: Sendable {
             throw .invalidChangeSet("not a change set: `kind` is not \"\(Wire.changeSetKind)\"")
         }
         guard let targetNode = top[1],
-            let target = cs.string(try cs.value(targetNode, "hash")).flatMap({ ContentHash(hex: $0) })
+            let target = cs.string(try cs.value(targetNode, Wire.Key.hash)).flatMap({ ContentHash(hex: $0) })
         else {
             throw .invalidChangeSet("no `target.hash`")
         }
@@ -28,7 +33,8 @@ public struct ChangeSetApplier: Sendable {
         if cs.kind(baseNode) == .null {
             old = try RecordText(bytes: RecordText.emptyBytes)
         } else {
-            guard let expected = cs.string(try cs.value(baseNode, "hash")).flatMap({ ContentHash(hex: $0) }) else {
+            guard let expected = cs.string(try cs.value(baseNode, Wire.Key.hash)).flatMap({ ContentHash(hex: $0) })
+            else {
                 throw .invalidChangeSet("no `base.hash`")
             }
             guard let base else { throw .baseMismatch(expected: expected.description, actual: "(no record)") }
@@ -85,20 +91,21 @@ public struct ChangeSetApplier: Sendable {
     private func writeSections(_ old: RecordText, _ changes: JSONText.Span, _ cs: JSONText, _ out: inout [UInt8])
         throws(ChangeSetError)
     {
-        let lists = try cs.values(changes, ListPlan.keys + ["replace", "paths"])
+        let lists = try cs.values(changes, ListPlan.keys + [Wire.Key.replace, Wire.Key.paths])
         if let replace = lists[4] {
             guard cs.kind(replace) == .array else { throw .invalidChangeSet("sections.replace is not an array") }
             out.append(contentsOf: cs.raw(replace))
             return
         }
-        let plan = try ListPlan(lists, in: cs, oldCount: old.sections.count, payload: "section", what: "sections")
+        let plan = try ListPlan(
+            lists, in: cs, oldCount: old.sections.count, payload: Wire.Key.section, what: Wire.Key.sections)
         let od = old.text
         // New paths by new index, for sections that kept everything else.
         var paths: [Int: JSONText.Span] = [:]
         if let list = lists[5] {
             guard cs.kind(list) == .array else { throw .invalidChangeSet("sections.paths is not an array") }
             for entry in try cs.elements(list) {
-                let v = try cs.values(entry, ["index", "path"])
+                let v = try cs.values(entry, [Wire.Key.index, Wire.Key.path])
                 guard let i = cs.int(v[0]), i >= 0, i < plan.slots.count, let path = v[1], cs.kind(path) == .string
                 else {
                     throw .invalidChangeSet(
@@ -116,7 +123,9 @@ public struct ChangeSetApplier: Sendable {
             case .old(let i):
                 let section = old.sections[i]
                 let update = plan.updates[i]
-                let parts = try update.map { u throws(ChangeSetError) in try cs.values(u, ["section", "rows"]) }
+                let parts = try update.map { u throws(ChangeSetError) in
+                    try cs.values(u, [Wire.Key.section, Wire.Key.rows])
+                }
                 let rowChanges = parts?[1]
                 out.append(UInt8(ascii: "{"))
                 if let head = parts?[0] {
@@ -127,9 +136,9 @@ public struct ChangeSetApplier: Sendable {
                         if n > 0 { out.append(UInt8(ascii: ",")) }
                         out.append(contentsOf: cs.raw(m.key))
                         out.append(UInt8(ascii: ":"))
-                        if cs.keyEquals(m.key, "index") {
+                        if cs.keyEquals(m.key, Wire.Key.index) {
                             out.append(contentsOf: String(p).utf8)
-                        } else if cs.keyEquals(m.key, "rows") {
+                        } else if cs.keyEquals(m.key, Wire.Key.rows) {
                             try writeRows(section, od, rowChanges, cs, &out)
                         } else {
                             out.append(contentsOf: cs.raw(m.value))
@@ -166,13 +175,13 @@ public struct ChangeSetApplier: Sendable {
             return
         }
         guard cs.kind(changes) == .object else { throw .invalidChangeSet("rows changes are not an object") }
-        let lists = try cs.values(changes, ListPlan.keys + ["replace"])
+        let lists = try cs.values(changes, ListPlan.keys + [Wire.Key.replace])
         if let replace = lists[4] {
             guard cs.kind(replace) == .array else { throw .invalidChangeSet("rows.replace is not an array") }
             out.append(contentsOf: cs.raw(replace))
             return
         }
-        let plan = try ListPlan(lists, in: cs, oldCount: section.rows.count, payload: "row", what: "rows")
+        let plan = try ListPlan(lists, in: cs, oldCount: section.rows.count, payload: Wire.Key.row, what: Wire.Key.rows)
         out.append(UInt8(ascii: "["))
         for (p, slot) in plan.slots.enumerated() {
             if p > 0 { out.append(UInt8(ascii: ",")) }
@@ -180,7 +189,7 @@ public struct ChangeSetApplier: Sendable {
             case .inserted(let node): out.append(contentsOf: cs.raw(node))
             case .old(let i):
                 if let update = plan.updates[i] {
-                    guard let row = try cs.value(update, "row") else {
+                    guard let row = try cs.value(update, Wire.Key.row) else {
                         throw .invalidChangeSet("rows.updates[] has no `row`")
                     }
                     out.append(contentsOf: cs.raw(row))

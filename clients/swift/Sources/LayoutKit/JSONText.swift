@@ -95,7 +95,7 @@ struct JSONText: Sendable {
     }
 
     /// The value of member `key` of `s` (the first when a key repeats), or nil (also when `s` is not an object).
-    func value(_ s: Span, _ key: String) throws(ChangeSetError) -> Span? {
+    func value(_ s: Span, _ key: StaticString) throws(ChangeSetError) -> Span? {
         guard kind(s) == .object else { return nil }
         for m in try members(s) where keyEquals(m.key, key) { return m.value }
         return nil
@@ -103,7 +103,7 @@ struct JSONText: Sendable {
 
     /// The values of `keys` in object `s` (each the first occurrence, nil when missing or `s` is not an object), in
     /// one pass over its members: each `value` call walks the whole object again, members and their values alike.
-    func values(_ s: Span, _ keys: [String]) throws(ChangeSetError) -> [Span?] {
+    func values(_ s: Span, _ keys: [StaticString]) throws(ChangeSetError) -> [Span?] {
         var found = [Span?](repeating: nil, count: keys.count)
         guard kind(s) == .object else { return found }
         for m in try members(s) {
@@ -113,10 +113,11 @@ struct JSONText: Sendable {
     }
 
     /// Whether the key token `k` (quotes included) spells `key`.
-    func keyEquals(_ k: Span, _ key: String) -> Bool {
+    func keyEquals(_ k: Span, _ key: StaticString) -> Bool {
         let body = bytes[(k.start + 1)..<(k.end - 1)]
-        if !body.contains(UInt8(ascii: "\\")) { return body.elementsEqual(key.utf8) }
-        return string(k) == key
+        let spelled = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        if !body.contains(UInt8(ascii: "\\")) { return body.elementsEqual(spelled) }
+        return string(k).map { $0.utf8.elementsEqual(spelled) } ?? false
     }
 
     /// A number that is an integer and fits in `Int`; nil for anything else.

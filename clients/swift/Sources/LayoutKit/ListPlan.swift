@@ -13,12 +13,12 @@ struct ListPlan {
     var updates: [JSONText.Span?]
 
     /// The members of a list's changes the plan reads, in the order `init` takes their values.
-    static let keys = ["deletes", "inserts", "moves", "updates"]
+    static let keys = [Wire.Key.deletes, Wire.Key.inserts, Wire.Key.moves, Wire.Key.updates]
 
     /// Reads and checks a list's changes (the values of `keys`, found by the caller in its one pass over the changes
     /// object) against an old list of `oldCount` items; `payload` names the inserted item's member (`section`,
     /// `row`), `what` the list in errors.
-    init(_ lists: [JSONText.Span?], in cs: JSONText, oldCount: Int, payload: String, what: String)
+    init(_ lists: [JSONText.Span?], in cs: JSONText, oldCount: Int, payload: StaticString, what: StaticString)
         throws(ChangeSetError)
     {
         func array(_ k: Int) throws(ChangeSetError) -> [JSONText.Span] {
@@ -43,7 +43,7 @@ struct ListPlan {
         guard newCount >= 0 else { throw .invalidChangeSet("\(what): more deletes than items") }
         var slots = [Slot?](repeating: nil, count: newCount)
         for ins in inserts {
-            let v = try cs.values(ins, ["index", payload])
+            let v = try cs.values(ins, [Wire.Key.index, payload])
             let j = try index(v[0], "inserts[].index", below: newCount)
             guard let node = v[1] else {
                 throw .invalidChangeSet("\(what).inserts[] has no `\(payload)`")
@@ -52,7 +52,7 @@ struct ListPlan {
             slots[j] = .inserted(node)
         }
         for move in moves {
-            let v = try cs.values(move, ["from", "to"])
+            let v = try cs.values(move, [Wire.Key.from, Wire.Key.to])
             let i = try index(v[0], "moves[].from", below: oldCount)
             let j = try index(v[1], "moves[].to", below: newCount)
             guard !removed[i] else { throw .invalidChangeSet("\(what): old index \(i) deleted or moved twice") }
@@ -79,7 +79,7 @@ struct ListPlan {
             filled.append(slot)
         }
         for u in updateNodes {
-            let v = try cs.values(u, ["from", "to"])
+            let v = try cs.values(u, [Wire.Key.from, Wire.Key.to])
             let i = try index(v[0], "updates[].from", below: oldCount)
             let j = try index(v[1], "updates[].to", below: newCount)
             guard position[i] == j else {

@@ -33,7 +33,7 @@ struct RecordText {
     private init(_ text: JSONText) throws(ChangeSetError) {
         guard text.kind(text.root) == .object else { throw .notALayoutRecord("the root is not an object") }
         let members = try text.members(text.root)
-        guard let sm = members.firstIndex(where: { text.keyEquals($0.key, "sections") }),
+        guard let sm = members.firstIndex(where: { text.keyEquals($0.key, Wire.Key.sections) }),
             text.kind(members[sm].value) == .array
         else { throw .notALayoutRecord("no `sections` array") }
         var sections: [Section] = []
@@ -42,9 +42,9 @@ struct RecordText {
             let sectionMembers = try text.members(s)
             var index: Int?, path: Int?, rows: Int?
             for (k, m) in sectionMembers.enumerated() {
-                if index == nil && text.keyEquals(m.key, "index") { index = k }
-                if path == nil && text.keyEquals(m.key, "path") { path = k }
-                if rows == nil && text.keyEquals(m.key, "rows") { rows = k }
+                if index == nil && text.keyEquals(m.key, Wire.Key.index) { index = k }
+                if path == nil && text.keyEquals(m.key, Wire.Key.path) { path = k }
+                if rows == nil && text.keyEquals(m.key, Wire.Key.rows) { rows = k }
             }
             guard let index else { throw .notALayoutRecord("sections[\(n)] has no `index`") }
             guard let rows, text.kind(sectionMembers[rows].value) == .array else {
