@@ -277,17 +277,8 @@ public final class LayoutWorker {
 
     /// Accounts for a message once all its outputs are acknowledged (or it was skipped).
     func settled(_ message: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
-        switch settlement {
-        case .published, .tombstoned:
-            counts.published += 1
-            metrics.published.increment()
-        case .skipped:
-            counts.skipped += 1
-            metrics.skipped.increment()
-        case .deadLettered(let code):
-            counts.deadLettered += 1
-            metrics.deadLettered(code: code)
-        }
+        counts.settled.add(settlement)
+        metrics.settled(settlement)
         tracker.complete(topic: message.topic, partition: message.partition, offset: message.offset)
         lastSettled = .now()
         if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }

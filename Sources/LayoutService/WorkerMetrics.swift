@@ -62,6 +62,15 @@ public final class WorkerMetrics: DeliveryMetrics {
 
     func deadLettered(code: String) { counter(MetricCatalog.deadLettered, [("code", code)]).increment() }
 
+    /// Counts a settled message by how it ended.
+    func settled(_ settlement: DeliveryEngine.Settlement) {
+        switch settlement {
+        case .published, .tombstoned: published.increment()
+        case .skipped: skipped.increment()
+        case .deadLettered(let code): deadLettered(code: code)
+        }
+    }
+
     func diagnostic(code: String, count: Int) {
         counter(MetricCatalog.diagnostics, [("code", code)]).increment(by: count)
     }

@@ -66,6 +66,9 @@ public final class Replayer {
         tally.summary.interrupted = status.stopRequested && !reader.isDone
         if let delivery { drain(delivery) }
         save(tally)
+        tally.summary.failuresByCode = tally.summary.partitions.reduce(into: [:]) { out, p in
+            out.merge(p.settled.deadLetteredByCode, uniquingKeysWith: +)
+        }
         tally.summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return tally.summary
     }
@@ -271,15 +274,7 @@ final class ReplayTally {
 
     /// Counts a message by how it ended (or, in a dry run, would end).
     func settled(_ m: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
-        let i = index(m.partition)
-        switch settlement {
-        case .published: summary.partitions[i].compiled += 1
-        case .tombstoned: summary.partitions[i].tombstoned += 1
-        case .skipped: summary.partitions[i].skipped += 1
-        case .deadLettered(let code):
-            summary.partitions[i].deadLettered += 1
-            summary.failuresByCode[code, default: 0] += 1
-        }
+        summary.partitions[index(m.partition)].settled.add(settlement)
         tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
     }
 }

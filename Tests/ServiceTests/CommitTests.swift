@@ -119,7 +119,7 @@ private final class SteadyProducer: Sendable {
             done,
             "committed \(String(describing: try? broker.committed(group: group, topic: input, partitions: 3))) vs ends \(ends)\n\(worker.logText.suffix(3000))"
         )
-        let records = recordSources(try broker.consume(output, partitions: 3, count: total, quiet: 2))
+        let records = recordSources(try broker.readToEnd(output, partitions: 3))
         let letters = try broker.consume(dlq, partitions: 3, count: 0, timeout: 1)
         #expect(Set(records).count == total, "\(Set(records).count) of \(total) inputs have a record")
         #expect(letters.isEmpty, "\(letters.count) dead letters")
@@ -200,11 +200,11 @@ private final class SteadyProducer: Sendable {
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
-        let seen = recordSources(try broker.consume(output, partitions: 3, count: total, quiet: 2))
+        let seen = recordSources(try broker.readToEnd(output, partitions: 3))
         let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record")
         // Each page's change sets in topic order (one page lives on one changes partition).
-        let sets = try broker.consume(changes, partitions: 3, count: total, timeout: 10, quiet: 2).filter {
+        let sets = try broker.readToEnd(changes, partitions: 3).filter {
             $0.value != nil
         }
         var position: [String: Int64] = [:]
@@ -253,7 +253,7 @@ private final class SteadyProducer: Sendable {
         let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
-        let seen = recordSources(try broker.consume(output, partitions: 3, count: total, quiet: 2))
+        let seen = recordSources(try broker.readToEnd(output, partitions: 3))
         let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record, e.g. \(missing.prefix(5))")
         last.signal(SIGTERM)

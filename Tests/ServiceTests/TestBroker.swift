@@ -185,12 +185,9 @@ final class TestBroker {
         }
     }
 
-    /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds, then what
-    /// is already there beyond them (duplicates): for 0.5 s, or with `quiet` until nothing arrives for that long
-    /// (at most 30 s more; for a topic that is no longer written to).
-    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20, quiet: Double? = nil) throws
-        -> [KafkaMessage]
-    {
+    /// Reads every partition of `topic` from the beginning until `count` messages or `timeout` seconds, then for
+    /// 0.5 s what is already there beyond them (duplicates). For a topic no longer written to, `readToEnd` is exact.
+    func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
         let consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
         try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
@@ -200,14 +197,26 @@ final class TestBroker {
             if case .success(let m) = consumer.poll(timeoutMs: 100) { out.append(m) }
         }
         // Anything beyond `count` that is already there (duplicates) is read too.
-        var settle = Date().addingTimeInterval(quiet ?? 0.5)
-        let cap = Date().addingTimeInterval(30)
-        while Date() < settle && Date() < cap {
-            if case .success(let m) = consumer.poll(timeoutMs: 50) {
-                out.append(m)
-                if let quiet { settle = Date().addingTimeInterval(quiet) }
-            }
+        let settle = Date().addingTimeInterval(0.5)
+        while Date() < settle {
+            if case .success(let m) = consumer.poll(timeoutMs: 50) { out.append(m) }
         }
+        return out
+    }
+
+    /// Every message of a topic, each partition read to its end as the fetch finds it: exact once nothing writes to
+    /// the topic any more (no waiting for a quiet spell, which a busy machine can break).
+    func readToEnd(_ topic: String, partitions: Int32, timeout: Double = 60) throws -> [KafkaMessage] {
+        let reader = try TopicRangeReader(configuration: configuration, topic: topic, fetchWaitMs: 10)
+        defer { reader.close() }
+        try reader.read(
+            (0..<partitions).map { .init(partition: $0, start: TopicPartition.beginning, stop: .partitionEnd) })
+        var out: [KafkaMessage] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while !reader.isDone && Date() < deadline {
+            if case .success(let m) = reader.next(timeoutMs: 100) { out.append(m) }
+        }
+        #expect(reader.isDone, "\(topic) was not read to its end in \(timeout) s")
         return out
     }
 
