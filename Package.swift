@@ -132,6 +132,19 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
+        // `gateway`: latest layouts over HTTP and change sets as server-sent events, from the topics `serve` writes.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Kafka", "Ops", "LayoutJSON", "CZlib",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         // The preview: a page drawing compiled layouts live from files or a topic (clients/web compiled in).
         .executableTarget(name: "FileEmbedder"),
         .plugin(name: "EmbedPreviewPage", capability: .buildTool(), dependencies: ["FileEmbedder"]),
@@ -153,7 +166,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "LayoutService", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON",
-                "LayoutRecord", "LayoutPreview", "CAllocator", "Ops",
+                "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",
@@ -192,7 +205,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LayoutService", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler",
-                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI",
+                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI", "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -40,6 +40,9 @@ public final class TopicRangeReader {
     private var ranges: [Int32: Range] = [:]
     /// Partitions whose range is read to its end.
     public private(set) var finished: Set<Int32> = []
+    /// Partitions read up to their end at least once (whatever their range's stop): a reader that reads on knows
+    /// when it has caught up.
+    public private(set) var reachedEnd: Set<Int32> = []
 
     /// A reader of `topic`; `fetchWaitMs` bounds how long the broker holds a fetch for new data.
     public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
@@ -90,9 +93,13 @@ public final class TopicRangeReader {
     public func read(_ ranges: [Range]) throws(KafkaError) {
         self.ranges = Dictionary(ranges.map { ($0.partition, $0) }, uniquingKeysWith: { $1 })
         finished = Set(ranges.filter(\.isEmpty).map(\.partition))
+        reachedEnd = []
         try consumer.assign(
             ranges.filter { !$0.isEmpty }.map { TopicPartition(topic, $0.partition, offset: $0.start) })
     }
+
+    /// Whether every partition was read up to its end at least once.
+    public var hasCaughtUp: Bool { reachedEnd.count == ranges.count }
 
     /// Whether every range is read to its end.
     public var isDone: Bool { finished.count == ranges.count }
@@ -112,6 +119,7 @@ public final class TopicRangeReader {
             }
             return .success(m)
         case .partitionEnd(_, let partition, let offset)?:
+            reachedEnd.insert(partition)
             switch ranges[partition]?.stop {
             case .offset(let stop)? where offset >= stop: finish(partition)
             case .partitionEnd?: finish(partition)

@@ -12,7 +12,7 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
         version: WorkerVersion.current,
         subcommands: [
             CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self,
-            ReplayCommand.self, PreviewCommand.self,
+            ReplayCommand.self, PreviewCommand.self, GatewayCommand.self,
             OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self,
         ]
     )

@@ -18,8 +18,8 @@ struct PreviewCommand: AsyncParsableCommand {
     )
 
     @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help) var config: String?
-    @Option(help: "Address to listen on (default 127.0.0.1: the page is for this machine).") var host = "127.0.0.1"
-    @Option(help: "Port to listen on; 0 picks a free one.") var port = 8088
+    @Option(name: .customLong(SettingTable.host.name), help: SettingTable.host.help) var host: String?
+    @Option(name: .customLong(SettingTable.port.name), help: SettingTable.port.help) var port: String?
     @Option(help: "Follow this topic's records and change sets instead of files (with --key).") var topic: String?
     @Option(help: "The page key to follow on --topic.") var key: String?
     @OptionGroup var connection: ConnectionOptions
@@ -36,7 +36,6 @@ struct PreviewCommand: AsyncParsableCommand {
                 throw ValidationError("give one or more response files, or --topic and --key")
             }
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
     }
 
     func run() async throws {
@@ -55,7 +54,9 @@ struct PreviewCommand: AsyncParsableCommand {
                 config: configPath, responses: responses, hub: hub, maxInputBytes: limit.maxInputBytes,
                 logger: logger)
         }
-        let host = self.host
+        let host = try resolved.sources.read(SettingTable.host, self.host) ?? "127.0.0.1"
+        let port = try resolved.sources.read(SettingTable.port, self.port) ?? SettingTable.defaultPreviewPort
+        guard port <= 65535 else { throw ValidationError("--port must be 0…65535, not \(port)") }
         try await PreviewServer.run(
             host: host, port: port, hub: hub, sources: [source], logger: logger,
             onListening: { bound in

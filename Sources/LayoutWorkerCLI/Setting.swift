@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The commands that read settings from flags, the environment and the settings file.
 enum SettingCommand: String, CaseIterable, Sendable {
-    case serve, replay, preview, tail, offsets, produce, createTopics = "create-topics"
+    case serve, replay, preview, gateway, tail, offsets, produce, createTopics = "create-topics"
     /// Every command that talks to Kafka.
     static let kafka = Set(allCases)
 }

@@ -1,4 +1,5 @@
 import Delivery
+import Gateway
 import LayoutService
 import Logging
 import Ops
@@ -91,15 +92,31 @@ enum SettingTable {
 
     // Change sets and latest layouts.
     static let changesTopic = Setting<String>(
-        "changes-topic", [.serve], "Also publish a change set per message against the page's previous layout")
+        "changes-topic", [.serve, .gateway],
+        "serve: also publish a change set per message against the page's previous layout; gateway: stream these")
     static let stateTopic = Setting<String>(
-        "state-topic", [.serve], "Compacted latest-layout topic, partitioned like the input",
+        "state-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
         default: "<changes-topic>.latest")
     static let pageKey = Setting<ChangeSettings.PageKeySource>(
         "page-key", [.serve], "Page key for change sets", default: .messageKey)
     static let stateMaxBytes = Setting<Int>(
         "state-max-bytes", [.serve], "Budget of the in-memory latest-layout store",
         default: ChangeSettings.defaultStoreMaxBytes, atLeast: 1)
+
+    // HTTP servers of the preview and the gateway.
+    static let host = Setting<String>(
+        "host", [.preview, .gateway], "Address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1")
+    static let port = Setting<Int>(
+        "port", [.preview, .gateway], "Port to listen on (preview 8088, gateway 8090); 0 picks a free one",
+        atLeast: 0)
+    static let defaultPreviewPort = 8088
+    static let maxHeldBytes = Setting<Int>(
+        "max-held-bytes", [.gateway],
+        "Bytes of records and change sets the gateway holds; past it the least recently read pages are let go",
+        default: GatewaySettings.defaultMaxBytes, atLeast: 1)
+    static let maxStreams = Setting<Int>(
+        "max-streams", [.gateway], "Event streams followed at once; past it new ones are answered 503",
+        default: GatewaySettings.defaultMaxStreams, atLeast: 1)
 
     /// The whole table, in the order `docs/operating.md` lists it.
     static let all: [any SettingEntry] = [
@@ -109,6 +126,7 @@ enum SettingTable {
         consumerProperty, producerProperty, batchSize, shutdownTimeoutMs, crashStateDir, http, livenessStallSeconds,
         stopAfter, debugCrashKey,
         changesTopic, stateTopic, pageKey, stateMaxBytes,
+        host, port, maxHeldBytes, maxStreams,
     ]
 
     /// Every name a settings file or `LAYOUT_WORKER_*` variable may use.

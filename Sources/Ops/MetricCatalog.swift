@@ -15,6 +15,28 @@ public struct MetricFamily: Sendable, Hashable {
 }
 
 public enum MetricCatalog {
+    // The gateway (`layout-worker gateway`).
+    public static let gatewayRecordRequests = MetricFamily(
+        "layout_gateway_record_requests_total", .counter, "GET requests for a page's latest record.")
+    public static let gatewayNotModified = MetricFamily(
+        "layout_gateway_not_modified_total", .counter, "Record requests answered 304 (If-None-Match matched).")
+    public static let gatewayRecordBytes = MetricFamily(
+        "layout_gateway_record_bytes_total", .counter, "Bytes of record bodies sent (after compression).")
+    public static let gatewayStreamsOpened = MetricFamily(
+        "layout_gateway_streams_opened_total", .counter, "Event streams opened.")
+    public static let gatewayEventsWritten = MetricFamily(
+        "layout_gateway_events_written_total", .counter, "Records and change sets written to event streams.")
+    public static let gatewaySlowStreamRecords = MetricFamily(
+        "layout_gateway_slow_stream_records_total", .counter,
+        "Records sent to a stream instead of the change sets it could not keep up with (or that left a gap).")
+    public static let gatewayPages = MetricFamily("layout_gateway_pages", .gauge, "Pages held.")
+    public static let gatewayHeldBytes = MetricFamily(
+        "layout_gateway_held_bytes", .gauge, "Bytes of records and change sets held.")
+    public static let gatewayStreams = MetricFamily("layout_gateway_streams", .gauge, "Event streams connected.")
+    public static let gatewayEvictions = MetricFamily(
+        "layout_gateway_evictions", .gauge, "Pages let go to stay within the byte budget, since the start.")
+    public static let gatewayEventsQueued = MetricFamily(
+        "layout_gateway_events_queued", .gauge, "Events handed to streams since the start.")
     // Accounting: consumed = published + dead-lettered + skipped + in flight.
     public static let consumed = MetricFamily(
         "layout_worker_consumed_total", .counter, "Input messages taken into processing.")
@@ -155,6 +177,8 @@ public enum MetricCatalog {
         configInfo, configReloads, configReloadFailures, crashBreakerEnabled,
         buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs,
         processStartTime,
+        gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,
+        gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions, gatewayEventsQueued,
     ]
 
     /// The family of this name.

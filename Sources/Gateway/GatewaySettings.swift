@@ -1,0 +1,35 @@
+public import Kafka
+
+/// Everything `layout-worker gateway` needs.
+public struct GatewaySettings: Sendable {
+    public var kafka: KafkaConfiguration
+    /// The compacted latest-layout topic `serve --changes-topic` writes (`--state-topic`).
+    public var latestTopic: String
+    /// The change-set topic.
+    public var changesTopic: String
+    public var host = "127.0.0.1"
+    public var port = defaultPort
+    public static let defaultPort = 8090
+    /// Bytes of records and change sets held; beyond it the least recently read pages are let go.
+    public var maxBytes = defaultMaxBytes
+    public static let defaultMaxBytes = 256 * 1024 * 1024
+    /// Change sets kept per page for streams that resume (`Last-Event-ID`).
+    public var historyPerPage = 32
+    /// Events waiting for one slow stream; past it the stream is sent the current record instead.
+    public var streamBuffer = 64
+    /// Seconds between heartbeats on an idle stream (a comment line, so proxies keep it open).
+    public var heartbeatSeconds = 15
+    /// Streams followed at once; past it a new one is answered 503.
+    public var maxStreams = defaultMaxStreams
+    public static let defaultMaxStreams = 20_000
+    /// Longest page key taken, in bytes after URL-decoding.
+    public var maxKeyBytes = 1_024
+    /// How long a newer latest layout waits for the change set that leads to it before streams are sent the record.
+    public var changeSetGraceMs = 1_000
+
+    public init(kafka: KafkaConfiguration, latestTopic: String, changesTopic: String) {
+        self.kafka = kafka
+        self.latestTopic = latestTopic
+        self.changesTopic = changesTopic
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+import Synchronization
+
+/// What the gateway's probes report: the feed thread's last turn, whether the latest layouts were read to their end
+/// once, and the last problem reading the topics.
+public final class GatewayStatus: Sendable {
+    private let lastTurn = Atomic<UInt64>(0)
+    private let caughtUp = Atomic<Bool>(false)
+    private let stopFlag = Atomic<Bool>(false)
+    private let problemText = Mutex<String?>(nil)
+
+    public init() {}
+
+    func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    func setCaughtUp() { caughtUp.store(true, ordering: .relaxed) }
+    func setProblem(_ text: String?) { problemText.withLock { $0 = text } }
+
+    public func requestStop() { stopFlag.store(true, ordering: .relaxed) }
+    public var stopRequested: Bool { stopFlag.load(ordering: .relaxed) }
+
+    /// Liveness: the feed thread turned within the last 60 s.
+    public var isAlive: Bool {
+        let last = lastTurn.load(ordering: .relaxed)
+        return last == 0 || DispatchTime.now().uptimeNanoseconds &- last < 60_000_000_000
+    }
+
+    /// Readiness: nil when ready, else why not.
+    public var notReady: String? {
+        guard caughtUp.load(ordering: .relaxed) else {
+            return "reading the latest layouts" + (problemText.withLock { $0 }.map { " (\($0))" } ?? "")
+        }
+        return nil
+    }
+}

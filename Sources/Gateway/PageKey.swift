@@ -1,0 +1,59 @@
+public import Hummingbird
+
+/// A page key from a request path: URL-decoded exactly once, not empty, valid UTF-8, at most so many bytes.
+enum PageKey {
+    struct Problem: Error {
+        let status: HTTPResponse.Status
+        let code: String
+        let message: String
+    }
+
+    static func decode(_ raw: Substring, maxBytes: Int) -> Result<String, Problem> {
+        // Checked before decoding too: a huge path is refused without work.
+        guard raw.utf8.count <= maxBytes * 3 else {
+            return .failure(
+                Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes"))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var i = raw.utf8.startIndex
+        let utf8 = raw.utf8
+        while i < utf8.endIndex {
+            let b = utf8[i]
+            if b == UInt8(ascii: "%") {
+                let h = utf8.index(after: i)
+                guard h < utf8.endIndex, utf8.index(after: h) < utf8.endIndex,
+                    let high = hex(utf8[h]), let low = hex(utf8[utf8.index(after: h)])
+                else {
+                    return .failure(
+                        Problem(status: .badRequest, code: "bad-key", message: "a % not followed by two hex digits"))
+                }
+                bytes.append(high << 4 | low)
+                i = utf8.index(h, offsetBy: 2)
+            } else {
+                bytes.append(b)
+                i = utf8.index(after: i)
+            }
+        }
+        guard !bytes.isEmpty else {
+            return .failure(Problem(status: .notFound, code: "bad-key", message: "an empty key"))
+        }
+        guard bytes.count <= maxBytes else {
+            return .failure(
+                Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes"))
+        }
+        guard let key = String(validating: bytes, as: UTF8.self) else {
+            return .failure(Problem(status: .badRequest, code: "bad-key", message: "the key is not UTF-8"))
+        }
+        return .success(key)
+    }
+
+    private static func hex(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Delivery
+import Gateway
+import Kafka
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// `layout-worker gateway`: latest layouts over HTTP and change sets as server-sent events, for apps and pages.
+struct GatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Serve latest layouts over HTTP and stream change sets to apps (server-sent events).",
+        discussion: """
+            GET /v1/layouts/{key}: a page's latest record (ETag, If-None-Match, gzip). \
+            GET /v1/layouts/{key}/changes: server-sent events, the record then every change set (Last-Event-ID \
+            resumes). /healthz, /readyz, /metrics on the same port. Reads the latest-layout topic from its beginning \
+            and the change-set topic from its end, by assignment: no consumer group, so replicas can run side by side.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @Option(name: .customLong(SettingTable.stateTopic.name), help: SettingTable.stateTopic.help) var stateTopic: String?
+    @Option(name: .customLong("latest-topic"), help: "The same as --state-topic: the latest-layout topic to serve.")
+    var latestTopic: String?
+    @Option(name: .customLong(SettingTable.changesTopic.name), help: SettingTable.changesTopic.help)
+    var changesTopic: String?
+    @Option(name: .customLong(SettingTable.host.name), help: SettingTable.host.help) var host: String?
+    @Option(name: .customLong(SettingTable.port.name), parsing: .unconditional, help: SettingTable.port.help)
+    var port: String?
+    @Option(
+        name: .customLong(SettingTable.maxHeldBytes.name), parsing: .unconditional, help: SettingTable.maxHeldBytes.help
+    )
+    var maxHeldBytes: String?
+    @Option(
+        name: .customLong(SettingTable.maxStreams.name), parsing: .unconditional, help: SettingTable.maxStreams.help)
+    var maxStreams: String?
+
+    func run() async throws {
+        let resolved = try connection.resolve(clientID: "layout-worker-gateway")
+        let sources = resolved.sources
+        guard let changes = try sources.read(SettingTable.changesTopic, changesTopic) else {
+            throw ValidationError("no change-set topic: pass --changes-topic or set LAYOUT_WORKER_CHANGES_TOPIC")
+        }
+        let latest = try latestTopic ?? sources.read(SettingTable.stateTopic, stateTopic) ?? changes + ".latest"
+        var settings = GatewaySettings(kafka: resolved.kafka, latestTopic: latest, changesTopic: changes)
+        settings.host = try sources.read(SettingTable.host, host) ?? settings.host
+        settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
+        guard settings.port <= 65535 else { throw ValidationError("port must be 0…65535, not \(settings.port)") }
+        if let n = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes) { settings.maxBytes = n }
+        if let n = try sources.read(SettingTable.maxStreams, maxStreams) { settings.maxStreams = n }
+        let logger = resolved.logger
+        let host = settings.host
+        let app = GatewayServer.application(
+            settings: settings, registry: PrometheusCollectorRegistry(),
+            build: [("version", WorkerVersion.current), ("librdkafka", Librdkafka.version)], logger: logger
+        ) { bound in
+            Output.line(
+                "gateway: http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)/v1/layouts/{key} (latest \(latest), changes \(changes))"
+            )
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Kafka
+import LayoutKit
+import TestSupport
+import Testing
+
+/// A `layout-worker gateway` process on a free port (it prints the port it bound).
+final class GatewayProcess {
+    let process: Process
+    let log: URL
+    private(set) var port = 0
+
+    init(broker: TestBroker, changes: String, state: String, extra: [String] = []) throws {
+        process = layoutWorkerProcess(
+            [
+                "gateway", "--brokers", broker.address, "--changes-topic", changes, "--state-topic", state,
+                "--port", "0", "--log-format", "json",
+            ] + extra)
+        log = broker.workDirectory.appendingPathComponent("gateway-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        // "gateway: http://127.0.0.1:PORT/v1/layouts/{key} ..."
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while port == 0 && Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let m = text.firstMatch(of: /http:\/\/127\.0\.0\.1:([0-9]+)\//) { port = Int(m.output.1) ?? 0 }
+        }
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+}
+
+/// The gateway end to end: a worker with change sets, a gateway, and clients over plain HTTP.
+@Suite(.serialized) struct GatewayTests {
+    static let steps = ["samples/search-page.json", "samples/grouped-results.json", "samples/empty-results.json"]
+
+    static func eventually(_ seconds: Double = 30, _ check: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try check() { return true }
+            usleep(100_000)
+        }
+        return try check()
+    }
+
+    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-dc"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        try p.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Array(out)
+    }
+
+    @Test func aPageFollowsItsResponsesThroughTheGateway() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+            extra: ["--changes-topic", changes, "--state-topic", state])
+        let gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
+        let port = gateway.port
+        try #require(port > 0, "\(gateway.logText)")
+        #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 }, "\(gateway.logText)")
+
+        // A page never laid out: 404 with a JSON error; a stream opened now waits for its first record.
+        let unknown = try RawHTTP.get(port, "/v1/layouts/home")
+        #expect(unknown.status == 404 && String(decoding: unknown.body, as: UTF8.self).contains(#""unknown-page""#))
+        let live = try RawHTTP(port: port)
+        live.request("/v1/layouts/home/changes")
+
+        func produce(_ step: Int) throws {
+            try broker.produce(input, [("home", Fixtures.bytes(Self.steps[step]))])
+        }
+        try produce(0)
+        #expect(live.read(timeout: 60) { _ in live.events.count >= 1 }, "\(worker.logText.suffix(2000))")
+        let first = try #require(live.events.first)
+        #expect(first.event == "record")
+
+        // GET: the record byte for byte as published on the latest-layout topic, its hash as ETag.
+        let got = try RawHTTP.get(port, "/v1/layouts/home")
+        #expect(got.status == 200 && got.headers["etag"] == "\"\(first.id)\"")
+        #expect(got.headers["content-type"] == Wire.recordContentType)
+        #expect(got.headers["cache-control"]?.contains("max-age") == true)
+        #expect(got.body == Array(first.data.utf8))
+        let published = try broker.readToEnd(state, partitions: 2).last { $0.key == Array("home".utf8) }
+        #expect(published?.value == got.body)
+        #expect(try RawHTTP.get(port, "/v1/layouts/home", headers: ["If-None-Match": "\"\(first.id)\""]).status == 304)
+        let zipped = try RawHTTP.get(port, "/v1/layouts/home", headers: ["Accept-Encoding": "gzip"])
+        #expect(zipped.headers["content-encoding"] == "gzip" && zipped.body.count < got.body.count / 3)
+        #expect(try Self.gunzip(zipped.body) == got.body)
+        #expect(try RawHTTP.get(port, "/v1/layouts/home", method: "HEAD").status == 200)
+
+        // The next response: the stream gets a change set that turns its record into the new one.
+        try produce(1)
+        #expect(live.read(timeout: 60) { _ in live.events.count >= 2 })
+        let second = try #require(live.events.dropFirst().first)
+        #expect(second.event == "change-set")
+        var held = try ChangeSetApplier().apply(Array(second.data.utf8), to: Array(first.data.utf8))
+        #expect(ContentHash(of: held).description == second.id)
+        #expect(try Self.eventually { try RawHTTP.get(port, "/v1/layouts/home").body == held })
+
+        // A stream resumed from the first record's hash gets the change set since it, not the record.
+        let resumed = try RawHTTP(port: port)
+        resumed.request("/v1/layouts/home/changes", headers: ["Last-Event-ID": first.id])
+        #expect(resumed.read(timeout: 20) { _ in resumed.events.count >= 1 })
+        #expect(resumed.events.first?.event == "change-set" && resumed.events.first?.id == second.id)
+
+        // A stream dropped, the page changed meanwhile, the stream resumed: it ends on the same record as one
+        // that never dropped.
+        resumed.disconnect()
+        try produce(2)
+        #expect(live.read(timeout: 60) { _ in live.events.count >= 3 })
+        let third = try #require(live.events.dropFirst(2).first)
+        held = try ChangeSetApplier().apply(Array(third.data.utf8), to: held)
+        let again = try RawHTTP(port: port)
+        again.request("/v1/layouts/home/changes", headers: ["Last-Event-ID": second.id])
+        #expect(again.read(timeout: 20) { _ in again.events.count >= 1 })
+        let dropped = try ChangeSetApplier().apply(Array(second.data.utf8), to: Array(first.data.utf8))
+        let caughtUp = try ChangeSetApplier().apply(Array(try #require(again.events.first).data.utf8), to: dropped)
+        #expect(caughtUp == held)
+        #expect(try RawHTTP.get(port, "/v1/layouts/home").body == held)
+
+        // Bad requests: clear errors, and the gateway keeps serving.
+        let badResume = try RawHTTP(port: port)
+        badResume.request("/v1/layouts/home/changes", headers: ["Last-Event-ID": "not-a-hash"])
+        let bad = badResume.response()
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("bad-last-event-id"))
+        #expect(try RawHTTP.get(port, "/v1/layouts/" + String(repeating: "k", count: 5_000)).status == 414)
+        #expect(try RawHTTP.get(port, "/v1/layouts/a%2").status == 400)
+        #expect(try RawHTTP.get(port, "/v1/layouts/home", method: "POST").status == 405)
+        let metrics = String(decoding: try RawHTTP.get(port, "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("layout_gateway_streams ") && metrics.contains("layout_gateway_not_modified_total 1"))
+        #expect(try RawHTTP.get(port, "/v1/layouts/home").status == 200)
+    }
+}

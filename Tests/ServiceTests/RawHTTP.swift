@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain HTTP/1.1 client over a loopback socket, for what URLSession on Linux does not give a test: the raw
+/// headers, and a server-sent event stream read as it arrives.
+final class RawHTTP {
+    private let fd: Int32
+    private(set) var received: [UInt8] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard ok == 0 else {
+            close(fd)
+            throw CocoaError(.fileReadUnknown)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Drops the connection (as a phone losing its network would).
+    func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Sends a request: `GET path` with these headers.
+    func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        text += "\r\n"
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until `done` holds for what arrived, the peer closes, or `timeout` seconds pass; true if `done` held.
+    @discardableResult
+    func read(timeout: Double, until done: ([UInt8]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !done(received) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(min(left, 0.2) * 1000)) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return done(received) }
+            received += buffer[0..<n]
+        }
+        return true
+    }
+
+    /// A whole response (the connection closes after it): status, headers (lower-cased names), body.
+    func response(timeout: Double = 10) -> (status: Int, headers: [String: String], body: [UInt8]) {
+        read(timeout: timeout) { _ in false }
+        guard let end = received.firstRange(of: Array("\r\n\r\n".utf8)) else { return (0, [:], []) }
+        let head = String(decoding: received[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        return (status, headers, Array(received[end.upperBound...]))
+    }
+
+    /// The server-sent events received so far: (event, id, data).
+    var events: [(event: String, id: String, data: String)] {
+        let text = String(decoding: received, as: UTF8.self)
+        return text.matches(of: /event: ([a-z-]+)\nid: ([0-9a-f]+)\ndata: ([^\n]*)\n\n/).map {
+            (String($0.output.1), String($0.output.2), String($0.output.3))
+        }
+    }
+
+    /// One GET, start to end.
+    static func get(_ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET") throws -> (
+        status: Int, headers: [String: String], body: [UInt8]
+    ) {
+        let c = try RawHTTP(port: port)
+        c.request(path, method: method, headers: headers)
+        return c.response()
+    }
+}
