@@ -144,7 +144,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict,
+            plugins: ["EmbedPreviewPage"]),
         // The preview: a page drawing compiled layouts live from files or a topic (clients/web compiled in).
         .executableTarget(name: "FileEmbedder"),
         .plugin(name: "EmbedPreviewPage", capability: .buildTool(), dependencies: ["FileEmbedder"]),

@@ -11,7 +11,8 @@ import ServiceLifecycle
 ///   `If-None-Match`, gzip when accepted; 404 with a JSON error for a page never laid out (or let go, `evicted`);
 /// - `GET /v1/layouts/{key}/changes`: server-sent events: the record (or the change sets since `Last-Event-ID`),
 ///   then every change set as it arrives, heartbeats while idle;
-/// - `/healthz`, `/readyz` (ready once the latest layouts were read to their end), `/metrics`.
+/// - `/healthz`, `/readyz` (ready once the latest layouts were read to their end), `/metrics`;
+/// - `/?key=...`: a live page following one key with the web client's `LayoutFeed` (what `make run` opens).
 /// Keys are URL-decoded once (a `/` in a key is written `%2F`) and at most `maxKeyBytes` long.
 public struct GatewayEndpoints: HTTPResponder {
     public typealias Context = BasicRequestContext
@@ -20,11 +21,24 @@ public struct GatewayEndpoints: HTTPResponder {
     let status: GatewayStatus
     let metrics: GatewayMetrics
 
+    /// The live page (`/?key=...`) and its files, compiled in from `clients/web`.
+    let files: [String: (type: String, body: ByteBuffer)]
+
     public init(settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics) {
         self.settings = settings
         self.book = book
         self.status = status
         self.metrics = metrics
+        var files: [String: (type: String, body: ByteBuffer)] = [:]
+        for file in WebFiles.all {
+            let type =
+                file.name.hasSuffix(".html")
+                ? "text/html; charset=utf-8"
+                : file.name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            files["/" + file.name] = (type, ByteBuffer(string: file.text))
+        }
+        files["/"] = files["/index.html"]
+        self.files = files
     }
 
     static let prefix = "/v1/layouts/"
@@ -48,6 +62,15 @@ public struct GatewayEndpoints: HTTPResponder {
             return Response(
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.render(book))))
         default: break
+        }
+        if let file = files[path] {
+            var headers = HTTPFields()
+            headers[.contentType] = file.type
+            headers[.cacheControl] = "no-cache"
+            headers[.contentSecurityPolicy] =
+                "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
+            let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+            return request.method == .head ? response.createHeadResponse() : response
         }
         guard path.hasPrefix(Self.prefix) else { return Self.error(.notFound, "not-found", "no such path") }
         let parts = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)

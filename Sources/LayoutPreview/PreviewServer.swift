@@ -39,7 +39,7 @@ public struct PreviewEndpoints: HTTPResponder {
     public init(hub: PreviewHub) {
         self.hub = hub
         var files: [String: (type: String, body: ByteBuffer)] = [:]
-        for file in PreviewPageFiles.all {
+        for file in WebFiles.all {
             files["/" + file.name] = (Self.contentType(of: file.name), ByteBuffer(string: file.text))
         }
         files["/"] = files["/index.html"]

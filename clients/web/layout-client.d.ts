@@ -152,3 +152,25 @@ export declare class LayoutView {
   /** Applies a change set to the record shown and draws the result; returns the new record's text. */
   apply(changeSetText: string): string;
 }
+
+export interface LayoutFeedOptions {
+  /** Every record the feed shows, with its content hash. */
+  onRecord(text: string, hash: string): void;
+  /** An interrupted stream (EventSource reconnects by itself), a failed fetch or a malformed change set. */
+  onError?(error: Error): void;
+  /** For tests and non-browser runtimes. */
+  EventSource?: new (url: string) => { addEventListener(type: string, listener: (event: { data: string }) => void): void; close(): void };
+  fetch?: (url: string, init?: { headers?: Record<string, string> }) => Promise<{ status: number; text(): Promise<string> }>;
+}
+
+/** Follows one page through a layout-worker gateway: record, then change sets applied as they arrive. */
+export declare class LayoutFeed {
+  constructor(gateway: string, key: string, options: LayoutFeedOptions);
+  /** The record held, and its hash (null before the first). */
+  readonly text: string | null;
+  readonly hash: string | null;
+  start(): this;
+  close(): void;
+  /** Fetches the record again (done by the feed itself when a change set does not apply). */
+  refetch(): Promise<void>;
+}
