@@ -207,6 +207,7 @@ let package = Package(
             dependencies: [
                 "LayoutService", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler",
                 "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI", "Gateway",
+                .product(name: "LayoutFeed", package: "swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),

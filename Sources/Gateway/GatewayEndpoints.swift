@@ -77,6 +77,13 @@ public struct GatewayEndpoints: HTTPResponder {
         guard parts.count == 1 || (parts.count == 2 && parts[1] == Self.changesSuffix) else {
             return Self.error(.notFound, "not-found", "paths are /v1/layouts/{key} and /v1/layouts/{key}/changes")
         }
+        // Until the latest layouts are read to their end, what is held may be older than what was published: a
+        // client would be sent a page going back in time.
+        if let why = status.notReady {
+            var response = Self.error(.serviceUnavailable, "not-ready", "the gateway is \(why); try again shortly")
+            response.headers[.retryAfter] = "1"
+            return response
+        }
         let key: String
         switch PageKey.decode(parts[0], maxBytes: settings.maxKeyBytes) {
         case .success(let k): key = k

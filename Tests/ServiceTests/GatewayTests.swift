@@ -1,6 +1,8 @@
 import Foundation
 import Kafka
+import LayoutFeed
 import LayoutKit
+import Synchronization
 import TestSupport
 import Testing
 
@@ -10,12 +12,12 @@ final class GatewayProcess {
     let log: URL
     private(set) var port = 0
 
-    init(broker: TestBroker, changes: String, state: String, extra: [String] = []) throws {
+    init(broker: TestBroker, changes: String, state: String, listenPort: Int = 0) throws {
         process = layoutWorkerProcess(
             [
                 "gateway", "--brokers", broker.address, "--changes-topic", changes, "--state-topic", state,
-                "--port", "0", "--log-format", "json",
-            ] + extra)
+                "--port", String(listenPort), "--log-format", "json",
+            ])
         log = broker.workDirectory.appendingPathComponent("gateway-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -149,5 +151,53 @@ final class GatewayProcess {
         let metrics = String(decoding: try RawHTTP.get(port, "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("layout_gateway_streams ") && metrics.contains("layout_gateway_not_modified_total 1"))
         #expect(try RawHTTP.get(port, "/v1/layouts/home").status == 200)
+    }
+
+    /// LayoutKit's feed (URLSession, on Linux too) follows a page the same way, also when its gateway is replaced.
+    @Test func theSwiftFeedFollowsAPage() async throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+            extra: ["--changes-topic", changes, "--state-topic", state])
+        var gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
+        let port = gateway.port
+        try #require(port > 0, "\(gateway.logText)")
+        #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 })
+        let key = "shop/home page"
+        let path = "/v1/layouts/" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key)
+
+        let seen = Mutex<[LayoutFeed.Record]>([])
+        let feed = LayoutFeed(gateway: URL(string: "http://127.0.0.1:\(port)")!, key: key)
+        let following = Task {
+            for try await record in feed.records(retry: .milliseconds(200)) { seen.withLock { $0.append(record) } }
+        }
+        defer { following.cancel() }
+        var latest: [UInt8] = []
+        for (step, file) in Self.steps.enumerated() {
+            if step == 2 {
+                // The gateway goes away and a new one takes its place: the feed reconnects with the hash it holds.
+                kill(gateway.process.processIdentifier, SIGTERM)
+                gateway.process.waitUntilExit()
+                gateway = try GatewayProcess(broker: broker, changes: changes, state: state, listenPort: port)
+                #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 }, "\(gateway.logText)")
+            }
+            try broker.produce(input, [(key, Fixtures.bytes(file))])
+            let previous = latest
+            let arrived = try Self.eventually(60) {
+                let got = try RawHTTP.get(port, path)
+                guard got.status == 200, got.body != previous else { return false }
+                latest = got.body
+                return seen.withLock { $0.last?.bytes } == got.body
+            }
+            #expect(arrived, "step \(step): \(worker.logText.suffix(1000))")
+            #expect(seen.withLock { $0.last?.hash } == ContentHash(of: latest))
+        }
+        // Every record the feed showed is one the page had, in order, none twice.
+        #expect(Set(seen.withLock { $0.map(\.hash) }).count == seen.withLock { $0.count })
+        #expect(seen.withLock { $0.count } == Self.steps.count)
     }
 }

@@ -159,7 +159,11 @@ export interface LayoutFeedOptions {
   /** An interrupted stream (EventSource reconnects by itself), a failed fetch or a malformed change set. */
   onError?(error: Error): void;
   /** For tests and non-browser runtimes. */
-  EventSource?: new (url: string) => { addEventListener(type: string, listener: (event: { data: string }) => void): void; close(): void };
+  EventSource?: new (url: string) => {
+    readonly readyState: number;
+    addEventListener(type: string, listener: (event: { data: string }) => void): void;
+    close(): void;
+  };
   fetch?: (url: string, init?: { headers?: Record<string, string> }) => Promise<{ status: number; text(): Promise<string> }>;
 }
 

@@ -600,6 +600,8 @@ export class LayoutFeed {
     this.source = null;
     /** @type {Promise<void> | null} a record fetch in progress */
     this.fetching = null;
+    /** @type {any} a reconnection waiting */
+    this.retry = undefined;
   }
 
   /** Opens the stream. */
@@ -608,7 +610,13 @@ export class LayoutFeed {
     this.source = source;
     source.addEventListener("record", (/** @type {any} */ e) => this.show(e.data));
     source.addEventListener("change-set", (/** @type {any} */ e) => this.apply(e.data));
-    source.addEventListener("error", () => this.onError(new Error("the stream was interrupted; reconnecting")));
+    source.addEventListener("error", () => {
+      this.onError(new Error("the stream was interrupted; reconnecting"));
+      // EventSource gives up on an answer that is not a stream (a gateway not ready yet answers 503): open anew.
+      if (source.readyState === 2 && this.source === source) {
+        this.retry = setTimeout(() => { if (this.source === source) this.start(); }, 2000);
+      }
+    });
     return this;
   }
 
@@ -616,6 +624,7 @@ export class LayoutFeed {
   close() {
     if (this.source) this.source.close();
     this.source = null;
+    clearTimeout(this.retry);
   }
 
   /** @param {string} text */

@@ -11,6 +11,7 @@ class FakeEventSource {
     /** @type {Record<string, ((e: {data: string}) => void)[]>} */
     this.listeners = {};
     this.closed = false;
+    this.readyState = 1;
     FakeEventSource.last = this;
   }
   /** @param {string} type @param {(e: {data: string}) => void} f */
@@ -57,6 +58,11 @@ test("a feed shows the record, applies change sets and re-fetches on a stale bas
   assert.equal(fetched[0].url, "http://gw.test/v1/layouts/page%2F1");
   assert.equal(fetched[0].headers["If-None-Match"], `"${xxh64Hex(read(a.target))}"`);
   assert.equal(feed.text, read(b.target));
+  // A stream that EventSource gave up on (the gateway answered 503 while starting) is opened anew.
+  source.readyState = 2;
+  source.emit("error", "");
+  await new Promise((r) => setTimeout(r, 2100));
+  assert.notEqual(FakeEventSource.last, source, "a new stream");
   feed.close();
-  assert.ok(source.closed);
+  assert.ok(/** @type {FakeEventSource} */ (FakeEventSource.last).closed);
 });
