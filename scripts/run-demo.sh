@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: a local test broker, the worker on samples/ (plus a later version of the search page, one bad
-# message and one tombstone), the layout records, change sets and the dead letter shown readably, the counts,
-# then everything stopped.
+# message and one tombstone), the layout records, change sets and the dead letter shown readably, the counts, the
+# gateway serving the latest layouts (with a live page's URL; interactive runs wait for Enter), then everything
+# stopped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -40,6 +41,30 @@ echo "== change sets on $changes (one per record, against the page's previous la
 "$bin" tail --brokers "$broker" --topic "$changes" --timeout-ms 1500
 echo "== dead letters on $dlq"
 "$bin" tail --brokers "$broker" --topic "$dlq" --timeout-ms 1500
+echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events"
+gateway_log="$root/.run/gateway.log"
+"$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --log-format text \
+  > "$root/.run/gateway.out" 2> "$gateway_log" &
+gateway_pid=$!
+trap 'kill "$gateway_pid" 2>/dev/null; wait "$gateway_pid" 2>/dev/null; scripts/broker.sh stop >/dev/null' EXIT
+url=""
+for _ in $(seq 1 150); do
+  url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | head -n1 || true)"
+  [ -n "$url" ] && curl -sf "$url/readyz" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+[ -n "$url" ] || { echo "gateway did not start:"; cat "$gateway_log"; exit 1; }
+echo "   GET $url/v1/layouts/search-page.json:"
+curl -s -o /dev/null -w "   %{http_code}, %{size_download} bytes, ETag %header{etag}\n" "$url/v1/layouts/search-page.json"
+echo "   the same with If-None-Match (what a client that holds it sends):"
+etag="$(curl -s -o /dev/null -w '%header{etag}' "$url/v1/layouts/search-page.json")"
+curl -s -o /dev/null -w "   %{http_code}\n" -H "If-None-Match: $etag" "$url/v1/layouts/search-page.json"
+echo "   the stream of changes (first event):"
+curl -s -N -m 2 "$url/v1/layouts/search-page.json/changes" | grep -E '^(event|id):' | head -n2 | sed 's/^/   /' || true
+echo "   a live page following it (LayoutFeed in a browser): $url/?key=search-page.json"
+if [ -t 0 ] && [ -t 1 ]; then
+  read -r -p "   open it now; press Enter to stop the gateway and the broker " _ || true
+fi
 echo "== see the layouts a mapping config makes, live (edit the files and watch the page change):"
 echo "   $(realpath -s --relative-to="$PWD" "$bin" 2>/dev/null || echo "$bin") preview --config config/default.yaml samples/search-page.json samples/grouped-results.json samples/empty-results.json"
 echo "   then open http://127.0.0.1:8088/ (add --brokers/--topic/--key to follow a page on a running worker's changes topic)"
