@@ -24,7 +24,7 @@ help:
 	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
-	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with a 100k backlog"
+	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"

@@ -2,7 +2,8 @@
 # `make bench-e2e`: records/s through the test broker for `serve` vs a pass-through (consume → produce
 # unchanged, same loop and librdkafka settings) on the 45 KB sample page, alternating over several rounds
 # in one run; then peak RSS of `serve` working through backlogs: 100k small messages, and 45 KB pages at the
-# default byte budget beside the count-only bound it replaced (same run, same backlog). Release build.
+# default byte budget beside the count-only bound it replaced (same run, same backlog); then the gateway under
+# load (scripts/bench-gateway.sh). Release build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -146,3 +147,6 @@ read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
 read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 \
   --consumer-property queued.max.messages.kbytes=65536 --consumer-property fetch.queue.backoff.ms=1000)"
 echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RSS ${bytes_rss} MiB, ${bytes_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$bytes_s:,.0f}')") records/s); count-only bound peak RSS ${count_rss} MiB, ${count_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$count_s:,.0f}')") records/s); throughput ratio $(python3 -c "print(f'{$count_s/$bytes_s:.2f}')")x"
+
+# The gateway under load: 1,000 event streams, change-set latency, RSS, GET requests/s (scripts/bench-gateway.sh).
+BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-gateway.sh | tail -n1
