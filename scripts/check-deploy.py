@@ -27,11 +27,16 @@ def check(cond, what):
 
 
 docs = {}
+gateway_docs = {}
 for name in sorted(os.listdir(os.path.join(root, "deploy/kubernetes"))):
     with open(os.path.join(root, "deploy/kubernetes", name)) as f:
         for doc in yaml.safe_load_all(f):
             check(isinstance(doc, dict) and "kind" in doc and "apiVersion" in doc, f"{name}: a manifest without kind/apiVersion")
-            docs[doc["kind"]] = doc
+            # The worker's manifests by kind; the gateway's (deploy/kubernetes/gateway.yaml) apart.
+            if doc.get("metadata", {}).get("name", "").startswith("layout-gateway"):
+                gateway_docs[doc["kind"]] = doc
+            else:
+                docs[doc["kind"]] = doc
 
 dep = docs.get("Deployment", {})
 spec = dep.get("spec", {}).get("template", {}).get("spec", {})
@@ -63,6 +68,18 @@ check(all(d in dockerignore for d in (".build", ".deps", ".git")), ".dockerignor
 check("PodDisruptionBudget" in docs and "Service" in docs and "ConfigMap" in docs, "PDB, Service and ConfigMap present")
 scaled = docs.get("ScaledObject", {}).get("spec", {})
 check(scaled.get("maxReplicaCount", 0) >= 1 and scaled.get("triggers", [{}])[0].get("type") == "kafka", "lag autoscaler present")
+
+gw_spec = gateway_docs.get("Deployment", {}).get("spec", {}).get("template", {}).get("spec", {})
+gw = (gw_spec.get("containers") or [{}])[0]
+gw_env = {e["name"]: e.get("value") for e in gw.get("env", [])}
+check(gw.get("command", [])[-1:] == ["gateway"], "the gateway Deployment runs layout-worker gateway")
+check(gw.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz"
+      and gw.get("livenessProbe", {}).get("httpGet", {}).get("path") == "/healthz", "the gateway's probes")
+check(gw_env.get("LAYOUT_WORKER_HOST") == "0.0.0.0" and gw_env.get("LAYOUT_WORKER_CHANGES_TOPIC"),
+      "the gateway listens beyond loopback and names the change-set topic")
+check(gw.get("image", "").endswith(":" + version) and gw_spec.get("securityContext", {}).get("runAsNonRoot") is True,
+      "the gateway's image tag and non-root user")
+check("Service" in gateway_docs, "the gateway's Service")
 
 makefile = open(os.path.join(root, "Makefile")).read()
 dockerfile = open(os.path.join(root, "deploy/Dockerfile")).read()
