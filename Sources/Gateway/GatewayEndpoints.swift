@@ -60,7 +60,7 @@ public struct GatewayEndpoints: HTTPResponder {
             headers[.contentType] = MetricsExposition.contentType
             headers[.cacheControl] = "no-store"
             return Response(
-                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.render(book))))
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.render(book, status))))
         default: break
         }
         if let file = files[path] {

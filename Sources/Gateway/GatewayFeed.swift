@@ -31,6 +31,7 @@ public struct GatewayFeed: Sendable {
         defer { changes.close() }
         var changesStarted = false
         var lastHeartbeat = DispatchTime.now()
+        var lastLag = DispatchTime.now()
         while !stop() {
             status.beat()
             if let result = latest.next(timeoutMs: changesStarted ? 0 : 50) { take(result, latest: true) }
@@ -44,6 +45,10 @@ public struct GatewayFeed: Sendable {
             }
             if changesStarted, let result = changes.next(timeoutMs: 50) { take(result, latest: false) }
             book.flushPending()
+            if DispatchTime.now().uptimeNanoseconds - lastLag.uptimeNanoseconds >= 1_000_000_000 {
+                status.setLag(latest: latest.lag, changes: changesStarted ? changes.lag : 0)
+                lastLag = .now()
+            }
             if DispatchTime.now().uptimeNanoseconds - lastHeartbeat.uptimeNanoseconds
                 >= UInt64(settings.heartbeatSeconds) * 1_000_000_000
             {

@@ -16,6 +16,8 @@ public final class GatewayMetrics: Sendable {
     let streams: Gauge
     let evictions: Gauge
     let broadcast: Gauge
+    let latestLag: Gauge
+    let changesLag: Gauge
 
     public init(registry: PrometheusCollectorRegistry, build: [(String, String)]) {
         self.registry = registry
@@ -31,10 +33,15 @@ public final class GatewayMetrics: Sendable {
         streams = registry.makeGauge(name: MetricCatalog.gatewayStreams.name)
         evictions = registry.makeGauge(name: MetricCatalog.gatewayEvictions.name)
         broadcast = registry.makeGauge(name: MetricCatalog.gatewayEventsQueued.name)
+        latestLag = registry.makeGauge(name: MetricCatalog.gatewayLag.name, labels: [("topic", "latest")])
+        changesLag = registry.makeGauge(name: MetricCatalog.gatewayLag.name, labels: [("topic", "changes")])
     }
 
-    /// The exposition, with the book's figures as of now.
-    func render(_ book: PageBook) -> [UInt8] {
+    /// The exposition, with the book's figures and the feed's lag as of now.
+    func render(_ book: PageBook, _ status: GatewayStatus) -> [UInt8] {
+        let lag = status.lag
+        latestLag.set(lag.latest)
+        changesLag.set(lag.changes)
         let f = book.figures
         pages.set(Int64(f.pages))
         heldBytes.set(Int64(f.bytes))

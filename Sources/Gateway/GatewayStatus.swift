@@ -8,12 +8,17 @@ public final class GatewayStatus: Sendable {
     private let caughtUp = Atomic<Bool>(false)
     private let stopFlag = Atomic<Bool>(false)
     private let problemText = Mutex<String?>(nil)
+    private let lags = Mutex<(latest: Int64, changes: Int64)>((0, 0))
 
     public init() {}
 
     func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
     func setCaughtUp() { caughtUp.store(true, ordering: .relaxed) }
     func setProblem(_ text: String?) { problemText.withLock { $0 = text } }
+    func setLag(latest: Int64, changes: Int64) { lags.withLock { $0 = (latest, changes) } }
+
+    /// Messages of the latest-layout and change-set topics not read yet (as of the feed's last look).
+    public var lag: (latest: Int64, changes: Int64) { lags.withLock { $0 } }
 
     public func requestStop() { stopFlag.store(true, ordering: .relaxed) }
     public var stopRequested: Bool { stopFlag.load(ordering: .relaxed) }

@@ -43,6 +43,8 @@ public final class TopicRangeReader {
     /// Partitions read up to their end at least once (whatever their range's stop): a reader that reads on knows
     /// when it has caught up.
     public private(set) var reachedEnd: Set<Int32> = []
+    /// The next offset to read per partition, as far as messages and partition ends told.
+    private var positions: [Int32: Int64] = [:]
 
     /// A reader of `topic`; `fetchWaitMs` bounds how long the broker holds a fetch for new data.
     public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
@@ -117,9 +119,11 @@ public final class TopicRangeReader {
                 }
                 if m.offset + 1 >= stop { finish(m.partition) }
             }
+            positions[m.partition] = m.offset + 1
             return .success(m)
         case .partitionEnd(_, let partition, let offset)?:
             reachedEnd.insert(partition)
+            positions[partition] = offset
             switch ranges[partition]?.stop {
             case .offset(let stop)? where offset >= stop: finish(partition)
             case .partitionEnd?: finish(partition)
@@ -136,6 +140,15 @@ public final class TopicRangeReader {
     private func finish(_ partition: Int32) {
         finished.insert(partition)
         consumer.pause([TopicPartition(topic, partition)])
+    }
+
+    /// Messages written to the ranges' partitions and not read yet, from the watermarks the last fetches reported
+    /// (no broker round trip); partitions not fetched yet count nothing.
+    public var lag: Int64 {
+        positions.reduce(Int64(0)) { sum, p in
+            guard let high = consumer.cachedWatermarks(topic: topic, partition: p.key)?.high else { return sum }
+            return sum + max(0, high - p.value)
+        }
     }
 
     /// Leaves the brokers; the reader cannot be used afterwards.

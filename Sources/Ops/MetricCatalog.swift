@@ -35,6 +35,9 @@ public enum MetricCatalog {
     public static let gatewayStreams = MetricFamily("layout_gateway_streams", .gauge, "Event streams connected.")
     public static let gatewayEvictions = MetricFamily(
         "layout_gateway_evictions", .gauge, "Pages let go to stay within the byte budget, since the start.")
+    public static let gatewayLag = MetricFamily(
+        "layout_gateway_lag_messages", .gauge,
+        "Messages of the latest-layout (topic=\"latest\") and change-set (topic=\"changes\") topics not read yet.")
     public static let gatewayEventsQueued = MetricFamily(
         "layout_gateway_events_queued", .gauge, "Events handed to streams since the start.")
     // Accounting: consumed = published + dead-lettered + skipped + in flight.
@@ -179,6 +182,7 @@ public enum MetricCatalog {
         processStartTime,
         gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,
         gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions, gatewayEventsQueued,
+        gatewayLag,
     ]
 
     /// The family of this name.

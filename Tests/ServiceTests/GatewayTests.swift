@@ -148,8 +148,21 @@ final class GatewayProcess {
         #expect(try RawHTTP.get(port, "/v1/layouts/" + String(repeating: "k", count: 5_000)).status == 414)
         #expect(try RawHTTP.get(port, "/v1/layouts/a%2").status == 400)
         #expect(try RawHTTP.get(port, "/v1/layouts/home", method: "POST").status == 405)
+        // Hundreds of idle streams and a request that never finishes its headers: the rest keeps working.
+        let idle = try (0..<300).map { _ in
+            let c = try RawHTTP(port: port)
+            c.request("/v1/layouts/home/changes")
+            return c
+        }
+        let slow = try RawHTTP(port: port)
+        slow.sendRaw("GET /v1/layouts/home HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // headers never finished
+        #expect(idle.allSatisfy { c in c.read(timeout: 20) { _ in c.events.count >= 1 } })
+        #expect(try RawHTTP.get(port, "/v1/layouts/home").body == held)
         let metrics = String(decoding: try RawHTTP.get(port, "/metrics").body, as: UTF8.self)
-        #expect(metrics.contains("layout_gateway_streams ") && metrics.contains("layout_gateway_not_modified_total 1"))
+        #expect(metrics.contains("layout_gateway_not_modified_total 1"))
+        let streams = metrics.firstMatch(of: /layout_gateway_streams ([0-9.]+)/).flatMap { Double($0.output.1) }
+        #expect((streams ?? 0) >= 300, "\(metrics)")
+        #expect(metrics.contains(#"layout_gateway_lag_messages{topic="changes"}"#))
         #expect(try RawHTTP.get(port, "/v1/layouts/home").status == 200)
     }
 

@@ -41,6 +41,12 @@ final class RawHTTP {
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends bytes as they are (e.g. half a request).
+    func sendRaw(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
     /// Reads until `done` holds for what arrived, the peer closes, or `timeout` seconds pass; true if `done` held.
     @discardableResult
     func read(timeout: Double, until done: ([UInt8]) -> Bool) -> Bool {
