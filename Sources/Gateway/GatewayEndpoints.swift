@@ -22,23 +22,13 @@ public struct GatewayEndpoints: HTTPResponder {
     let metrics: GatewayMetrics
 
     /// The live page (`/?key=...`) and its files, compiled in from `clients/web`.
-    let files: [String: (type: String, body: ByteBuffer)]
+    let page = EmbeddedPage(files: WebFiles.all)
 
     public init(settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics) {
         self.settings = settings
         self.book = book
         self.status = status
         self.metrics = metrics
-        var files: [String: (type: String, body: ByteBuffer)] = [:]
-        for file in WebFiles.all {
-            let type =
-                file.name.hasSuffix(".html")
-                ? "text/html; charset=utf-8"
-                : file.name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
-            files["/" + file.name] = (type, ByteBuffer(string: file.text))
-        }
-        files["/"] = files["/index.html"]
-        self.files = files
     }
 
     static let prefix = "/v1/layouts/"
@@ -63,15 +53,7 @@ public struct GatewayEndpoints: HTTPResponder {
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.render(book, status))))
         default: break
         }
-        if let file = files[path] {
-            var headers = HTTPFields()
-            headers[.contentType] = file.type
-            headers[.cacheControl] = "no-cache"
-            headers[.contentSecurityPolicy] =
-                "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
-            let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
-            return request.method == .head ? response.createHeadResponse() : response
-        }
+        if let file = page.response(for: request) { return file }
         guard path.hasPrefix(Self.prefix) else { return Self.error(.notFound, "not-found", "no such path") }
         let parts = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || (parts.count == 2 && parts[1] == Self.changesSuffix) else {

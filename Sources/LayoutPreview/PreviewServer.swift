@@ -34,22 +34,13 @@ public enum PreviewServer {
 public struct PreviewEndpoints: HTTPResponder {
     public typealias Context = BasicRequestContext
     let hub: PreviewHub
-    let files: [String: (type: String, body: ByteBuffer)]
+    let page = EmbeddedPage(files: WebFiles.all)
 
-    public init(hub: PreviewHub) {
-        self.hub = hub
-        var files: [String: (type: String, body: ByteBuffer)] = [:]
-        for file in WebFiles.all {
-            files["/" + file.name] = (Self.contentType(of: file.name), ByteBuffer(string: file.text))
-        }
-        files["/"] = files["/index.html"]
-        self.files = files
-    }
+    public init(hub: PreviewHub) { self.hub = hub }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         if let refused = PlainResponse.refusingWrites(request) { return refused }
-        let path = request.uri.path
-        if path == "/events" {
+        if request.uri.path == "/events" {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -63,22 +54,6 @@ public struct PreviewEndpoints: HTTPResponder {
                     try await writer.finish(nil)
                 })
         }
-        guard let file = files[path] else { return PlainResponse.text(.notFound, "not found\n") }
-        var headers = HTTPFields()
-        headers[.contentType] = file.type
-        headers[.cacheControl] = "no-store"
-        // The page loads nothing but its own files; pictures may come from anywhere the models point.
-        headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
-        let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
-        return request.method == .head ? response.createHeadResponse() : response
-    }
-
-    static func contentType(of name: String) -> String {
-        if name.hasSuffix(".html") { return "text/html; charset=utf-8" }
-        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
-        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
-        if name.hasSuffix(".svg") { return "image/svg+xml" }
-        return "application/octet-stream"
+        return page.response(for: request) ?? PlainResponse.text(.notFound, "not found\n")
     }
 }

@@ -124,8 +124,9 @@ test("the live page follows the page's responses without a reload", async () => 
     await page.waitFor(`document.body.dataset.hash === ${JSON.stringify(second.etag)}`, 30000);
     assert.equal(await page.evaluate("window.feed.text"), second.text, "the page holds the record byte for byte");
     assert.equal(await page.evaluate("window.notReloaded"), true, "no reload");
+    // Sections deleted by the change set fade out first; then the DOM holds the new record's visible sections.
     const expected = JSON.parse(second.text).sections.filter((/** @type {any} */ s) => s.visible).length;
-    assert.equal(await page.evaluate("document.querySelectorAll('#page > .lw-section').length"), expected);
+    await page.waitFor(`document.querySelectorAll('#page > .lw-section').length === ${expected}`, 10000);
   } catch (e) {
     throw new Error(`${e instanceof Error ? e.message : e}\npage log: ${page.log.join("\n")}\nlogs:\n${logs}`);
   }

@@ -40,6 +40,41 @@ final class GatewayProcess {
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 }
 
+/// A test broker with the topics, a worker with change sets and a ready gateway.
+struct GatewayRig {
+    let broker: TestBroker
+    let input: String, changes: String, state: String
+    let worker: WorkerProcess
+    var gateway: GatewayProcess
+    var port: Int { gateway.port }
+
+    init(partitions: Int32) throws {
+        broker = try TestBroker()
+        let (output, dlq) = (uniqueName("out"), uniqueName("dlq"))
+        (input, changes, state) = (uniqueName("in"), uniqueName("changes"), uniqueName("latest"))
+        try broker.createTopics([input, output, dlq, changes, state], partitions: partitions)
+        worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+            extra: ["--changes-topic", changes, "--state-topic", state])
+        gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
+        try waitUntilReady()
+    }
+
+    /// Replaces the gateway by a new process on the same port.
+    mutating func replaceGateway() throws {
+        kill(gateway.process.processIdentifier, SIGTERM)
+        gateway.process.waitUntilExit()
+        gateway = try GatewayProcess(broker: broker, changes: changes, state: state, listenPort: gateway.port)
+        try waitUntilReady()
+    }
+
+    private func waitUntilReady() throws {
+        let port = gateway.port
+        try #require(port > 0, "\(gateway.logText)")
+        #expect(try GatewayTests.eventually { try RawHTTP.get(port, "/readyz").status == 200 }, "\(gateway.logText)")
+    }
+}
+
 /// The gateway end to end: a worker with change sets, a gateway, and clients over plain HTTP.
 @Suite(.serialized) struct GatewayTests {
     static let steps = ["samples/search-page.json", "samples/grouped-results.json", "samples/empty-results.json"]
@@ -69,18 +104,8 @@ final class GatewayProcess {
     }
 
     @Test func aPageFollowsItsResponsesThroughTheGateway() throws {
-        let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (
-            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
-        )
-        try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
-        let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-            extra: ["--changes-topic", changes, "--state-topic", state])
-        let gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
-        let port = gateway.port
-        try #require(port > 0, "\(gateway.logText)")
-        #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 }, "\(gateway.logText)")
+        let rig = try GatewayRig(partitions: 2)
+        let (broker, input, state, port, worker) = (rig.broker, rig.input, rig.state, rig.port, rig.worker)
 
         // A page never laid out: 404 with a JSON error; a stream opened now waits for its first record.
         let unknown = try RawHTTP.get(port, "/v1/layouts/home")
@@ -168,18 +193,8 @@ final class GatewayProcess {
 
     /// LayoutKit's feed (URLSession, on Linux too) follows a page the same way, also when its gateway is replaced.
     @Test func theSwiftFeedFollowsAPage() async throws {
-        let broker = try TestBroker()
-        let (input, output, dlq, changes, state) = (
-            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
-        )
-        try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
-        let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-            extra: ["--changes-topic", changes, "--state-topic", state])
-        var gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
-        let port = gateway.port
-        try #require(port > 0, "\(gateway.logText)")
-        #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 })
+        var rig = try GatewayRig(partitions: 1)
+        let port = rig.port
         let key = "shop/home page"
         let path = "/v1/layouts/" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key)
 
@@ -191,14 +206,9 @@ final class GatewayProcess {
         defer { following.cancel() }
         var latest: [UInt8] = []
         for (step, file) in Self.steps.enumerated() {
-            if step == 2 {
-                // The gateway goes away and a new one takes its place: the feed reconnects with the hash it holds.
-                kill(gateway.process.processIdentifier, SIGTERM)
-                gateway.process.waitUntilExit()
-                gateway = try GatewayProcess(broker: broker, changes: changes, state: state, listenPort: port)
-                #expect(try Self.eventually { try RawHTTP.get(port, "/readyz").status == 200 }, "\(gateway.logText)")
-            }
-            try broker.produce(input, [(key, Fixtures.bytes(file))])
+            // The gateway goes away and a new one takes its place: the feed reconnects with the hash it holds.
+            if step == 2 { try rig.replaceGateway() }
+            try rig.broker.produce(rig.input, [(key, Fixtures.bytes(file))])
             let previous = latest
             let arrived = try Self.eventually(60) {
                 let got = try RawHTTP.get(port, path)
@@ -206,7 +216,7 @@ final class GatewayProcess {
                 latest = got.body
                 return seen.withLock { $0.last?.bytes } == got.body
             }
-            #expect(arrived, "step \(step): \(worker.logText.suffix(1000))")
+            #expect(arrived, "step \(step): \(rig.worker.logText.suffix(1000))")
             #expect(seen.withLock { $0.last?.hash } == ContentHash(of: latest))
         }
         // Every record the feed showed is one the page had, in order, none twice.

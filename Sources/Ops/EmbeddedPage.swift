@@ -1,0 +1,34 @@
+public import Hummingbird
+
+/// A page compiled into the binary (its files' names and texts, from `clients/web` by the EmbedPreviewPage plugin),
+/// served as it is: `/` is `index.html`; the page loads nothing but its own files (pictures may come from anywhere).
+public struct EmbeddedPage: Sendable {
+    let files: [String: (type: String, body: ByteBuffer)]
+
+    public init(files: [(name: String, text: String)]) {
+        var byPath: [String: (type: String, body: ByteBuffer)] = [:]
+        for file in files { byPath["/" + file.name] = (Self.contentType(of: file.name), ByteBuffer(string: file.text)) }
+        byPath["/"] = byPath["/index.html"]
+        self.files = byPath
+    }
+
+    /// The file at `path` (GET or HEAD), or nil when the page has none.
+    public func response(for request: Request) -> Response? {
+        guard let file = files[request.uri.path] else { return nil }
+        var headers = HTTPFields()
+        headers[.contentType] = file.type
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
+        let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    static func contentType(of name: String) -> String {
+        if name.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        if name.hasSuffix(".svg") { return "image/svg+xml" }
+        return "application/octet-stream"
+    }
+}
