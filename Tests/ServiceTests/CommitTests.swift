@@ -119,7 +119,8 @@ private final class SteadyProducer: Sendable {
             done,
             "committed \(String(describing: try? broker.committed(group: group, topic: input, partitions: 3))) vs ends \(ends)\n\(worker.logText.suffix(3000))"
         )
-        let records = recordSources(try broker.readToEnd(output, partitions: 3))
+        let records = recordSources(
+            try broker.readToEnd(output, partitions: 3) { Set(recordSources($0)).count >= total })
         let letters = try broker.consume(dlq, partitions: 3, count: 0, timeout: 1)
         #expect(Set(records).count == total, "\(Set(records).count) of \(total) inputs have a record")
         #expect(letters.isEmpty, "\(letters.count) dead letters")
@@ -200,8 +201,10 @@ private final class SteadyProducer: Sendable {
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
-        let seen = recordSources(try broker.readToEnd(output, partitions: 3))
-        let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
+        let expected = Set(inputs.map { "\($0.partition)/\($0.offset)" })
+        let seen = recordSources(
+            try broker.readToEnd(output, partitions: 3) { expected.isSubset(of: recordSources($0)) })
+        let missing = expected.subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record")
         // Each page's change sets in topic order (one page lives on one changes partition).
         let sets = try broker.readToEnd(changes, partitions: 3).filter {
@@ -253,8 +256,10 @@ private final class SteadyProducer: Sendable {
         let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
-        let seen = recordSources(try broker.readToEnd(output, partitions: 3))
-        let missing = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(seen)
+        let expected = Set(inputs.map { "\($0.partition)/\($0.offset)" })
+        let seen = recordSources(
+            try broker.readToEnd(output, partitions: 3) { expected.isSubset(of: recordSources($0)) })
+        let missing = expected.subtracting(seen)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record, e.g. \(missing.prefix(5))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)

@@ -204,19 +204,28 @@ final class TestBroker {
         return out
     }
 
-    /// Every message of a topic, each partition read to its end as the fetch finds it: exact once nothing writes to
-    /// the topic any more (no waiting for a quiet spell, which a busy machine can break).
-    func readToEnd(_ topic: String, partitions: Int32, timeout: Double = 60) throws -> [KafkaMessage] {
+    /// Every message of a topic, each partition read to its end as the fetch finds it; with `until`, read on (Tansu
+    /// can report a partition's end early) until what was read satisfies it, then 0.5 s more for duplicates.
+    func readToEnd(
+        _ topic: String, partitions: Int32, timeout: Double = 60, until done: (([KafkaMessage]) -> Bool)? = nil
+    ) throws -> [KafkaMessage] {
         let reader = try TopicRangeReader(configuration: configuration, topic: topic, fetchWaitMs: 10)
         defer { reader.close() }
         try reader.read(
-            (0..<partitions).map { .init(partition: $0, start: TopicPartition.beginning, stop: .partitionEnd) })
+            (0..<partitions).map {
+                .init(partition: $0, start: TopicPartition.beginning, stop: done == nil ? .partitionEnd : .never)
+            })
         var out: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)
-        while !reader.isDone && Date() < deadline {
+        func finished() -> Bool { done.map { reader.hasCaughtUp && $0(out) } ?? reader.isDone }
+        while !finished() && Date() < deadline {
             if case .success(let m) = reader.next(timeoutMs: 100) { out.append(m) }
         }
-        #expect(reader.isDone, "\(topic) was not read to its end in \(timeout) s")
+        #expect(finished(), "\(topic) was not read to its end in \(timeout) s")
+        if done != nil {
+            let settle = Date().addingTimeInterval(0.5)
+            while Date() < settle { if case .success(let m) = reader.next(timeoutMs: 50) { out.append(m) } }
+        }
         return out
     }
 
