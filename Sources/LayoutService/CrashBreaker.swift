@@ -83,6 +83,8 @@ final class CrashBreaker {
             setOff("cannot open \(compilingURL.path): \(reason)")
             return
         }
+        // What the previous process left is there until the first write: the next write must cut all of it.
+        compilingLength = max(0, Int(clamping: lseek(compilingFD, 0, SEEK_END)))
         setOff(nil)
         guard !compiling.isEmpty else { return }
         for key in compiling { crashes[key, default: 0] += 1 }
@@ -93,6 +95,7 @@ final class CrashBreaker {
                 "messages": .stringConvertible(compiling.count), "first": .string(compiling[0]),
                 "crashes": .stringConvertible(worst),
             ])
+        // Counted once: a process that dies before its first batch must not count these deaths again.
         saveCrashes()
         writeCompiling([])
     }

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Kafka
 import LayoutJSON
@@ -8,6 +9,15 @@ func uniqueName(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(
 /// The smallest assembler response: an empty results list named `name` (its record's page name).
 func emptyResultsList(_ name: String) -> [UInt8] {
     Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
+}
+
+/// `partition/offset` of the input of each dead letter, with its error code.
+func deadLetterSources(_ letters: [KafkaMessage]) -> [(source: String, code: String)] {
+    letters.compactMap { m in
+        let text = { (name: String) in m.header(name).map { String(decoding: $0, as: UTF8.self) } }
+        guard let p = text(OutputHeader.sourcePartition), let o = text(OutputHeader.sourceOffset) else { return nil }
+        return ("\(p)/\(o)", text(OutputHeader.errorCode) ?? "")
+    }
 }
 
 /// `partition/offset` of the input each record was compiled from (its `source`).
