@@ -32,63 +32,103 @@ public struct LayoutFeed: Sendable {
 
     /// Every record the page shows, as it changes; reconnects after `retry` when the stream drops. Ends (throwing)
     /// only on a change set that cannot be applied for another reason than a stale base (a bug to report), or when
-    /// the consumer stops iterating.
-    public func records(retry: Duration = .seconds(2)) -> AsyncThrowingStream<Record, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var state = FeedState()
-                while !Task.isCancelled {
-                    do {
-                        try await follow(&state) { continuation.yield($0) }
-                    } catch is CancellationError {
-                        break
-                    } catch let error as ChangeSetError {
-                        continuation.finish(throwing: error)
-                        return
-                    } catch {
-                        // A network error: open the stream again after the pause.
+    /// the iterating task is cancelled.
+    public func records(retry: Duration = .seconds(2)) -> Records { Records(feed: self, retry: retry) }
+
+    /// The records of a page. The work is done in the iterating task (no task of its own): it follows that
+    /// task's cancellation and executor.
+    public struct Records: AsyncSequence, Sendable {
+        public typealias Element = Record
+        let feed: LayoutFeed
+        let retry: Duration
+
+        public func makeAsyncIterator() -> Iterator { Iterator(feed: feed, retry: retry) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let feed: LayoutFeed
+            let retry: Duration
+            var state = FeedState()
+            /// The open stream: its bytes and the session behind them (closed when released).
+            var chunks: AsyncStream<Data>.Iterator?
+            var connection: Connection?
+            var parser = ServerSentEvents()
+            /// Records parsed from a chunk and not yet taken.
+            var ready: [Record] = []
+            var dropped = false
+            var ended = false
+
+            public mutating func next() async throws -> Record? {
+                while !ended {
+                    if !ready.isEmpty { return ready.removeFirst() }
+                    if Task.isCancelled { break }
+                    if chunks == nil {
+                        if dropped { try? await Task.sleep(for: retry) }
+                        if Task.isCancelled { break }
+                        open()
                     }
-                    try? await Task.sleep(for: retry)
+                    guard let chunk = await chunks?.next() else {
+                        close()
+                        continue
+                    }
+                    do {
+                        try await take(chunk)
+                    } catch let error as ChangeSetError {
+                        ended = true
+                        close()
+                        throw error
+                    } catch {
+                        close()  // the record could not be fetched: open the stream again after the pause
+                    }
                 }
-                continuation.finish()
+                ended = true
+                close()
+                return nil
             }
-            continuation.onTermination = { _ in task.cancel() }
+
+            /// Opens the stream, with the hash held as `Last-Event-ID`.
+            mutating func open() {
+                var request = URLRequest(url: feed.url.appendingPathComponent("changes"))
+                request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+                if let hash = state.hash { request.setValue(hash.description, forHTTPHeaderField: "Last-Event-ID") }
+                request.timeoutInterval = 3_600
+                let (stream, delegate) = ChunkDelegate.stream()
+                connection = Connection(request, delegate)
+                chunks = stream.makeAsyncIterator()
+                parser = ServerSentEvents()
+            }
+
+            /// Closes the stream; the next one opens after the pause.
+            mutating func close() {
+                connection = nil
+                chunks = nil
+                dropped = true
+            }
+
+            /// The records the events of `chunk` make.
+            mutating func take(_ chunk: Data) async throws {
+                for event in parser.feed(chunk) {
+                    var step = try state.take(event)
+                    if step == .fetchRecord { step = state.show(try await feed.fetchRecord()) }
+                    if case .show(let bytes, let hash) = step { ready.append(Record(bytes: bytes, hash: hash)) }
+                }
+            }
         }
     }
 
-    /// One connection to the stream, until it ends.
-    func follow(_ state: inout FeedState, _ emit: (Record) -> Void) async throws {
-        var request = URLRequest(url: url.appendingPathComponent("changes"))
-        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-        if let hash = state.hash { request.setValue(hash.description, forHTTPHeaderField: "Last-Event-ID") }
-        request.timeoutInterval = 3_600
-        let (chunks, delegate) = ChunkDelegate.stream()
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
-        task.resume()
-        var parser = ServerSentEvents()
-        try await withTaskCancellationHandler {
-            for await chunk in chunks {
-                for event in parser.feed(chunk) {
-                    switch try state.take(event) {
-                    case .show(let bytes, let hash): emit(Record(bytes: bytes, hash: hash))
-                    case .none: break
-                    case .fetchRecord:
-                        if case .show(let bytes, let hash) = state.show(try await fetchRecord(holding: state.hash)) {
-                            emit(Record(bytes: bytes, hash: hash))
-                        }
-                    }
-                }
-            }
-        } onCancel: {
-            task.cancel()
+    /// A data task in a session of its own, cancelled when released.
+    final class Connection: Sendable {
+        let session: URLSession
+
+        init(_ request: URLRequest, _ delegate: ChunkDelegate) {
+            session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+            session.dataTask(with: request).resume()
         }
-        try Task.checkCancellation()
+
+        deinit { session.invalidateAndCancel() }
     }
 
     /// The record, with GET.
-    func fetchRecord(holding hash: ContentHash?) async throws -> [UInt8] {
+    func fetchRecord() async throws -> [UInt8] {
         let request = URLRequest(url: url)
         let (data, status): (Data, Int) = try await withCheckedThrowingContinuation { c in
             URLSession.shared.dataTask(with: request) { data, response, error in
