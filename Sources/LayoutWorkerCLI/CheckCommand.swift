@@ -80,3 +80,11 @@ struct CheckCommand: ParsableCommand {
         Output.line("ok")
     }
 }
+
+extension CheckCommand: FileListCommand {
+    static let positionalsBeforeFiles = 1  // the config
+    var files: [String] {
+        get { responses }
+        set { responses = newValue }
+    }
+}

@@ -64,3 +64,7 @@ struct CompileCommand: ParsableCommand {
         }
     }
 }
+
+extension CompileCommand: FileListCommand {
+    static let positionalsBeforeFiles = 0
+}

@@ -18,4 +18,19 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses `arguments` (the process's when nil) and runs the command they name, as ArgumentParser's own `main`
+    /// does, with a long file list taken apart from ArgumentParser (`FileList`).
+    public static func main(_ arguments: [String]?) async {
+        do {
+            var command = try FileList.parse(Self.self, arguments ?? Array(CommandLine.arguments.dropFirst()))
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

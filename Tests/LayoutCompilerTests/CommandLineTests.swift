@@ -82,6 +82,21 @@ private func sha256(_ data: Data) throws -> String {
         #expect(lines[0].contains(#""source":{"file":"samples/cartridge-error.json"}"#))
     }
 
+    /// A shell glob's worth of files, options before and between them: one record per file, in order (the list is
+    /// taken apart from ArgumentParser, whose cost grows with the square of its length).
+    @Test func compileAndCheckTakeThousandsOfFiles() throws {
+        let files = (0..<5_000).map { $0 % 1_000 == 1 ? "samples/search-page.json" : "samples/empty-results.json" }
+        let compiled = try run(
+            ["compile", files[0], "--max-input-bytes", "1000000", "--config", "config/default.yaml"] + files.dropFirst()
+        )
+        #expect(compiled.status == 0, "\(compiled.err.prefix(2000))")
+        let sources = compiled.out.split(separator: "\n").map { $0.contains("search-page") ? "s" : "e" }
+        #expect(sources == files.map { $0.contains("search-page") ? "s" : "e" })
+        let checked = try run(["check", "config/default.yaml"] + files)
+        #expect(checked.status == 0, "\(checked.err.prefix(2000))")
+        #expect(checked.out.components(separatedBy: "samples/search-page.json:").count - 1 == 5)
+    }
+
     @Test func compileReadsNDJSONAndReportsBadLinesButCompilesTheRest() throws {
         let result = try run(
             ["compile", "--config", "config/default.yaml"],
