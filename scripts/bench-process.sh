@@ -2,7 +2,8 @@
 # `layout-worker compile` as a user runs it: a process, on the 45 KB sample page, on a generated 600 KB search
 # page (scripts/make-large-page.py) and, when ../shared is there, on the 397 KB corpus page (with its config), each
 # as file arguments and as NDJSON on standard input. Per case: MB/s
-# (wall clock), minor page faults per response and system time, medians of alternating rounds in one run.
+# (wall clock), minor page faults per response (start-up included; and what each response costs once buffers are
+# grown: the faults beyond a run of a tenth of the responses) and system time, medians of alternating rounds.
 # With SIMDJSON_PROBE (scripts/ensure-simdjson-probe.sh), each case is also given as a share of simdjson's
 # parse-only throughput on the same page, measured in the same run between the rounds.
 #   bench-process.sh BIN                 figures for one binary (make bench)
@@ -38,6 +39,8 @@ def prepare(name, source, copies):
     single = os.path.join(dir, tag, "page.json")
     with open(single, "w") as f:
         f.write(line)
+    with open(os.path.join(dir, f"{tag}-tenth.ndjson"), "w") as out:
+        out.write((line + "\n") * (copies // 10))
     files = [single] * copies  # the same file named `copies` times: what a user's shell glob hands the command
     return ndjson, files, len(line.encode()) * copies
 
@@ -59,14 +62,19 @@ def simdjson(source):
     out = subprocess.run([probe, source, "1"], capture_output=True, text=True, check=True).stdout.split()
     return float(out[0])
 
-print(f"| page | input | binary | MB/s | share of simdjson's parse | minor faults / response | faults / KB | sys s | user s |")
-print("|---|---|---|---|---|---|---|---|---|")
+print(f"| page | input | binary | MB/s | share of simdjson's parse | minor faults / response (start-up included) | faults / extra response | per KB | sys s | user s |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 summary = []
 for name, source, config, copies in pages:
     ndjson, files, size = prepare(name, source, copies)
     for mode in ("files", "stdin"):
         for b in binaries:
             run(b, config, ndjson, files, mode)  # warm the page cache and the binary
+        # Faults of a run with a tenth of the responses (start-up and the first responses' buffers): what the
+        # other nine tenths add is what a response costs once the buffers are grown.
+        tenth = copies // 10
+        few = {b: statistics.median(run(b, config, ndjson.replace(".ndjson", "-tenth.ndjson"), files[:tenth], mode)[3]
+                                    for _ in range(3)) for b in binaries}
         results = {b: [] for b in binaries}
         ceiling = []
         for r in range(rounds):
@@ -79,10 +87,11 @@ for name, source, config, copies in pages:
             runs = results[b]
             wall = statistics.median(x[0] for x in runs)
             faults = statistics.median(x[3] for x in runs) / copies
+            extra = max(0.0, statistics.median(x[3] for x in runs) - few[b]) / (copies - tenth)
             label = "base" if len(binaries) == 2 and i == 0 else ("new" if len(binaries) == 2 else "this")
             share = f"{size / wall / 1e6 / statistics.median(ceiling):.2f} of {statistics.median(ceiling):,.0f} MB/s" if probe else "–"
-            print(f"| {name} | {mode} | {label} | {size / wall / 1e6:,.0f} | {share} | {faults:,.1f} | "
-                  f"{faults / (size / copies / 1000):.3f} | {statistics.median(x[2] for x in runs):.3f} | "
+            print(f"| {name} | {mode} | {label} | {size / wall / 1e6:,.0f} | {share} | {faults:,.1f} | {extra:,.2f} | "
+                  f"{extra / (size / copies / 1000):.4f} | {statistics.median(x[2] for x in runs):.3f} | "
                   f"{statistics.median(x[1] for x in runs):.3f} |")
         if len(binaries) == 2:
             base, new = results[binaries[0]], results[binaries[1]]

@@ -72,7 +72,9 @@ enum InputSource {
             if overlong || carried.count + tail.count > maxBytes {
                 body(.failure(tooLarge("stdin:\(number)", "a line of more than \(maxBytes) bytes", maxBytes)))
             } else {
-                let line = carried.isEmpty ? Array(tail) : carried + Array(tail)
+                // A line that spans reads is completed in `carried`, whose storage is kept for the next one.
+                if !carried.isEmpty { carried.append(contentsOf: tail) }
+                let line = carried.isEmpty ? Array(tail) : carried
                 if line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
                     body(.success(NamedInput(name: "stdin:\(number)", bytes: line)))
                 }
