@@ -1,4 +1,4 @@
-public import LayoutJSON
+import LayoutJSON
 public import LayoutKit
 
 /// A change set's base and target hashes (the record it applies to, null for the empty record, and the one it

@@ -22,19 +22,27 @@ public final class GatewayMetrics: Sendable {
     public init(registry: PrometheusCollectorRegistry, build: [(String, String)]) {
         self.registry = registry
         exposition = MetricsExposition(registry: registry, build: build)
-        recordRequests = registry.makeCounter(name: MetricCatalog.gatewayRecordRequests.name)
-        notModified = registry.makeCounter(name: MetricCatalog.gatewayNotModified.name)
-        bytesSent = registry.makeCounter(name: MetricCatalog.gatewayRecordBytes.name)
-        streamsOpened = registry.makeCounter(name: MetricCatalog.gatewayStreamsOpened.name)
-        eventsWritten = registry.makeCounter(name: MetricCatalog.gatewayEventsWritten.name)
-        recordsForSlowStreams = registry.makeCounter(name: MetricCatalog.gatewaySlowStreamRecords.name)
-        pages = registry.makeGauge(name: MetricCatalog.gatewayPages.name)
-        heldBytes = registry.makeGauge(name: MetricCatalog.gatewayHeldBytes.name)
-        streams = registry.makeGauge(name: MetricCatalog.gatewayStreams.name)
-        evictions = registry.makeGauge(name: MetricCatalog.gatewayEvictions.name)
-        broadcast = registry.makeGauge(name: MetricCatalog.gatewayEventsQueued.name)
-        latestLag = registry.makeGauge(name: MetricCatalog.gatewayLag.name, labels: [("topic", "latest")])
-        changesLag = registry.makeGauge(name: MetricCatalog.gatewayLag.name, labels: [("topic", "changes")])
+        recordRequests = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayRecordRequests))
+        notModified = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayNotModified))
+        bytesSent = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayRecordBytes))
+        streamsOpened = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayStreamsOpened))
+        eventsWritten = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayEventsWritten))
+        recordsForSlowStreams = registry.makeCounter(
+            descriptor: Self.descriptor(MetricCatalog.gatewaySlowStreamRecords))
+        pages = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPages))
+        heldBytes = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayHeldBytes))
+        streams = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayStreams))
+        evictions = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayEvictions))
+        broadcast = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayEventsQueued))
+        latestLag = registry.makeGauge(
+            descriptor: Self.descriptor(MetricCatalog.gatewayLag), labels: [("topic", "latest")])
+        changesLag = registry.makeGauge(
+            descriptor: Self.descriptor(MetricCatalog.gatewayLag), labels: [("topic", "changes")])
+    }
+
+    /// The registry's name for a catalog family; its help is the catalog's, written by `MetricsExposition`.
+    static func descriptor(_ family: MetricFamily) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: family.name, unitName: "", helpText: "")
     }
 
     /// The exposition, with the book's figures and the feed's lag as of now.

@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 
 /// A page key from a request path: URL-decoded exactly once, not empty, valid UTF-8, at most so many bytes.
 enum PageKey {

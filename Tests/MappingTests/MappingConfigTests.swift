@@ -80,6 +80,21 @@ func errors(_ yaml: String) -> [Diagnostic] {
         #expect(found[0].message.contains("unknown field 'whem'"))
     }
 
+    /// Booleans are YAML 1.1's plain spellings, in any case; a quoted one is a string, and wrong.
+    @Test func booleansAreYAMLsPlainSpellings() throws {
+        for (text, value) in [
+            ("true", true), ("True", true), ("yes", true), ("ON", true), ("false", false), ("No", false),
+            ("off", false),
+        ] {
+            let c = try loadConfig("version: 1\noptions:\n  omitContainers: \(text)\n").get()
+            #expect(c.options.omitContainers == value, "\(text)")
+        }
+        for text in ["'true'", "\"yes\"", "1", "y", "truee", "null"] {
+            let found = errors("version: 1\noptions:\n  omitContainers: \(text)\n")
+            #expect(found.map(\.code) == ["wrong-type"], "\(text)")
+        }
+    }
+
     @Test func conditionErrorsPointIntoTheYAML() {
         let found = errors(
             """
