@@ -33,10 +33,9 @@ enum FileList {
         else { return try root.parseAsRoot(arguments) }
         let rest = Array(arguments.dropFirst())
         let at = cut(rest, positionalsBefore: listed.positionalsBeforeFiles)
-        var parsed = try root.parseAsRoot([name] + rest[..<at])
+        let parsed = try root.parseAsRoot([name] + rest[..<at])
         guard var withList = parsed as? any FileListCommand else { return parsed }
         withList.files += rest[at...]
-        parsed = withList
-        return parsed
+        return withList
     }
 }
