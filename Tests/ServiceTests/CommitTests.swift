@@ -201,13 +201,7 @@ private final class SteadyProducer: Sendable {
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
-        let expected = Set(inputs.map { "\($0.partition)/\($0.offset)" })
-        let letters = try killLoopDeadLetters(broker, dlq)
-        let seen = recordSources(
-            try broker.readToEnd(output, partitions: 3) {
-                expected.subtracting(letters).isSubset(of: recordSources($0))
-            })
-        let missing = expected.subtracting(seen).subtracting(letters)
+        let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record: \(missing.sorted())")
         // Each page's change sets in topic order (one page lives on one changes partition).
         let sets = try broker.readToEnd(changes, partitions: 3).filter {
@@ -262,15 +256,11 @@ private final class SteadyProducer: Sendable {
         let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
-        let expected = Set(inputs.map { "\($0.partition)/\($0.offset)" })
-        let letters = try killLoopDeadLetters(broker, dlq)
-        let seen = recordSources(
-            try broker.readToEnd(output, partitions: 3) {
-                expected.subtracting(letters).isSubset(of: recordSources($0))
-            })
-        let missing = expected.subtracting(seen).subtracting(letters)
-        let report = missing.isEmpty ? "" : try lossReport(broker, dlq, workers)
-        #expect(missing.isEmpty, "\(missing.count) inputs without a record: \(missing.sorted()); \(report)")
+        let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) inputs without a record: \(missing.sorted()); \(missing.isEmpty ? "" : warnings(workers))"
+        )
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
         print(
@@ -279,28 +269,31 @@ private final class SteadyProducer: Sendable {
     }
 }
 
-/// The inputs a kill loop dead-lettered. A SIGKILL while compiling is, to the crash-loop breaker, a death while
-/// compiling (an OOM kill by a huge message looks the same), so two kills landing while one message is compiled
-/// alone dead-letter it as `worker-crash`: accounted for, never lost, and rare (the second kill must land in one
-/// message's compile). Anything else in the dead-letter topic, or more than two, is a failure.
-private func killLoopDeadLetters(_ broker: TestBroker, _ deadLetter: String) throws -> Set<String> {
-    let letters = deadLetterSources(try broker.readToEnd(deadLetter, partitions: 3))
-    let others = letters.filter { $0.code != DeadLetter.Code.workerCrash.rawValue }
+/// What a kill loop's outputs account for: the record of each input (`partition/offset`, duplicates kept), the
+/// inputs dead-lettered, and the inputs with neither. A SIGKILL while compiling is, to the crash-loop breaker, a
+/// death while compiling (an OOM kill by a huge message looks the same), so two kills landing while one message is
+/// compiled alone dead-letter it as `worker-crash`: accounted for, never lost, and rare (the second kill must land
+/// in one message's compile). Anything else in the dead-letter topic, or more than two, is a failure.
+private func killLoopAccount(_ broker: TestBroker, _ inputs: [KafkaMessage], output: String, deadLetter: String)
+    throws -> (seen: [String], letters: Set<String>, missing: Set<String>)
+{
+    let dead = deadLetterSources(try broker.readToEnd(deadLetter, partitions: 3))
+    let others = dead.filter { $0.code != DeadLetter.Code.workerCrash.rawValue }
     #expect(others.isEmpty, "dead letters other than worker-crash: \(others.prefix(5))")
-    #expect(letters.count <= 2, "\(letters.count) worker-crash dead letters from six kills")
-    return Set(letters.map(\.source))
+    #expect(dead.count <= 2, "\(dead.count) worker-crash dead letters from six kills")
+    let letters = Set(dead.map(\.source))
+    let expected = Set(inputs.map { "\($0.partition)/\($0.offset)" }).subtracting(letters)
+    let seen = recordSources(
+        try broker.readToEnd(output, partitions: 3) { expected.isSubset(of: recordSources($0)) })
+    return (seen, letters, expected.subtracting(seen))
 }
 
-/// What the dead-letter topic and the workers' logs say, for a test that found inputs without a record.
-private func lossReport(_ broker: TestBroker, _ deadLetter: String, _ workers: [WorkerProcess]) throws -> String {
-    let letters = try broker.readToEnd(deadLetter, partitions: 3).map {
-        "\($0.partition)/\($0.offset): \(String(decoding: ($0.value ?? []).prefix(300), as: UTF8.self))"
-    }
-    let logs = workers.enumerated().map { n, w in
+/// The workers' warnings and errors, for a test that found inputs without a record.
+private func warnings(_ workers: [WorkerProcess]) -> String {
+    workers.enumerated().map { n, w in
         let lines = w.logText.split(separator: "\n").filter {
             !$0.contains("\"level\":\"info\"") && !$0.contains("\"level\":\"debug\"")
         }
         return "worker \(n): \(lines.prefix(40).joined(separator: "\n"))"
-    }
-    return "\(letters.count) dead letters \(letters.prefix(5)); logs:\n\(logs.joined(separator: "\n"))"
+    }.joined(separator: "\n")
 }
