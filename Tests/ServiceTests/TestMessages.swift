@@ -30,6 +30,9 @@ func recordSources(_ records: [KafkaMessage]) -> [String] {
     }
 }
 
+/// An input message's `partition/offset`, as `recordSources` names the record compiled from it.
+func inputSource(_ message: KafkaMessage) -> String { "\(message.partition)/\(message.offset)" }
+
 extension TestBroker {
     /// Each partition's end offset (last offset + 1) among `messages`.
     static func endOffsets(_ messages: [KafkaMessage]) -> [Int32: Int64] {
