@@ -218,16 +218,12 @@ public final class LayoutWorker {
         breaker?.begin(batch)
         // Each message's span starts when its batch starts compiling.
         let started = DefaultTracerClock.now
-        var outcomes = [MessageOutcome](repeating: .skip, count: batch.count)
         let compiler = self.compiler.compiler
         let settings = self.settings
         let metrics = self.metrics
-        outcomes.withUnsafeMutableBufferPointer { out in
-            let results = UnsafeMutableSendableBuffer(out)
-            // Compiling spreads over the cores; publishing below stays in offset order per partition.
-            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                results.buffer[i] = Self.compile(batch[i], compiler: compiler, settings: settings, metrics: metrics)
-            }
+        // Compiling spreads over the cores; publishing below stays in offset order per partition.
+        let outcomes = ParallelMap.map(count: batch.count, jobs: batch.count) { i in
+            Self.compile(batch[i], compiler: compiler, settings: settings, metrics: metrics)
         }
         let pages = pageOutcomes(batch, outcomes)
         let states = pages.map { stateWrites(batch, $0) }

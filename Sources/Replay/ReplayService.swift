@@ -1,7 +1,7 @@
 public import Delivery
 public import LayoutCompiler
 public import Logging
-public import Ops
+import Ops
 public import ServiceLifecycle
 import Synchronization
 
