@@ -1,7 +1,6 @@
 import ArgumentParser
+import Foundation
 import LayoutCompiler
-import LayoutJSON
-import LayoutRecord
 import Mapping
 
 /// `layout-worker compile`: one layout record per input, one per line.
@@ -24,42 +23,33 @@ struct CompileCommand: ParsableCommand {
     @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
     var files: [String] = []
 
+    @Option(
+        name: .long,
+        help: "Responses compiled at once, one per thread (default: one per core); output keeps the input order.")
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, not \(jobs)") }
+    }
+
     func run() throws {
         let mapping = try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path())
-        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
-        var failed = 0, total = 0
-        func compile(_ input: Result<NamedInput, InputError>) {
-            total += 1
-            switch input {
-            case .failure(let e):
-                Output.error("\(e.name): \(e.message)")
-                failed += 1
-            case .success(let input):
-                switch compiler.compile(input.bytes, source: RecordSource(file: input.name)) {
-                case .success(let compiled):
-                    if pretty, let doc = try? JSONReader().read(compiled.bytes) {
-                        Output.out(JSONPrettyPrinter.format(doc))
-                    } else {
-                        Output.outLine(compiled.bytes)
-                    }
-                case .failure(let failure):
-                    Output.error("\(input.name): \(failure)")
-                    failed += 1
-                }
-            }
-        }
+        var queue = CompileQueue(
+            compiler: LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes),
+            maxInputBytes: limit.maxInputBytes, pretty: pretty,
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if files.isEmpty || files == ["-"] {
-            InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes, compile)
+            InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes) { queue.add(.read($0)) }
         } else {
             for f in files {
-                compile(
+                queue.add(
                     f == "-"
-                        ? .failure(InputError(name: "-", message: "'-' cannot be mixed with files"))
-                        : InputSource.file(f, maxBytes: limit.maxInputBytes))
+                        ? .read(.failure(InputError(name: "-", message: "'-' cannot be mixed with files"))) : .file(f))
             }
         }
-        if failed > 0 {
-            Output.error("\(failed) of \(total) input\(total == 1 ? "" : "s") failed")
+        queue.flush()
+        if queue.failed > 0 {
+            Output.error("\(queue.failed) of \(queue.total) input\(queue.total == 1 ? "" : "s") failed")
             throw ExitCode(1)
         }
     }
