@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `layout-worker compile` as a user runs it: a process, on the 45 KB sample page, on a generated 600 KB search
 # page (scripts/make-large-page.py) and, when ../shared is there, on the 397 KB corpus page (with its config), each
-# as file arguments and as NDJSON on standard input. Per case: MB/s
-# (wall clock), minor page faults per response (start-up included; and what each response costs once buffers are
-# grown: the faults beyond a run of a tenth of the responses) and system time, medians of alternating rounds.
+# as file arguments and as NDJSON on standard input. Per case: MB/s (wall clock; `compile` uses every core), MB per
+# CPU second (user + system), minor page faults per response (start-up included; and what each response costs once
+# buffers are grown: the faults beyond a run of the first tenth or four batches) and system time, medians of alternating
+# rounds.
 # With SIMDJSON_PROBE (scripts/ensure-simdjson-probe.sh), each case is also given as a share of simdjson's
 # parse-only throughput on the same page, measured in the same run between the rounds.
 #   bench-process.sh BIN                 figures for one binary (make bench)
@@ -23,11 +24,16 @@ dir, rounds, binaries = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 default = "config/default.yaml"
 pages = [
     ("45 KB search page", "samples/search-page.json", default, 1000),
-    ("600 KB search page", os.path.join(dir, "large.json"), default, 100),
+    ("600 KB search page", os.path.join(dir, "large.json"), default, 300),
 ]
 corpus = "../shared/corpus/assembler/supermami-1.json"
 if os.path.exists(corpus):
-    pages.append(("397 KB corpus page", corpus, "config/examples/supermami.yaml", 150))
+    pages.append(("397 KB corpus page", corpus, "config/examples/supermami.yaml", 300))
+
+def first_part(copies):
+    """A tenth of the responses, or four batches of `compile` (8 per core each, CompileQueue) if that is more: the
+    threads' heaps settle over the first few batches."""
+    return max(copies // 10, 4 * 8 * (os.cpu_count() or 1))
 
 def prepare(name, source, copies):
     line = json.dumps(json.load(open(source)), separators=(",", ":"), ensure_ascii=False)
@@ -40,7 +46,7 @@ def prepare(name, source, copies):
     with open(single, "w") as f:
         f.write(line)
     with open(os.path.join(dir, f"{tag}-tenth.ndjson"), "w") as out:
-        out.write((line + "\n") * (copies // 10))
+        out.write((line + "\n") * first_part(copies))
     files = [single] * copies  # the same file named `copies` times: what a user's shell glob hands the command
     return ndjson, files, len(line.encode()) * copies
 
@@ -62,19 +68,19 @@ def simdjson(source):
     out = subprocess.run([probe, source, "1"], capture_output=True, text=True, check=True).stdout.split()
     return float(out[0])
 
-print(f"| page | input | binary | MB/s | share of simdjson's parse | minor faults / response (start-up included) | faults / extra response | per KB | sys s | user s |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print(f"| page | input | binary | MB/s | share of simdjson's parse | MB per CPU second | minor faults / response (start-up included) | faults / extra response | per KB | sys s | user s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 summary = []
 for name, source, config, copies in pages:
     ndjson, files, size = prepare(name, source, copies)
     for mode in ("files", "stdin"):
         for b in binaries:
             run(b, config, ndjson, files, mode)  # warm the page cache and the binary
-        # Faults of a run with a tenth of the responses (start-up and the first responses' buffers): what the
-        # other nine tenths add is what a response costs once the buffers are grown.
-        tenth = copies // 10
+        # Faults of a run with only the first part of the responses (start-up and the first batch's buffers): what
+        # the rest adds is what a response costs once the buffers are grown.
+        tenth = first_part(copies)
         few = {b: statistics.median(run(b, config, ndjson.replace(".ndjson", "-tenth.ndjson"), files[:tenth], mode)[3]
-                                    for _ in range(3)) for b in binaries}
+                                    for _ in range(5)) for b in binaries}
         results = {b: [] for b in binaries}
         ceiling = []
         for r in range(rounds):
@@ -90,7 +96,8 @@ for name, source, config, copies in pages:
             extra = max(0.0, statistics.median(x[3] for x in runs) - few[b]) / (copies - tenth)
             label = "base" if len(binaries) == 2 and i == 0 else ("new" if len(binaries) == 2 else "this")
             share = f"{size / wall / 1e6 / statistics.median(ceiling):.2f} of {statistics.median(ceiling):,.0f} MB/s" if probe else "–"
-            print(f"| {name} | {mode} | {label} | {size / wall / 1e6:,.0f} | {share} | {faults:,.1f} | {extra:,.2f} | "
+            cpu = statistics.median(x[1] + x[2] for x in runs)
+            print(f"| {name} | {mode} | {label} | {size / wall / 1e6:,.0f} | {share} | {size / cpu / 1e6:,.0f} | {faults:,.1f} | {extra:,.2f} | "
                   f"{extra / (size / copies / 1000):.4f} | {statistics.median(x[2] for x in runs):.3f} | "
                   f"{statistics.median(x[1] for x in runs):.3f} |")
         if len(binaries) == 2:
