@@ -29,8 +29,12 @@ help:
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
-deps: $(DEPS)/.librdkafka $(DEPS)/venv/.layout-worker-2
+deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
 	@$(ROOT)/scripts/ensure-chromium.sh >/dev/null
+
+$(DEPS)/.rocksdb: scripts/ensure-rocksdb.sh
+	@$(ROOT)/scripts/ensure-rocksdb.sh
+	@mkdir -p $(DEPS) && touch $@
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 	@$(ROOT)/scripts/ensure-librdkafka.sh >/dev/null

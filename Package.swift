@@ -82,6 +82,13 @@ let package = Package(
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
+        // The persistent page store `serve` and `gateway` share: latest records, positions, change sets and topic
+        // checkpoints per page key, on disk in RocksDB (Debian's librocksdb-dev), a cache of the topics.
+        .systemLibrary(name: "CRocksDB", pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
+        .target(
+            name: "PageStore",
+            dependencies: ["CRocksDB", .product(name: "LayoutKit", package: "swift")],
+            swiftSettings: strict),
         // What every long-running command shares for operations: JSON logs (secrets redacted), the ops endpoints
         // (/metrics, /healthz, /readyz) and their status, process metrics, file stamps for config watching.
         .target(
@@ -194,6 +201,10 @@ let package = Package(
                 "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PageStoreTests",
+            dependencies: ["PageStore", "TestSupport", .product(name: "LayoutKit", package: "swift")],
             swiftSettings: strict),
         .testTarget(
             name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),

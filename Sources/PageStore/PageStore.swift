@@ -1,0 +1,239 @@
+import Foundation
+import Synchronization
+
+/// The persistent page store `serve` and `gateway` share: per page key its latest record, position and recent change
+/// sets (`StoredPage`), and per topic partition the checkpoint up to which the store holds what the topic holds,
+/// written atomically with the pages. It lives in a directory of its own (RocksDB: docs/design.md says why), is a
+/// cache of the topics (a store that is missing, from another cluster or topic, or corrupt is rebuilt from them) and
+/// bounds nothing by memory: what its owners hold in memory is a cache in front of it.
+public final class PageStore: Sendable {
+    /// Which pages a key names: the worker keeps each input partition's pages apart (its checkpoints and rebuilds
+    /// are per input partition), the gateway keeps one set.
+    public struct Scope: Hashable, Sendable {
+        let bytes: [UInt8]
+
+        /// The pages of one input partition.
+        public init(topic: String, partition: Int32) {
+            var bytes = Array(topic.utf8)
+            bytes.append(0)
+            bytes.appendBigEndian(UInt32(bitPattern: partition))
+            self.bytes = bytes
+        }
+
+        private init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// One scope for every page (the gateway's).
+        public static let whole = Scope(bytes: [])
+    }
+
+    /// How the store was found when it was opened.
+    public enum Opening: Sendable, Equatable {
+        /// There was none: it is new and empty.
+        case created
+        /// The store of an earlier run, with its checkpoints.
+        case reopened
+        /// There was one that could not be used (why), so it was deleted and starts empty.
+        case rebuilt(reason: String)
+    }
+
+    /// What changes in one atomic write: pages stored or deleted (nil), checkpoints moved.
+    public struct Batch: Sendable {
+        public var pages: [(scope: Scope, key: String, page: StoredPage?)] = []
+        public var checkpoints: [(topic: String, partition: Int32, offset: Int64)] = []
+
+        public init() {}
+
+        public var isEmpty: Bool { pages.isEmpty && checkpoints.isEmpty }
+    }
+
+    /// The store's directory.
+    public let path: String
+    private let database: Mutex<RocksDatabase?>
+    private let unreadableCount = Atomic<Int>(0)
+
+    private init(path: String, database: RocksDatabase) {
+        self.path = path
+        self.database = Mutex(database)
+    }
+
+    /// Opens the store in `directory` (created when missing) for the topics and cluster `identity` names; a store
+    /// made for another identity, or one RocksDB finds corrupt, is deleted and made anew (`Opening` says why).
+    /// `blockCacheBytes` bounds RocksDB's own cache. Throws when the directory cannot be used at all (not writable,
+    /// held by another process).
+    public static func open(directory: String, identity: String, blockCacheBytes: Int = 8 << 20)
+        throws(PageStoreError) -> (store: PageStore, opening: Opening)
+    {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PageStoreError(path: directory, operation: "create the directory", message: "\(error)")
+        }
+        var rebuilt: String?
+        var database: RocksDatabase
+        do {
+            database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
+        } catch where error.message.contains("Corruption") {
+            rebuilt = "corrupt (\(error.message))"
+            try RocksDatabase.destroy(path: directory)
+            database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
+        }
+        let stored = try database.get(Self.identityKey).map { String(decoding: $0, as: UTF8.self) }
+        if let stored, stored != identity {
+            rebuilt = "made for \(stored), not \(identity)"
+            database = try Self.recreate(database, directory, blockCacheBytes)
+        } else if stored == nil, rebuilt == nil, try database.hasAnyKey() {
+            rebuilt = "holds data but no identity"
+            database = try Self.recreate(database, directory, blockCacheBytes)
+        }
+        let opening: Opening = rebuilt.map { .rebuilt(reason: $0) } ?? (stored == nil ? .created : .reopened)
+        if stored != identity { try database.write([(Self.identityKey, Array(identity.utf8))]) }
+        return (PageStore(path: directory, database: database), opening)
+    }
+
+    private static func recreate(_ old: RocksDatabase, _ directory: String, _ cacheBytes: Int)
+        throws(PageStoreError) -> RocksDatabase
+    {
+        old.close()  // before its files are deleted
+        try RocksDatabase.destroy(path: directory)
+        return try RocksDatabase(path: directory, blockCacheBytes: cacheBytes)
+    }
+
+    /// Closes the store (reads and writes after it fail); it also closes when the last reference goes.
+    public func close() { database.withLock { $0 = nil } }
+
+    private func db() throws(PageStoreError) -> RocksDatabase {
+        guard let db = database.withLock({ $0 }) else {
+            throw PageStoreError(path: path, operation: "use", message: "the store is closed")
+        }
+        return db
+    }
+
+    // MARK: Pages
+
+    /// The page stored under `key` in `scope`; nil when there is none (or its bytes cannot be read: counted in
+    /// `unreadable`, and the page is taken as unknown).
+    public func page(_ key: String, in scope: Scope) throws(PageStoreError) -> StoredPage? {
+        guard let bytes = try db().get(Self.pageKey(scope, key)) else { return nil }
+        guard let page = StoredPage(encoded: bytes) else {
+            unreadableCount.add(1, ordering: .relaxed)
+            return nil
+        }
+        return page
+    }
+
+    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all.
+    public func write(_ batch: Batch) throws(PageStoreError) {
+        guard !batch.isEmpty else { return }
+        var writes: [(key: [UInt8], value: [UInt8]?)] = []
+        writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
+        for p in batch.pages { writes.append((Self.pageKey(p.scope, p.key), p.page?.encoded)) }
+        for c in batch.checkpoints {
+            var value: [UInt8] = []
+            value.appendLittleEndian(UInt64(bitPattern: c.offset))
+            writes.append((Self.checkpointKey(c.topic, c.partition), value))
+        }
+        try db().write(writes)
+    }
+
+    /// Deletes every page of `scope` and the checkpoint of `topic`'s `partition` (a rebuild from the topic follows).
+    public func removeScope(_ scope: Scope, checkpoint topic: String, partition: Int32) throws(PageStoreError) {
+        let db = try db()
+        let prefix = Self.scopePrefix(scope)
+        try db.deleteRange(from: prefix, to: Self.successor(of: prefix))
+        try db.write([(Self.checkpointKey(topic, partition), nil)])
+    }
+
+    /// Every page of `scope`, in key order (tests and tools; a scan reads the whole scope).
+    public func pages(in scope: Scope) throws(PageStoreError) -> [(key: String, page: StoredPage)] {
+        var out: [(key: String, page: StoredPage)] = []
+        let prefix = Self.scopePrefix(scope)
+        try db().scan(prefix: prefix) { key, value in
+            if let page = StoredPage(encoded: value) {
+                out.append((String(decoding: key[prefix.count...], as: UTF8.self), page))
+            }
+            return true
+        }
+        return out
+    }
+
+    // MARK: Checkpoints
+
+    /// The next offset of `topic`'s `partition` the store has not taken in; nil when it has none.
+    public func checkpoint(topic: String, partition: Int32) throws(PageStoreError) -> Int64? {
+        guard let bytes = try db().get(Self.checkpointKey(topic, partition)) else { return nil }
+        var r = ByteReader(bytes)
+        return r.integer(UInt64.self).map { Int64(bitPattern: $0) }
+    }
+
+    // MARK: Figures
+
+    /// Bytes of the store's files on disk.
+    public var diskBytes: Int {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return files.reduce(0) { sum, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            return sum + ((attributes?[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// RocksDB's estimate of the pages held (keys less checkpoints and identity; exact after a compaction).
+    public var estimatedPages: Int {
+        Int((try? db().property("rocksdb.estimate-num-keys")) ?? 0)
+    }
+
+    /// Stored pages whose bytes could not be read (taken as unknown).
+    public var unreadable: Int { unreadableCount.load(ordering: .relaxed) }
+
+    // MARK: Keys
+
+    static let identityKey: [UInt8] = [UInt8(ascii: "i")]
+
+    static func scopePrefix(_ scope: Scope) -> [UInt8] {
+        var key: [UInt8] = [UInt8(ascii: "p")]
+        key.appendBigEndian(UInt16(scope.bytes.count))
+        key += scope.bytes
+        return key
+    }
+
+    static func pageKey(_ scope: Scope, _ page: String) -> [UInt8] { scopePrefix(scope) + Array(page.utf8) }
+
+    static func checkpointKey(_ topic: String, _ partition: Int32) -> [UInt8] {
+        var key: [UInt8] = [UInt8(ascii: "c")]
+        key.appendBigEndian(UInt16(truncatingIfNeeded: topic.utf8.count))
+        key += topic.utf8
+        key.appendBigEndian(UInt32(bitPattern: partition))
+        return key
+    }
+
+    /// The first key after every key starting with `prefix`.
+    static func successor(of prefix: [UInt8]) -> [UInt8] {
+        var end = prefix
+        while let last = end.last {
+            if last < 0xFF {
+                end[end.count - 1] = last + 1
+                return end
+            }
+            end.removeLast()
+        }
+        return [0xFF]
+    }
+}
+
+extension RocksDatabase {
+    /// Whether the database holds any key at all.
+    func hasAnyKey() throws(PageStoreError) -> Bool {
+        var any = false
+        try scan(prefix: []) { _, _ in
+            any = true
+            return false
+        }
+        return any
+    }
+}
+
+extension [UInt8] {
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        var v = value.bigEndian
+        Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,182 @@
+import CRocksDB
+
+/// The one owner of a RocksDB handle: opening (with the page store's options), reads, atomic write batches,
+/// prefix scans and properties. RocksDB's handle is safe to use from several threads at once.
+final class RocksDatabase: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let options: OpaquePointer
+    private let tableOptions: OpaquePointer
+    private let cache: OpaquePointer
+    private let readOptions: OpaquePointer
+    private let writeOptions: OpaquePointer
+    let path: String
+
+    /// Opens (creating) the database at `path`; `blockCacheBytes` bounds RocksDB's own cache of disk blocks.
+    init(path: String, blockCacheBytes: Int) throws(PageStoreError) {
+        self.path = path
+        options = rocksdb_options_create()
+        rocksdb_options_set_create_if_missing(options, 1)
+        // Records are JSON: lz4 keeps them at about a sixth on disk (scripts/bench-store-engines.sh).
+        rocksdb_options_set_compression(options, Int32(rocksdb_lz4_compression))
+        // Memory: two 16 MiB write buffers at most, a bounded block cache, index and filters inside it.
+        rocksdb_options_set_write_buffer_size(options, 16 << 20)
+        rocksdb_options_set_max_write_buffer_number(options, 2)
+        rocksdb_options_set_max_total_wal_size(options, 64 << 20)
+        rocksdb_options_set_max_open_files(options, 256)
+        rocksdb_options_set_keep_log_file_num(options, 2)
+        rocksdb_options_set_max_log_file_size(options, 1 << 20)
+        rocksdb_options_set_max_background_jobs(options, 2)
+        // A torn last write (a crash mid-append) is dropped at recovery; everything before it is kept.
+        rocksdb_options_set_wal_recovery_mode(options, 2)  // kPointInTimeRecovery
+        cache = rocksdb_cache_create_lru(max(1 << 20, blockCacheBytes))
+        tableOptions = rocksdb_block_based_options_create()
+        rocksdb_block_based_options_set_block_cache(tableOptions, cache)
+        rocksdb_block_based_options_set_block_size(tableOptions, 16 * 1024)
+        rocksdb_block_based_options_set_filter_policy(tableOptions, rocksdb_filterpolicy_create_bloom(10))
+        rocksdb_block_based_options_set_cache_index_and_filter_blocks(tableOptions, 1)
+        rocksdb_options_set_block_based_table_factory(options, tableOptions)
+        readOptions = rocksdb_readoptions_create()
+        // Not synced per write: a process crash loses nothing (the log is in the kernel's buffers); a machine crash
+        // may lose the last writes, and the checkpoint written with them goes back too, so they are read again.
+        writeOptions = rocksdb_writeoptions_create()
+        var error: UnsafeMutablePointer<CChar>?
+        let db = rocksdb_open(options, path, &error)
+        if let error {
+            let text = String(cString: error)
+            rocksdb_free(error)
+            Self.release(options, tableOptions, cache, readOptions, writeOptions)
+            throw PageStoreError(path: path, operation: "open", message: text)
+        }
+        handle = db!
+    }
+
+    private var closed = false
+
+    deinit { close() }
+
+    /// Closes the database now (before its files are deleted); only while no other thread uses it.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        rocksdb_close(handle)
+        Self.release(options, tableOptions, cache, readOptions, writeOptions)
+    }
+
+    private static func release(
+        _ options: OpaquePointer, _ table: OpaquePointer, _ cache: OpaquePointer, _ read: OpaquePointer,
+        _ write: OpaquePointer
+    ) {
+        rocksdb_readoptions_destroy(read)
+        rocksdb_writeoptions_destroy(write)
+        rocksdb_options_destroy(options)
+        rocksdb_block_based_options_destroy(table)
+        rocksdb_cache_destroy(cache)
+    }
+
+    /// Deletes the database at `path` (its files; the directory stays).
+    static func destroy(path: String) throws(PageStoreError) {
+        let options = rocksdb_options_create()
+        defer { rocksdb_options_destroy(options) }
+        var error: UnsafeMutablePointer<CChar>?
+        rocksdb_destroy_db(options, path, &error)
+        if let error {
+            let text = String(cString: error)
+            rocksdb_free(error)
+            throw PageStoreError(path: path, operation: "destroy", message: text)
+        }
+    }
+
+    /// The value stored under `key`, if any.
+    func get(_ key: [UInt8]) throws(PageStoreError) -> [UInt8]? {
+        var length = 0
+        var error: UnsafeMutablePointer<CChar>?
+        let value = key.withUnsafeBufferPointer { k in
+            k.withMemoryRebound(to: CChar.self) { k in
+                rocksdb_get(handle, readOptions, k.baseAddress, k.count, &length, &error)
+            }
+        }
+        if let error { throw failure("read", error) }
+        guard let value else { return nil }
+        defer { rocksdb_free(value) }
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
+    }
+
+    /// Writes every put and delete of `batch` atomically.
+    func write(_ batch: [(key: [UInt8], value: [UInt8]?)]) throws(PageStoreError) {
+        let b = rocksdb_writebatch_create()
+        defer { rocksdb_writebatch_destroy(b) }
+        for (key, value) in batch {
+            key.withUnsafeBufferPointer { k in
+                k.withMemoryRebound(to: CChar.self) { k in
+                    if let value {
+                        value.withUnsafeBufferPointer { v in
+                            v.withMemoryRebound(to: CChar.self) { v in
+                                rocksdb_writebatch_put(b, k.baseAddress, k.count, v.baseAddress, v.count)
+                            }
+                        }
+                    } else {
+                        rocksdb_writebatch_delete(b, k.baseAddress, k.count)
+                    }
+                }
+            }
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        rocksdb_write(handle, writeOptions, b, &error)
+        if let error { throw failure("write", error) }
+    }
+
+    /// Deletes every key from `start` (inclusive) to `end` (exclusive).
+    func deleteRange(from start: [UInt8], to end: [UInt8]) throws(PageStoreError) {
+        let b = rocksdb_writebatch_create()
+        defer { rocksdb_writebatch_destroy(b) }
+        start.withUnsafeBufferPointer { s in
+            s.withMemoryRebound(to: CChar.self) { s in
+                end.withUnsafeBufferPointer { e in
+                    e.withMemoryRebound(to: CChar.self) { e in
+                        rocksdb_writebatch_delete_range(b, s.baseAddress, s.count, e.baseAddress, e.count)
+                    }
+                }
+            }
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        rocksdb_write(handle, writeOptions, b, &error)
+        if let error { throw failure("delete", error) }
+    }
+
+    /// Calls `body` with every key and value starting with `prefix`, in key order, until it returns false.
+    func scan(prefix: [UInt8], _ body: ([UInt8], [UInt8]) -> Bool) throws(PageStoreError) {
+        let it = rocksdb_create_iterator(handle, readOptions)!
+        defer { rocksdb_iter_destroy(it) }
+        prefix.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { rocksdb_iter_seek(it, $0.baseAddress, $0.count) }
+        }
+        while rocksdb_iter_valid(it) != 0 {
+            var kl = 0, vl = 0
+            let k = rocksdb_iter_key(it, &kl)!, v = rocksdb_iter_value(it, &vl)
+            let key = k.withMemoryRebound(to: UInt8.self, capacity: kl) { Array(UnsafeBufferPointer(start: $0, count: kl)) }
+            guard key.starts(with: prefix) else { break }
+            let value = v.map { v in
+                v.withMemoryRebound(to: UInt8.self, capacity: vl) { Array(UnsafeBufferPointer(start: $0, count: vl)) }
+            } ?? []
+            guard body(key, value) else { break }
+            rocksdb_iter_next(it)
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        rocksdb_iter_get_error(it, &error)
+        if let error { throw failure("scan", error) }
+    }
+
+    /// An integer property (e.g. `rocksdb.total-sst-files-size`), nil when RocksDB has none by that name.
+    func property(_ name: String) -> UInt64? {
+        var value: UInt64 = 0
+        return rocksdb_property_int(handle, name, &value) == 0 ? value : nil
+    }
+
+    private func failure(_ operation: String, _ error: UnsafeMutablePointer<CChar>) -> PageStoreError {
+        let text = String(cString: error)
+        rocksdb_free(error)
+        return PageStoreError(path: path, operation: operation, message: text)
+    }
+}

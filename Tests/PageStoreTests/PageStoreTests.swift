@@ -1,0 +1,132 @@
+import Foundation
+import LayoutKit
+import PageStore
+import TestSupport
+import Testing
+
+/// The page store keeps pages, positions, change sets and checkpoints across reopening, writes a batch whole,
+/// and rebuilds (says why) a store made for another identity or found corrupt.
+@Suite struct PageStoreTests {
+    static func directory() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("page-store-\(UUID().uuidString)").path
+        return dir
+    }
+
+    static let scope = PageStore.Scope(topic: "in", partition: 3)
+
+    @Test func pagesAndCheckpointsSurviveReopening() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var (store, opening) = try PageStore.open(directory: dir, identity: "cluster-a/latest")
+        #expect(opening == .created)
+        let change = StoredChange(base: ContentHash(value: 1), target: ContentHash(value: 2), bytes: Array("{}".utf8))
+        var batch = PageStore.Batch()
+        batch.pages.append((Self.scope, "page-1", StoredPage(position: 41, record: Array("record-1".utf8))))
+        batch.pages.append((Self.scope, "page-2", StoredPage(position: 7, record: nil)))
+        batch.pages.append((.whole, "page-1", StoredPage(record: Array("r".utf8), history: [change])))
+        batch.checkpoints.append(("in", 3, 120))
+        try store.write(batch)
+        store.close()
+        (store, opening) = try PageStore.open(directory: dir, identity: "cluster-a/latest")
+        #expect(opening == .reopened)
+        #expect(try store.page("page-1", in: Self.scope) == StoredPage(position: 41, record: Array("record-1".utf8)))
+        // A cleared page keeps its position.
+        #expect(try store.page("page-2", in: Self.scope) == StoredPage(position: 7, record: nil))
+        #expect(try store.page("page-1", in: .whole)?.history == [change])
+        #expect(try store.page("page-3", in: Self.scope) == nil)
+        #expect(try store.checkpoint(topic: "in", partition: 3) == 120)
+        #expect(try store.checkpoint(topic: "in", partition: 4) == nil)
+        #expect(store.diskBytes > 0)
+    }
+
+    @Test func removingAScopeLeavesTheOthers() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        let other = PageStore.Scope(topic: "in", partition: 4)
+        var batch = PageStore.Batch()
+        for i in 0..<50 {
+            batch.pages.append((Self.scope, "p\(i)", StoredPage(position: Int64(i), record: [1])))
+            batch.pages.append((other, "p\(i)", StoredPage(position: Int64(i), record: [2])))
+        }
+        batch.checkpoints = [("in", 3, 50), ("in", 4, 50)]
+        try store.write(batch)
+        try store.removeScope(Self.scope, checkpoint: "in", partition: 3)
+        #expect(try store.pages(in: Self.scope).isEmpty)
+        #expect(try store.pages(in: other).count == 50)
+        #expect(try store.checkpoint(topic: "in", partition: 3) == nil)
+        #expect(try store.checkpoint(topic: "in", partition: 4) == 50)
+    }
+
+    @Test func aStoreForAnotherIdentityIsRebuilt() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var (store, _) = try PageStore.open(directory: dir, identity: "cluster-a/latest")
+        var batch = PageStore.Batch()
+        batch.pages.append((.whole, "k", StoredPage(record: [1, 2, 3])))
+        batch.checkpoints.append(("latest", 0, 9))
+        try store.write(batch)
+        store.close()
+        let opening: PageStore.Opening
+        (store, opening) = try PageStore.open(directory: dir, identity: "cluster-b/latest")
+        guard case .rebuilt(let reason) = opening else {
+            Issue.record("expected a rebuild, got \(opening)")
+            return
+        }
+        #expect(reason.contains("cluster-a/latest") && reason.contains("cluster-b/latest"))
+        #expect(try store.page("k", in: .whole) == nil)
+        #expect(try store.checkpoint(topic: "latest", partition: 0) == nil)
+        store.close()
+        #expect(try PageStore.open(directory: dir, identity: "cluster-b/latest").opening == .reopened)
+    }
+
+    @Test func aCorruptStoreIsRebuilt() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        var batch = PageStore.Batch()
+        batch.pages.append((.whole, "k", StoredPage(record: [1])))
+        try store.write(batch)
+        store.close()
+        // The manifest RocksDB starts from, overwritten with garbage.
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir)
+        for name in files where name.hasPrefix("MANIFEST-") {
+            try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let (reopened, opening) = try PageStore.open(directory: dir, identity: "x")
+        guard case .rebuilt(let reason) = opening else {
+            Issue.record("expected a rebuild, got \(opening)")
+            return
+        }
+        #expect(reason.contains("corrupt"))
+        #expect(try reopened.page("k", in: .whole) == nil)
+    }
+
+    @Test func aDirectoryHeldByAnotherStoreIsRefused() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        #expect(throws: PageStoreError.self) { _ = try PageStore.open(directory: dir, identity: "x") }
+        store.close()
+    }
+
+    @Test func largeValuesRoundTrip() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        var g = SeededRandom(seed: 7)
+        var expected: [String: [UInt8]] = [:]
+        for round in 0..<4 {
+            var batch = PageStore.Batch()
+            for i in 0..<64 {
+                let size = Int.random(in: 0..<120_000, using: &g)
+                let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &g) }
+                expected["page-\(i)"] = bytes
+                batch.pages.append((.whole, "page-\(i)", StoredPage(position: Int64(round), record: bytes)))
+            }
+            try store.write(batch)
+        }
+        for (key, bytes) in expected { #expect(try store.page(key, in: .whole)?.record == bytes) }
+        #expect(try store.pages(in: .whole).count == 64)
+    }
+}
