@@ -130,7 +130,7 @@ let package = Package(
             name: "LayoutService",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
-                "AttributeCarrying", "Mapping", "ContentTree",
+                "AttributeCarrying", "Mapping", "ContentTree", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -217,7 +217,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LayoutService", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler",
-                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI", "Gateway",
+                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI", "Gateway", "PageStore",
                 .product(name: "LayoutFeed", package: "swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "LayoutKit", package: "swift"),

@@ -162,6 +162,8 @@ public final class DeliveryEngine {
     public var onDropped: (KafkaMessage, Part) -> Void = { _, _ in }
     /// Called once per input message, when it is settled.
     public var onSettled: (KafkaMessage, Settlement) -> Void = { _, _ in }
+    /// Called for each part the cluster acknowledged (with its partition and offset), before its bytes are let go.
+    public var onAcknowledged: ((KafkaMessage, Part, DeliveryReport) -> Void)?
     /// Called when the output becomes blocked (with the reason) or unblocked (nil).
     public var onBlockedChange: (String?) -> Void = { _ in }
 
@@ -361,6 +363,7 @@ public final class DeliveryEngine {
                 failed(token, i, topic: report.topic, error: error)
             } else {
                 delivered = true
+                onAcknowledged?(e.message, e.parts[i], report)
                 release(token, i)
                 if let g = e.parts[i].opens { resolve(g, open: true) }
             }

@@ -236,6 +236,13 @@ public final class KafkaConsumer {
         _ = rd_kafka_resume_partitions(handle, list)
     }
 
+    /// The cluster's id (from the metadata; nil when no broker answers within `timeoutMs`).
+    public func clusterID(timeoutMs: Int32 = 5_000) -> String? {
+        guard let id = rd_kafka_clusterid(handle, timeoutMs) else { return nil }
+        defer { rd_kafka_mem_free(handle, id) }
+        return String(cString: id)
+    }
+
     /// Low and high watermarks as last seen in fetch responses (no broker round trip).
     public func cachedWatermarks(topic: String, partition: Int32) -> (low: Int64, high: Int64)? {
         var low: Int64 = 0, high: Int64 = 0

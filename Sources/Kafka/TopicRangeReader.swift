@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Reads ranges of one topic's partitions by assignment, never joining a consumer group, so no live group is
 /// disturbed: `replay`'s range, the latest layouts `serve` loads back, the preview following a topic, `tail`.
 ///
@@ -84,6 +86,30 @@ public final class TopicRangeReader {
         try consumer.queryWatermarks(topic: topic, partition: partition)
     }
 
+    /// The end of `partition` as a fetch finds it: a watermark query can under-report it (Tansu answers with its
+    /// last batch's first offset + 1), a fetch's end of partition does not. Reads the last batch only; any ranges
+    /// being read are given up (call `read` again).
+    public func fetchedEnd(_ partition: Int32, timeoutMs: Int = 10_000) throws(KafkaError) -> Int64 {
+        let (low, high) = try watermarks(partition)
+        try read([.init(partition: partition, start: max(low, high - 1), stop: .partitionEnd)])
+        let deadline = DispatchTime.now() + .milliseconds(timeoutMs)
+        while !reachedEnd.contains(partition) && DispatchTime.now() < deadline {
+            if case .failure(let e)? = next(timeoutMs: 100), e.isFatal { throw e }
+        }
+        guard reachedEnd.contains(partition), let end = positions[partition] else {
+            throw KafkaError(
+                code: -185, name: "_TIMED_OUT",
+                message: "\(topic)[\(partition)]: no end of partition within \(timeoutMs) ms")
+        }
+        return max(end, high)
+    }
+
+    /// The next offset of `partition` as far as what was read told (nil before anything was).
+    public func position(_ partition: Int32) -> Int64? { positions[partition] }
+
+    /// The cluster's id, nil when no broker answers in time.
+    public func clusterID(timeoutMs: Int32 = 5_000) -> String? { consumer.clusterID(timeoutMs: timeoutMs) }
+
     /// The broker's answer for the first offset of `partition` whose timestamp is at or after `time` (ms); nil when
     /// there is none. Check it against the records (`TimeLookup` in replay does).
     public func offset(atOrAfter time: Int64, partition: Int32) throws(KafkaError) -> Int64? {
@@ -96,8 +122,10 @@ public final class TopicRangeReader {
         self.ranges = Dictionary(ranges.map { ($0.partition, $0) }, uniquingKeysWith: { $1 })
         finished = Set(ranges.filter(\.isEmpty).map(\.partition))
         reachedEnd = []
-        try consumer.assign(
-            ranges.filter { !$0.isEmpty }.map { TopicPartition(topic, $0.partition, offset: $0.start) })
+        let assigned = ranges.filter { !$0.isEmpty }
+        try consumer.assign(assigned.map { TopicPartition(topic, $0.partition, offset: $0.start) })
+        // A partition finished by an earlier range was paused; librdkafka keeps that across assignments.
+        consumer.resume(assigned.map { TopicPartition(topic, $0.partition) })
     }
 
     /// Whether every partition was read up to its end at least once.

@@ -13,8 +13,11 @@ public struct ChangeSettings: Sendable {
     /// The compacted "latest layout" topic, keyed by page key, partitioned like the input.
     public var stateTopic: String
     public var pageKey = PageKeySource.messageKey
-    /// The in-memory store's budget in bytes (record text plus tape).
+    /// The memory cache's budget in bytes (record text plus tape) in front of the page store.
     public var storeMaxBytes = defaultStoreMaxBytes
+    /// The page store's directory (every page's position and latest layout on disk, with checkpoints); nil: memory
+    /// only, with pages past `storeMaxBytes` forgotten.
+    public var stateDirectory: String?
     public static let defaultStoreMaxBytes = 256 * 1024 * 1024
 
     public init(changesTopic: String, stateTopic: String) {

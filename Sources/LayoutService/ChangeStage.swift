@@ -35,13 +35,13 @@ public struct ChangeStage: Sendable {
     public let settings: ChangeSettings
     /// What a record does to its page (carried attributes, change set).
     var step: PageStep
-    /// The previous layout per page.
-    public var store: LayoutStore
+    /// The previous layout and position per page: in memory, and on disk when there is a page store.
+    public var pages: WorkerPages
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
         self.step = PageStep(for: compiler)
-        self.store = LayoutStore(maxBytes: settings.storeMaxBytes)
+        self.pages = WorkerPages(maxBytes: settings.storeMaxBytes)
     }
 
     /// Carries attributes as `compiler`'s config says from now on (after a config reload).
@@ -68,43 +68,53 @@ public struct ChangeStage: Sendable {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
-        // 2. Each page's messages in order, pages in parallel, each starting from the stored layout; an input at
-        //    or before the page's position leaves the page as it is.
-        var previous = order.map { store.page(for: $0) ?? LayoutStore.Page(layout: nil, position: nil) }
-        let step = self.step
-        let (pages, members) = (order, groups)
+        // 2. Each page's messages in order, pages in parallel, each starting from its layout in memory or else on
+        //    disk; an input at or before the page's position leaves the page as it is.
+        var previous = order.map { pages.inMemory($0) }
+        let misses = previous.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
+        pages.counted(hits: order.count - misses, misses: misses)
+        var moved = [Bool](repeating: false, count: order.count)
+        let (step, disk) = (self.step, pages.disk)
+        let (keys, members) = (order, groups)
         outcomes.withUnsafeMutableBufferPointer { out in
             previous.withUnsafeMutableBufferPointer { prev in
-                let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
-                DispatchQueue.concurrentPerform(iterations: pages.count) { g in
-                    let key = pages[g]
-                    var layout = last.buffer[g].layout
-                    var position = last.buffer[g].position
-                    for i in members[key]! {
-                        let offset = batch[i].message.offset
-                        if let position, offset <= position {
-                            results.buffer[i] = .redelivered(
-                                page: key.page, position: position,
-                                record: batch[i].record.map { step.carried($0, after: layout).bytes })
-                            continue
+                moved.withUnsafeMutableBufferPointer { moves in
+                    let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
+                    let movedPages = UnsafeMutableSendableBuffer(moves)
+                    DispatchQueue.concurrentPerform(iterations: keys.count) { g in
+                        let key = keys[g]
+                        let start = last.buffer[g] ?? WorkerPages.onDisk(key, in: disk)
+                        var layout = start?.layout
+                        var position = start?.position
+                        for i in members[key]! {
+                            let offset = batch[i].message.offset
+                            if let position, offset <= position {
+                                results.buffer[i] = .redelivered(
+                                    page: key.page, position: position,
+                                    record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                                continue
+                            }
+                            position = offset
+                            movedPages.buffer[g] = true
+                            guard let record = batch[i].record else {
+                                layout = nil
+                                results.buffer[i] = .cleared(page: key.page)
+                                continue
+                            }
+                            let next = step.next(after: layout, record: record, key: key.page)
+                            results.buffer[i] = .changed(
+                                Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+                            layout = next.layout
                         }
-                        position = offset
-                        guard let record = batch[i].record else {
-                            layout = nil
-                            results.buffer[i] = .cleared(page: key.page)
-                            continue
-                        }
-                        let next = step.next(after: layout, record: record, key: key.page)
-                        results.buffer[i] = .changed(
-                            Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
-                        layout = next.layout
+                        last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                     }
-                    last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                 }
             }
         }
-        // 3. What each page ends with goes back into the store.
-        for (g, key) in order.enumerated() { store.store(previous[g], for: key) }
+        // 3. What each page ends with goes back into memory (and, once its latest layout is acknowledged, to disk).
+        for (g, key) in order.enumerated() {
+            pages.settled(previous[g] ?? LayoutStore.Page(layout: nil, position: nil), for: key, moved: moved[g])
+        }
         return outcomes
     }
 

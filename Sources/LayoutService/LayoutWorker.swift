@@ -6,6 +6,7 @@ import LayoutCompiler
 import LayoutRecord
 public import Logging
 public import Ops
+import PageStore
 import Tracing
 
 /// The consume → compile → publish/dead-letter → commit loop. Runs on one thread, which owns the Kafka clients.
@@ -44,6 +45,10 @@ public final class LayoutWorker {
     /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
     var lastSettledTimestamp: [TopicPartition: Int64] = [:]
     let stateLoader: StateLoader?
+    /// Whether opening the page store was tried (on the first assignment).
+    var pageStoreTried = false
+    /// The page store's figures as last read (uptime nanoseconds, bytes on disk, pages).
+    var lastStoreFigures: (UInt64, (bytes: Int, pages: Int))?
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
 
@@ -129,6 +134,13 @@ public final class LayoutWorker {
                     "offset": .stringConvertible(message.offset), "changes-topic": .string(part.topic),
                 ])
         }
+        delivery.onAcknowledged = { [unowned self] message, part, report in
+            // A page's latest layout is on its topic: the page store may take it (and its checkpoint).
+            guard let c = settings.changes, part.topic == c.stateTopic, let key = part.key else { return }
+            self.changes?.pages.acknowledged(
+                WorkerPages.Key(topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
+                record: part.value, position: message.offset, stateOffset: report.offset)
+        }
         delivery.onBlockedChange = { [unowned self] reason in
             self.status.setOutputBlocked(reason)
             self.metrics.outputBlocked(reason != nil)
@@ -147,6 +159,7 @@ public final class LayoutWorker {
             let batch = full ? [] : fetch()
             process(batch)
             delivery.service()
+            flushPages()
             applyBackpressure()
             metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
             if DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds > UInt64(settings.commitIntervalMs)
@@ -246,7 +259,7 @@ public final class LayoutWorker {
             }
             deliver(outcome, of: message, page: page, state: states?[i], changes: changes, span: span)
         }
-        if let c = changes { metrics.store(bytes: c.store.bytes, layouts: c.store.count, evictions: c.store.evictions) }
+        if let c = changes { metrics.pages(c.pages, disk: pageStoreFigures) }
     }
 
     /// Counts a record's diagnostics by code.
@@ -457,11 +470,12 @@ public final class LayoutWorker {
             // Finish what is in flight for these partitions (bounded), commit it, and forget them.
             drain(deadline: .now() + .milliseconds(settings.shutdownTimeoutMs / 2))
             commit(synchronous: true)
+            flushPages()
             for p in partitions {
                 let key = TopicPartition(p.topic, p.partition)
                 assigned.remove(key)
                 revokedDuringPoll.insert(key)
-                changes?.store.removePartition(topic: p.topic, partition: p.partition)
+                changes?.pages.removePartition(topic: p.topic, partition: p.partition)
                 lastSettledTimestamp[key] = nil
                 metrics.uncommitted(topic: p.topic, partition: p.partition, messages: 0, seconds: 0)
                 if let next = tracker.nextOffset(topic: p.topic, partition: p.partition),
@@ -489,21 +503,33 @@ public final class LayoutWorker {
         breaker?.retain(partitions: assigned)
     }
 
-    /// Reads the latest layouts of newly assigned partitions before any of their messages is processed.
+    /// Brings the pages of newly assigned partitions up to date before any of their messages is processed.
     func rebuildState(_ partitions: [TopicPartition]) {
         guard let loader = stateLoader, changes != nil, !partitions.isEmpty else { return }
         status.setRebuilding(true)
         defer { status.setRebuilding(false) }
         do {
-            let loaded = try loader.load(partitions, into: &changes!.store)
+            try openPageStore(loader)
+            var loaded: StateLoader.Loaded
+            do {
+                loaded = try loader.load(partitions, into: &changes!.pages)
+            } catch where error.name == StateLoader.storeFailure && changes!.pages.disk != nil {
+                // The disk store cannot take the pages: go on from memory, as without one.
+                pageStoreOff("cannot write the page store (\(error.message))")
+                loaded = try loader.load(partitions, into: &changes!.pages)
+            }
             metrics.stateRebuilt(seconds: loaded.seconds)
+            metrics.stateRead(messages: loaded.messages)
             logger.info(
                 "latest layouts rebuilt",
                 metadata: [
                     "partitions": .string(partitions.map(\.description).joined(separator: ",")),
+                    "messages-read": .stringConvertible(loaded.messages),
                     "layouts": .stringConvertible(loaded.layouts),
                     "tombstones": .stringConvertible(loaded.tombstones),
                     "unreadable": .stringConvertible(loaded.unreadable),
+                    "rebuilt-partitions": .stringConvertible(loaded.rebuiltPartitions),
+                    "page-store": .string(changes!.pages.disk?.path ?? "off"),
                     "seconds": .string(String(format: "%.3f", loaded.seconds)),
                 ])
         } catch {
@@ -513,13 +539,71 @@ public final class LayoutWorker {
         }
     }
 
+    /// Opens the page store in `--state-dir` on the first assignment (the cluster's id is part of what it is made
+    /// for); a directory that cannot be used leaves the worker working from memory, and says so.
+    func openPageStore(_ loader: StateLoader) throws(KafkaError) {
+        guard !pageStoreTried, let dir = settings.changes?.stateDirectory else { return }
+        pageStoreTried = true
+        let identity = try loader.storeIdentity()
+        do {
+            let (store, opening) = try PageStore.open(directory: dir, identity: identity)
+            changes!.pages.use(store)
+            switch opening {
+            case .created: logger.info("page store created", metadata: ["state-dir": .string(dir)])
+            case .reopened: logger.info("page store reopened", metadata: ["state-dir": .string(dir)])
+            case .rebuilt(let reason):
+                logger.warning(
+                    "page store rebuilt from the topic", metadata: ["state-dir": .string(dir), "reason": .string(reason)])
+            }
+        } catch {
+            pageStoreOff("cannot open the page store: \(error.description)")
+        }
+    }
+
+    /// Goes on without the disk store: pages past the memory budget are forgotten, as the status says.
+    func pageStoreOff(_ reason: String) {
+        changes?.pages.use(nil)
+        status.setPageStoreProblem(reason + "; pages past --state-max-bytes are forgotten")
+        logger.error("page store off; working from memory", metadata: ["reason": .string(reason)])
+    }
+
+    /// Writes what the latest-layout topic acknowledged to the page store; a failure keeps the pages in memory,
+    /// to be written at the next turn, and is reported (once, and again when it clears).
+    func flushPages() {
+        guard changes?.pages.disk != nil else { return }
+        let before = changes!.pages.writeFailure
+        changes!.pages.flush()
+        let now = changes!.pages.writeFailure
+        guard (before == nil) != (now == nil) else { return }
+        if let now {
+            status.setPageStoreProblem("page store writes fail (\(now)); changed pages stay in memory until they succeed")
+            logger.error("page store writes fail; changed pages stay in memory", metadata: ["error": .string(now)])
+        } else {
+            status.setPageStoreProblem(nil)
+            logger.info("page store writes succeed again")
+        }
+    }
+
+    /// The page store's size on disk and pages, read at most every 10 s (a directory listing).
+    var pageStoreFigures: (bytes: Int, pages: Int)? {
+        guard let disk = changes?.pages.disk else { return nil }
+        if let (at, figures) = lastStoreFigures, DispatchTime.now().uptimeNanoseconds - at < 10_000_000_000 {
+            return figures
+        }
+        let figures = (disk.diskBytes, disk.estimatedPages)
+        lastStoreFigures = (DispatchTime.now().uptimeNanoseconds, figures)
+        return figures
+    }
+
     func shutdown() {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
         // What the latest-layout store holds before the partitions are revoked (bounded by --state-max-bytes).
-        let store = changes.map { (bytes: $0.store.bytes, pages: $0.store.count) }
+        let store = changes.map { (bytes: $0.pages.cache.bytes, pages: $0.pages.count) }
         let deadline = DispatchTime.now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4)
         drain(deadline: deadline)
         commit(synchronous: true)
+        flushPages()
+        changes?.pages.disk?.close()
         delivery.abandonUnsettled("the worker stopped before the outputs were acknowledged")
         consumer.close()
         stateLoader?.close()

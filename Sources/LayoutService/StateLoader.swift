@@ -1,16 +1,21 @@
 import Delivery
 import Dispatch
 public import Kafka
-import LayoutDiff
 import LayoutRecord
 public import Logging
+import PageStore
 
-/// Reads the "latest layout" topic back into a layout store for newly assigned input partitions.
+/// Brings the pages of newly assigned input partitions up to date from the "latest layout" topic: with a page store
+/// on disk, from each input partition's checkpoint to the end (only what it missed; the whole partition when the
+/// checkpoint cannot be trusted); without one, the whole partition into memory.
 public final class StateLoader {
     let settings: ChangeSettings
     let kafka: KafkaConfiguration
     let logger: Logger
     private var reader: TopicRangeReader?
+
+    /// The error name of a page store that failed while pages were read back into it.
+    public static let storeFailure = "_PAGE_STORE"
 
     public init(settings: ChangeSettings, kafka: KafkaConfiguration, logger: Logger) {
         self.settings = settings
@@ -18,32 +23,49 @@ public final class StateLoader {
         self.logger = logger
     }
 
-    /// What a rebuild read.
+    /// What a load read.
     public struct Loaded: Sendable {
+        /// Messages of the latest-layout topic read (the restart cost: what the checkpoints did not cover).
+        public var messages = 0
         public var layouts = 0
         public var tombstones = 0
         public var unreadable = 0
+        /// Input partitions whose checkpoint could not be used, so their pages were read from the beginning.
+        public var rebuiltPartitions = 0
         public var seconds = 0.0
     }
 
-    /// Loads the latest layout of every page of `partitions` (input partitions; state partition numbers match).
-    public func load(_ partitions: [TopicPartition], into store: inout LayoutStore, timeoutMs: Int = 60_000)
+    private func openReader() throws(KafkaError) -> TopicRangeReader {
+        if let reader { return reader }
+        let made = try TopicRangeReader(configuration: kafka, topic: settings.stateTopic)
+        reader = made
+        return made
+    }
+
+    /// The identity a page store for this worker is made for: the cluster and the latest-layout topic.
+    public func storeIdentity() throws(KafkaError) -> String {
+        let reader = try openReader()
+        guard let cluster = reader.clusterID(timeoutMs: 10_000) else {
+            throw KafkaError(
+                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s",
+                isFatal: false, isRetriable: true)
+        }
+        return "cluster \(cluster), latest-layout topic \(settings.stateTopic)"
+    }
+
+    /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`.
+    public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(KafkaError) -> Loaded
     {
         let start = DispatchTime.now()
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
-        let reader: TopicRangeReader
-        if let existing = self.reader {
-            reader = existing
-        } else {
-            reader = try TopicRangeReader(configuration: kafka, topic: settings.stateTopic)
-            self.reader = reader
-        }
+        let reader = try openReader()
         for input in partitions {
-            let low: Int64, high: Int64
+            let low: Int64, end: Int64
             do {
-                (low, high) = try reader.watermarks(input.partition)
+                low = try reader.watermarks(input.partition).low
+                end = try reader.fetchedEnd(input.partition)
             } catch {
                 throw KafkaError(
                     code: error.code, name: error.name,
@@ -51,9 +73,10 @@ public final class StateLoader {
                         + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
                     isFatal: error.isFatal, isRetriable: error.isRetriable)
             }
-            guard high > low else { continue }
-            // To the end as the fetch finds it: a watermark query may under-report a partition's end.
-            try reader.read([.init(partition: input.partition, start: low, stop: .partitionEnd)])
+            let from = try startOffset(input, low: low, end: end, disk: pages.disk, &loaded)
+            guard end > from else { continue }
+            try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
+            var sink = PageSink(input: input, disk: pages.disk)
             while !reader.isDone && DispatchTime.now() < deadline {
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
@@ -61,48 +84,122 @@ public final class StateLoader {
                     if e.isFatal { throw e }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
-                        let keyBytes = m.key
-                    else { continue }
-                    let key = LayoutStore.Key(
-                        topic: input.topic, partition: input.partition, page: String(decoding: keyBytes, as: UTF8.self))
-                    let position = OutputHeader.position(of: m)
-                    guard let value = m.value else {
-                        store.store(LayoutStore.Page(layout: nil, position: position), for: key)
-                        loaded.tombstones += 1
-                        continue
-                    }
-                    do {
-                        store.store(
-                            LayoutStore.Page(layout: try RecordOutline(bytes: value), position: position), for: key)
-                        loaded.layouts += 1
-                    } catch {
-                        loaded.unreadable += 1
-                        logger.warning(
-                            "unreadable latest layout skipped",
-                            metadata: [
-                                "partition": .stringConvertible(m.partition), "offset": .stringConvertible(m.offset),
-                                "error": .string(error.description),
-                            ])
-                    }
+                    loaded.messages += 1
+                    try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
             }
             if !reader.isDone {
                 throw KafkaError(
                     code: -185, name: "_TIMED_OUT",
                     message:
-                        "rebuilding latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms"
+                        "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms"
                 )
             }
+            try sink.write(checkpoint: reader.position(input.partition) ?? end)
         }
         try reader.read([])
         loaded.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return loaded
     }
 
+    /// Where to read `input`'s pages from: its checkpoint when the store has one that the partition can have
+    /// written (between the low watermark and the end), else the beginning, after the partition's pages on disk are
+    /// deleted (the topic was recreated, or compacted or deleted past the checkpoint).
+    private func startOffset(
+        _ input: TopicPartition, low: Int64, end: Int64, disk: PageStore?, _ loaded: inout Loaded
+    ) throws(KafkaError) -> Int64 {
+        guard let disk else { return low }
+        do {
+            let checkpoint = try disk.checkpoint(topic: input.topic, partition: input.partition)
+            if let checkpoint, checkpoint >= low, checkpoint <= end { return checkpoint }
+            if let checkpoint {
+                logger.warning(
+                    "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
+                    metadata: [
+                        "partition": .string(input.description), "checkpoint": .stringConvertible(checkpoint),
+                        "low": .stringConvertible(low), "end": .stringConvertible(end),
+                    ])
+                loaded.rebuiltPartitions += 1
+            }
+            try disk.removeScope(
+                PageStore.Scope(topic: input.topic, partition: input.partition), checkpoint: input.topic,
+                partition: input.partition)
+            return low
+        } catch {
+            throw KafkaError(code: -1, name: StateLoader.storeFailure, message: error.description, isFatal: true)
+        }
+    }
+
+    /// One latest layout read back: to disk (batched) when there is a store, else into memory.
+    private func take(
+        _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, sink: inout PageSink,
+        _ loaded: inout Loaded
+    ) throws(KafkaError) {
+        guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
+            let keyBytes = m.key
+        else { return }
+        let page = String(decoding: keyBytes, as: UTF8.self)
+        let position = OutputHeader.position(of: m)
+        if m.value == nil { loaded.tombstones += 1 } else { loaded.layouts += 1 }
+        if sink.disk != nil {
+            try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)
+            return
+        }
+        let key = WorkerPages.Key(topic: input.topic, partition: input.partition, page: page)
+        guard let value = m.value else {
+            pages.loaded(WorkerPages.Page(layout: nil, position: position), for: key)
+            return
+        }
+        do {
+            pages.loaded(WorkerPages.Page(layout: try RecordOutline(bytes: value), position: position), for: key)
+        } catch {
+            loaded.unreadable += 1
+            logger.warning(
+                "unreadable latest layout skipped",
+                metadata: [
+                    "partition": .stringConvertible(m.partition), "offset": .stringConvertible(m.offset),
+                    "error": .string(error.description),
+                ])
+        }
+    }
+
     /// Leaves the brokers.
     public func close() {
         reader?.close()
         reader = nil
+    }
+}
+
+/// Latest layouts read back, written to the page store in batches, each with the checkpoint it reaches.
+struct PageSink {
+    let input: TopicPartition
+    let disk: PageStore?
+    private var batch = PageStore.Batch()
+    private var bytes = 0
+    private var through: Int64 = -1
+
+    init(input: TopicPartition, disk: PageStore?) {
+        self.input = input
+        self.disk = disk
+    }
+
+    mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
+        batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
+        bytes += stored.bytes + page.utf8.count
+        through = offset
+        if batch.pages.count >= 512 || bytes >= 16 << 20 { try write(checkpoint: through + 1) }
+    }
+
+    /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
+    mutating func write(checkpoint: Int64) throws(KafkaError) {
+        guard let disk else { return }
+        batch.checkpoints = [(input.topic, input.partition, checkpoint)]
+        do {
+            try disk.write(batch)
+        } catch {
+            throw KafkaError(code: -1, name: StateLoader.storeFailure, message: error.description, isFatal: true)
+        }
+        batch = PageStore.Batch()
+        bytes = 0
     }
 }

@@ -93,6 +93,21 @@ public final class WorkerMetrics: DeliveryMetrics {
         total(MetricCatalog.storeEvictions, [], evictions)
     }
 
+    /// The pages in memory and on disk (`disk` nil: no page store).
+    func pages(_ pages: WorkerPages, disk: (bytes: Int, pages: Int)?) {
+        store(bytes: pages.cache.bytes, layouts: pages.count, evictions: pages.cache.evictions)
+        total(MetricCatalog.pageLookups, [("result", "memory")], pages.hits)
+        total(MetricCatalog.pageLookups, [("result", "disk")], pages.misses)
+        gauge(MetricCatalog.pageStoreUp).record(disk != nil && pages.writeFailure == nil ? 1 : 0)
+        gauge(MetricCatalog.pageStoreUnstored).record(pages.unstoredCount)
+        if let disk {
+            gauge(MetricCatalog.pageStoreDiskBytes).record(disk.bytes)
+            gauge(MetricCatalog.pageStorePages).record(disk.pages)
+        }
+    }
+
+    func stateRead(messages: Int) { counter(MetricCatalog.stateReadMessages).increment(by: messages) }
+
     func stateRebuilt(seconds: Double) {
         Timer(
             label: MetricCatalog.stateRebuildSeconds.name, dimensions: [], preferredDisplayUnit: .seconds,

@@ -69,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong(SettingTable.stateMaxBytes.name), parsing: .unconditional,
         help: SettingTable.stateMaxBytes.help)
     var stateMaxBytes: String?
+    @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
     @Option(name: .customLong(SettingTable.stopAfter.name), parsing: .unconditional, help: SettingTable.stopAfter.help)
     var stopAfter: String?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
@@ -169,6 +170,9 @@ struct ServeCommand: AsyncParsableCommand {
             changesTopic: topic, stateTopic: try sources.read(SettingTable.stateTopic, stateTopic) ?? topic + ".latest")
         if let k = try sources.read(SettingTable.pageKey, pageKey) { changes.pageKey = k }
         if let n = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes) { changes.storeMaxBytes = n }
+        let group = try sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup
+        let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
+        changes.stateDirectory = dir == "off" ? nil : dir
         return changes
     }
 

@@ -100,8 +100,13 @@ enum SettingTable {
     static let pageKey = Setting<ChangeSettings.PageKeySource>(
         "page-key", [.serve], "Page key for change sets", default: .messageKey)
     static let stateMaxBytes = Setting<Int>(
-        "state-max-bytes", [.serve], "Budget of the in-memory latest-layout store",
+        "state-max-bytes", [.serve], "Memory for latest layouts in front of the page store (a cache: bytes)",
         default: ChangeSettings.defaultStoreMaxBytes, atLeast: 1)
+    static let stateDir = Setting<String>(
+        "state-dir", [.serve, .gateway],
+        "Page store directory: every page's latest layout, position and change sets on disk, read back from its checkpoints on start ('off': memory only)",
+        default: "layout-worker-state/<serve-GROUP | gateway-TOPIC>")
+    static let defaultStateRoot = "layout-worker-state"
 
     // HTTP servers of the preview and the gateway.
     static let host = Setting<String>(
@@ -112,7 +117,7 @@ enum SettingTable {
     static let defaultPreviewPort = 8088
     static let maxHeldBytes = Setting<Int>(
         "max-held-bytes", [.gateway],
-        "Bytes of records and change sets the gateway holds; past it the least recently read pages are let go",
+        "Bytes of records and change sets the gateway holds in memory; past it the least recently read pages are read from the page store",
         default: GatewaySettings.defaultMaxBytes, atLeast: 1)
     static let maxStreams = Setting<Int>(
         "max-streams", [.gateway], "Event streams followed at once; past it new ones are answered 503",
@@ -125,7 +130,7 @@ enum SettingTable {
         tombstones, maxMessageBytes, maxInFlight, maxInFlightBytes, producerStallMs,
         consumerProperty, producerProperty, batchSize, shutdownTimeoutMs, crashStateDir, http, livenessStallSeconds,
         stopAfter, debugCrashKey,
-        changesTopic, stateTopic, pageKey, stateMaxBytes,
+        changesTopic, stateTopic, pageKey, stateMaxBytes, stateDir,
         host, port, maxHeldBytes, maxStreams,
     ]
 

@@ -69,15 +69,31 @@ public enum MetricCatalog {
     public static let changeSetsSkipped = MetricFamily(
         "layout_worker_change_sets_skipped_total", .counter, "Change sets not made, by reason.")
     public static let storeBytes = MetricFamily(
-        "layout_worker_state_store_bytes", .gauge, "Bytes held by the in-memory latest-layout store.")
+        "layout_worker_state_store_bytes", .gauge, "Bytes of layouts held in memory (the cache before the page store).")
     public static let storeLayouts = MetricFamily(
-        "layout_worker_state_store_layouts", .gauge, "Layouts held by the in-memory latest-layout store.")
+        "layout_worker_state_store_layouts", .gauge, "Pages held in memory (the cache before the page store).")
     public static let storeEvictions = MetricFamily(
         "layout_worker_state_store_evictions_total", .counter,
-        "Layouts evicted from the latest-layout store to stay within its budget.")
+        "Pages let go from memory to stay within --state-max-bytes (read from the page store when needed again).")
     public static let stateRebuildSeconds = MetricFamily(
         "layout_worker_state_rebuild_seconds", .histogram,
-        "Time to read the latest layouts of newly assigned partitions.")
+        "Time to bring newly assigned partitions' pages up to date from the latest-layout topic.")
+    public static let stateReadMessages = MetricFamily(
+        "layout_worker_state_read_messages_total", .counter,
+        "Latest-layout messages read on assignment (from the page store's checkpoints, or the beginning).")
+    public static let pageLookups = MetricFamily(
+        "layout_worker_page_lookups_total", .counter,
+        "Page lookups by where they were answered (result: memory, disk); hit ratio = memory / all.")
+    public static let pageStoreUp = MetricFamily(
+        "layout_worker_page_store_up", .gauge,
+        "1 while the page store on disk is open and its writes succeed; 0 while the worker works from memory.")
+    public static let pageStoreDiskBytes = MetricFamily(
+        "layout_worker_page_store_disk_bytes", .gauge, "Bytes of the page store's files on disk.")
+    public static let pageStorePages = MetricFamily(
+        "layout_worker_page_store_pages", .gauge, "Pages in the page store on disk (RocksDB's estimate).")
+    public static let pageStoreUnstored = MetricFamily(
+        "layout_worker_page_store_unstored_pages", .gauge,
+        "Pages changed in memory whose latest layout is not acknowledged and on disk yet.")
     // Delivery.
     public static let produceRetries = MetricFamily(
         "layout_worker_produce_retries_total", .counter, "Outputs produced again after a retriable failure.")
@@ -170,7 +186,8 @@ public enum MetricCatalog {
     public static let all: [MetricFamily] = [
         consumed, published, deadLettered, skipped, inFlight, inFlightBytes, compileSeconds, diagnostics,
         changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
-        stateRebuildSeconds,
+        stateRebuildSeconds, stateReadMessages, pageLookups, pageStoreUp, pageStoreDiskBytes, pageStorePages,
+        pageStoreUnstored,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,
         rebalances, commits, commitFailures, uncommitted, uncommittedSeconds, assignedPartitions, ready, lag,
         lagSeconds,

@@ -13,6 +13,7 @@ public final class WorkerStatus: Sendable {
     private let unreachableReason = Mutex<String?>(nil)
     private let lastConnectionError = Mutex<String?>(nil)
     private let breakerOff = Mutex<String?>(nil)
+    private let storeProblem = Mutex<String?>(nil)
     /// How long the worker loop may go without a turn before `/healthz` fails (nanoseconds).
     public let stallLimitNanoseconds: UInt64
 
@@ -53,6 +54,8 @@ public final class WorkerStatus: Sendable {
     package func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
     /// Why the crash-loop breaker is off, or nil while it works.
     package func setCrashBreakerOff(_ reason: String?) { breakerOff.withLock { $0 = reason } }
+    /// Why the page store on disk is not used or not written (the worker goes on from memory), or nil while it is.
+    package func setPageStoreProblem(_ reason: String?) { storeProblem.withLock { $0 = reason } }
 
     // MARK: What the ops endpoints read
 
@@ -63,6 +66,8 @@ public final class WorkerStatus: Sendable {
     public var assignedPartitions: Int { assignedCount.load(ordering: .relaxed) }
     /// Why the crash-loop breaker is off (readiness still passes, with a warning), or nil.
     public var crashBreakerOff: String? { breakerOff.withLock { $0 } }
+    /// Why the page store is off or failing (readiness still passes, with a warning), or nil.
+    public var pageStoreProblem: String? { storeProblem.withLock { $0 } }
 
     /// Ready to take traffic: a member of the group (with or without partitions), the brokers reachable, the output
     /// taking records and no state rebuild under way. Otherwise the reason.
@@ -72,9 +77,10 @@ public final class WorkerStatus: Sendable {
         if let reason = unreachable { return .failing("brokers unreachable: \(reason)") }
         if rebuildingFlag.load(ordering: .relaxed) { return .failing("rebuilding latest layouts") }
         if !isJoined { return .failing("not yet a member of the consumer group") }
-        let ready = "ready; \(assignedPartitions) partition(s) assigned"
-        guard let off = crashBreakerOff else { return .passing(ready) }
-        return .passing(ready + "; warning: the crash-loop breaker is off (\(off))")
+        var ready = "ready; \(assignedPartitions) partition(s) assigned"
+        if let off = crashBreakerOff { ready += "; warning: the crash-loop breaker is off (\(off))" }
+        if let problem = pageStoreProblem { ready += "; warning: working from memory: \(problem)" }
+        return .passing(ready)
     }
 
     /// Alive: the worker loop turned within the stall limit (or is rebuilding state, or has not started yet).

@@ -57,10 +57,10 @@ public final class PageStore: Sendable {
     }
 
     /// Opens the store in `directory` (created when missing) for the topics and cluster `identity` names; a store
-    /// made for another identity, or one RocksDB finds corrupt, is deleted and made anew (`Opening` says why).
-    /// `blockCacheBytes` bounds RocksDB's own cache. Throws when the directory cannot be used at all (not writable,
-    /// held by another process).
-    public static func open(directory: String, identity: String, blockCacheBytes: Int = 8 << 20)
+    /// made for another identity, or one RocksDB finds corrupt, is deleted and made anew (`Opening` says why). A nil
+    /// identity takes the store as it is (tools and tests that inspect one). `blockCacheBytes` bounds RocksDB's own
+    /// cache. Throws when the directory cannot be used at all (not writable, held by another process).
+    public static func open(directory: String, identity: String?, blockCacheBytes: Int = 8 << 20)
         throws(PageStoreError) -> (store: PageStore, opening: Opening)
     {
         do {
@@ -78,6 +78,9 @@ public final class PageStore: Sendable {
             database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
         }
         let stored = try database.get(Self.identityKey).map { String(decoding: $0, as: UTF8.self) }
+        guard let identity else {
+            return (PageStore(path: directory, database: database), stored == nil ? .created : .reopened)
+        }
         if let stored, stored != identity {
             rebuilt = "made for \(stored), not \(identity)"
             database = try Self.recreate(database, directory, blockCacheBytes)

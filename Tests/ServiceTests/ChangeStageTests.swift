@@ -102,14 +102,14 @@ private final class Offsets: Sendable {
         // A tombstone at 103 clears the page; a re-delivered 102 cannot bring it back.
         #expect(stage.outcomes([(message(key: "p", value: nil, offset: 103), nil)])[0].cleared == "p")
         #expect(stage.outcomes([(message(key: "p", value: [], offset: 102), v[2])])[0].redelivered == 103)
-        #expect(stage.store.page(for: .init(topic: "in", partition: 0, page: "p"))?.position == 103)
-        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "p")) == nil)
+        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.position == 103)
+        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.layout == nil)
         // A new input after it starts the page afresh.
         let fresh = try #require(stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])])[0].step)
         #expect(fresh.changeSet.base == nil && fresh.changeSet.target.hash == hash(v[3]))
         // A store rebuilt from the latest-layout topic knows the positions: the same answer after a restart.
         var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
-        rebuilt.store.store(
+        rebuilt.pages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[3].bytes), position: 104),
             for: .init(topic: "in", partition: 0, page: "p"))
         #expect(rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])])[0].redelivered == 104)
@@ -197,7 +197,7 @@ private final class Offsets: Sendable {
         #expect(out[4].step?.changeSet.base == nil)
         #expect(out[5].step?.changeSet.base?.hash == hash(b1) && out[5].step?.changeSet.summary == ChangeSummary())
         // The store ends with each page's last layout.
-        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "a"))?.hash == hash(a3))
-        #expect(stage.store.layout(for: .init(topic: "in", partition: 0, page: "b"))?.hash == hash(b1))
+        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "a"))?.layout?.hash == hash(a3))
+        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "b"))?.layout?.hash == hash(b1))
     }
 }

@@ -290,7 +290,11 @@ final class WorkerProcess {
                 "--group", group, "--http", http, "--config", Fixtures.path("config/default.yaml"),
                 "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
                 "--consumer-property", "fetch.wait.max.ms=10", "--shutdown-timeout-ms", "8000", "--log-format", "json",
-            ] + extra,
+            ] + extra
+                // A page store of its own unless the test names one (workers of one group side by side would share
+                // the default directory).
+                + (extra.contains("--state-dir")
+                    ? [] : ["--state-dir", broker.workDirectory.appendingPathComponent("state-\(UUID().uuidString)").path]),
             environment: environment)
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -1,0 +1,103 @@
+import Kafka
+import LayoutRecord
+public import PageStore
+
+/// The worker's pages: a bounded memory cache (`LayoutStore`) in front of the page store on disk, which holds every
+/// page's latest layout and position whatever their number. What a batch does to a page is in memory at once; it
+/// reaches the disk when the page's latest layout is acknowledged on the latest-layout topic, with that topic's
+/// offset as the checkpoint of the input partition's pages (so the store only ever holds what the topic holds).
+/// Until then the page's state is kept apart from the cache (`unstored`) and never evicted, so no lookup can find
+/// an older state on disk. Without a disk store (`--state-dir off`, or it could not be opened) it is the cache alone.
+public struct WorkerPages: Sendable {
+    public typealias Key = LayoutStore.Key
+    public typealias Page = LayoutStore.Page
+
+    public private(set) var cache: LayoutStore
+    public private(set) var disk: PageStore?
+    /// States a batch made whose latest layout is not on disk yet, by page.
+    private var unstored: [Key: Page] = [:]
+    /// Acknowledged latest layouts to write at the next `flush`, and the checkpoints they move.
+    private var pending: [Key: StoredPage] = [:]
+    private var checkpoints: [TopicPartition: Int64] = [:]
+    /// Lookups answered from memory, and those that went to the disk store.
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+    /// Why the last write to disk failed (nil: the last one succeeded); pages stay in memory until one succeeds.
+    public private(set) var writeFailure: String?
+
+    public init(maxBytes: Int, disk: PageStore? = nil) {
+        cache = LayoutStore(maxBytes: maxBytes)
+        self.disk = disk
+    }
+
+    /// Uses `disk` from now on (opened once the cluster is known).
+    public mutating func use(_ disk: PageStore?) { self.disk = disk }
+
+    /// Pages held in the memory cache.
+    public var count: Int { cache.count }
+    /// Pages changed in memory and not on disk yet.
+    public var unstoredCount: Int { unstored.count }
+
+    /// What memory holds for `key` (marked as recently used); nil when only the disk store can tell.
+    public mutating func inMemory(_ key: Key) -> Page? { unstored[key] ?? cache.page(for: key) }
+
+    /// What `disk` holds for `key`: safe from any thread. Nil when it holds nothing (or cannot be read).
+    static func onDisk(_ key: Key, in disk: PageStore?) -> Page? {
+        guard let disk,
+            let stored = try? disk.page(key.page, in: PageStore.Scope(topic: key.topic, partition: key.partition))
+        else { return nil }
+        return Page(layout: stored.record.flatMap { try? RecordOutline(bytes: $0) }, position: stored.position)
+    }
+
+    /// Counts a lookup answered from memory or from disk.
+    mutating func counted(hits: Int, misses: Int) {
+        self.hits += hits
+        self.misses += misses
+    }
+
+    /// What a batch left a page with; when the batch `moved` it, it waits in memory until its latest layout is
+    /// acknowledged.
+    mutating func settled(_ page: Page, for key: Key, moved: Bool) {
+        cache.store(page, for: key)
+        if moved, disk != nil { unstored[key] = page }
+    }
+
+    /// The page's latest layout (nil: its tombstone) was acknowledged at `offset` of the latest-layout topic: it goes
+    /// to disk at the next `flush`, and so does the checkpoint of its input partition.
+    public mutating func acknowledged(_ key: Key, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
+        guard disk != nil else { return }
+        pending[key] = StoredPage(position: position, record: record)
+        let tp = TopicPartition(key.topic, key.partition)
+        checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
+    }
+
+    /// Writes what was acknowledged since the last flush in one atomic batch; the pages it stores leave `unstored`
+    /// when nothing newer waits for them. On failure everything stays in memory and is written at the next flush.
+    public mutating func flush() {
+        guard let disk, !pending.isEmpty || !checkpoints.isEmpty else { return }
+        var batch = PageStore.Batch()
+        for (key, page) in pending {
+            batch.pages.append((PageStore.Scope(topic: key.topic, partition: key.partition), key.page, page))
+        }
+        for (tp, offset) in checkpoints { batch.checkpoints.append((tp.topic, tp.partition, offset)) }
+        do {
+            try disk.write(batch)
+        } catch {
+            writeFailure = error.description
+            return
+        }
+        writeFailure = nil
+        for (key, page) in pending where unstored[key]?.position == page.position { unstored[key] = nil }
+        pending.removeAll(keepingCapacity: true)
+        checkpoints.removeAll(keepingCapacity: true)
+    }
+
+    /// Forgets a revoked partition's pages in memory (the disk keeps them, and the checkpoint to resume from).
+    public mutating func removePartition(topic: String, partition: Int32) {
+        cache.removePartition(topic: topic, partition: partition)
+        for key in unstored.keys where key.partition == partition && key.topic == topic { unstored[key] = nil }
+    }
+
+    /// Loads a page read back from the latest-layout topic into memory (no disk store: the cache is all there is).
+    public mutating func loaded(_ page: Page, for key: Key) { cache.store(page, for: key) }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Kafka
+import LayoutJSON
+import PageStore
+import TestSupport
+import Testing
+
+private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+
+/// Version `n` of page `key`: a results list whose products move on by one per version.
+private func pageVersion(_ key: String, _ n: Int) -> [UInt8] {
+    let records = (0..<6).map { i in
+        #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(key)-\#(n + i)"],"product.price":["\#(n)"]}}"#
+    }
+    return Array(
+        #"{"@type":"PageSlot","name":"\#(key)","contents":[{"@type":"ResultsList","totalNumRecs":90,"recsPerPage":6,"firstRecNum":1,"lastRecNum":6,"records":[\#(records.joined(separator: ","))]}]}"#
+            .utf8)
+}
+
+/// The input offset a change set leads to (its `target.offset`).
+private func targetOffset(_ bytes: [UInt8]) -> Int? {
+    guard let doc = try? JSONReader().read(bytes), let target = doc.value(doc.root, "target") else { return nil }
+    return doc.value(target, "offset").flatMap(doc.int)
+}
+
+/// Change sets (in topic order) that move their page to an input older than one it already showed.
+private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
+    var shown: [String: Int] = [:]
+    var back: [String] = []
+    for m in changeSets {
+        guard let value = m.value, let offset = targetOffset(value) else { continue }
+        let key = "\(m.partition)/" + String(decoding: m.key ?? [], as: UTF8.self)
+        if let last = shown[key], offset <= last { back.append("\(key): \(last) → \(offset)") }
+        shown[key] = max(shown[key] ?? -1, offset)
+    }
+    return back
+}
+
+/// `serve --changes-topic` with a page store: pages far past the memory budget keep their positions, a restart or a
+/// reset group reads only what the store's checkpoints do not cover, and the store ends equal to the topic.
+@Suite(.serialized) struct PageStoreIntegrationTests {
+    @Test func pagesPastTheMemoryBudgetNeverGoBackInTime() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
+        let pages = (0..<60).map { "page-\($0)" }
+        func produce(version n: Int) throws { try broker.produce(input, pages.map { ($0, pageVersion($0, n)) }) }
+        let store = broker.workDirectory.appendingPathComponent("store-a").path
+        // About six pages' worth of memory: nearly every lookup goes to disk.
+        let flags = ["--changes-topic", changes, "--state-topic", state, "--state-max-bytes", "20000"]
+        func run(group: String, dir: String, count: Int) throws -> WorkerProcess {
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+                extra: flags + ["--state-dir", dir, "--stop-after", String(count)])
+            #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
+            return worker
+        }
+        func messagesRead(_ worker: WorkerProcess) -> Int? {
+            worker.lastEntry("latest layouts rebuilt")?["messages-read"] as? Int
+        }
+        // 1. Versions 0 and 1 with store A.
+        try produce(version: 0)
+        try produce(version: 1)
+        let group = unique("g")
+        let first = try run(group: group, dir: store, count: 120)
+        #expect(messagesRead(first) == 0)
+        let afterFirst = try broker.readToEnd(state, partitions: 2).count
+        // 2. Versions 2 and 3 by a worker with another store: the latest-layout topic grows past A's checkpoints.
+        try produce(version: 2)
+        try produce(version: 3)
+        _ = try run(group: group, dir: broker.workDirectory.appendingPathComponent("store-b").path, count: 120)
+        let latest = try broker.readToEnd(state, partitions: 2)
+        let setsBefore = try broker.readToEnd(changes, partitions: 2)
+        // 3. The group's offsets reset (a new group reads from the beginning) with store A: it reads only what the
+        //    second worker added, and every one of the 240 inputs is a redelivery: no change set at all.
+        let third = try run(group: unique("reset"), dir: store, count: 240)
+        #expect(messagesRead(third) == latest.count - afterFirst, "\(third.logText)")
+        let sets = try broker.readToEnd(changes, partitions: 2)
+        #expect(sets.count == setsBefore.count, "\(sets.count - setsBefore.count) change sets from redeliveries")
+        #expect(backInTime(sets).isEmpty, "\(backInTime(sets).prefix(10))")
+        #expect(third.stoppedCounts["consumed"] == 240 && third.stoppedCounts["published"] == 240)
+        // Every page was looked up on disk (the memory holds a handful).
+        #expect(third.logText.contains("page store reopened"))
+        // 4. Store A holds exactly what the topic holds last for each page.
+        try expectStoreEqualsTopic(store, latest, input: input)
+        // 5. A deleted store is made anew and read from the beginning of the topic.
+        try FileManager.default.removeItem(atPath: store)
+        let fourth = try run(group: unique("again"), dir: store, count: 240)
+        #expect(fourth.logText.contains("page store created"))
+        #expect(messagesRead(fourth) == latest.count)
+        #expect(backInTime(try broker.readToEnd(changes, partitions: 2)).isEmpty)
+        try expectStoreEqualsTopic(store, latest, input: input)
+    }
+
+    @Test func aKilledWorkersStoreReopensEqualToTheTopic() throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (
+            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
+        let pages = (0..<40).map { "page-\($0)" }
+        for n in 0..<10 { try broker.produce(input, pages.map { ($0, pageVersion($0, n)) }) }
+        let store = broker.workDirectory.appendingPathComponent("store").path
+        let group = unique("g")
+        let flags = ["--changes-topic", changes, "--state-topic", state, "--state-dir", store, "--batch-size", "16"]
+        // Killed (SIGKILL) while it writes: somewhere in the middle of the 400 inputs.
+        let victim = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        _ = try broker.consume(changes, partitions: 2, count: 150, timeout: 60)
+        victim.signal(SIGKILL)
+        _ = victim.wait(seconds: 10)
+        // The store reopens; the restarted worker catches up from its checkpoints and finishes.
+        let restarted = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        #expect(restarted.waitForLog("page store reopened", seconds: 60), "\(restarted.logText)")
+        _ = try broker.readToEnd(output, partitions: 2) { $0.count >= 400 }
+        let sets = try broker.readToEnd(changes, partitions: 2)
+        restarted.signal(SIGTERM)
+        #expect(restarted.wait(seconds: 30) == 0, "\(restarted.logText)")
+        #expect(backInTime(sets).isEmpty, "\(backInTime(sets).prefix(10))")
+        try expectStoreEqualsTopic(store, try broker.readToEnd(state, partitions: 2), input: input)
+    }
+
+    /// Every page of the store equals the last value of its key on the latest-layout topic, and the reverse.
+    private func expectStoreEqualsTopic(_ dir: String, _ latest: [KafkaMessage], input: String) throws {
+        let (store, _) = try PageStore.open(directory: dir, identity: nil)
+        defer { store.close() }
+        for partition in Int32(0)..<2 {
+            var last: [String: [UInt8]?] = [:]
+            for m in latest where m.partition == partition {
+                last[String(decoding: m.key ?? [], as: UTF8.self)] = .some(m.value)
+            }
+            let stored = try store.pages(in: PageStore.Scope(topic: input, partition: partition))
+            #expect(stored.count == last.count, "partition \(partition): \(stored.count) stored, \(last.count) keys")
+            let differing = stored.filter { last[$0.key] != .some($0.page.record) }.map(\.key)
+            #expect(differing.isEmpty, "pages differing from the topic: \(differing)")
+        }
+    }
+}
