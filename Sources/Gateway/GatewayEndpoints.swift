@@ -8,7 +8,8 @@ import ServiceLifecycle
 
 /// The gateway's HTTP answers:
 /// - `GET /v1/layouts/{key}`: the page's latest record as published, `ETag` its content hash, 304 for a matching
-///   `If-None-Match`, gzip when accepted; 404 with a JSON error for a page never laid out (or let go, `evicted`);
+///   `If-None-Match`, gzip when accepted; 404 with a JSON error for a page never laid out (or, without a page
+///   store, let go: `evicted`);
 /// - `GET /v1/layouts/{key}/changes`: server-sent events: the record (or the change sets since `Last-Event-ID`),
 ///   then every change set as it arrives, heartbeats while idle;
 /// - `/healthz`, `/readyz` (ready once the latest layouts were read to their end), `/metrics`;
@@ -43,7 +44,10 @@ public struct GatewayEndpoints: HTTPResponder {
         case "/healthz":
             return PlainResponse.text(status.isAlive ? .ok : .serviceUnavailable, status.isAlive ? "ok\n" : "stalled\n")
         case "/readyz":
-            guard let why = status.notReady else { return PlainResponse.text(.ok, "ready\n") }
+            guard let why = status.notReady else {
+                let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
+                return PlainResponse.text(.ok, "ready\(warning)\n")
+            }
             return PlainResponse.text(.serviceUnavailable, "not ready: \(why)\n")
         case "/metrics":
             var headers = HTTPFields()
@@ -86,7 +90,7 @@ public struct GatewayEndpoints: HTTPResponder {
         case .evicted:
             return Self.error(
                 .notFound, "evicted",
-                "this page was let go to stay within the gateway's memory; it is served again once it changes",
+                "this page was let go to stay within the gateway's memory (it runs without a page store: --state-dir off or unusable); it is served again once it changes",
                 key: key)
         }
         var headers = HTTPFields()

@@ -2,10 +2,13 @@ import Dispatch
 import Foundation
 public import Kafka
 public import Logging
+import PageStore
 
-/// Reads the latest-layout topic from its beginning, then the change-set topic from its end, both by assignment
-/// (no consumer group: any number of gateways can run side by side), into the page book; sends heartbeats and the
-/// records that waited too long for their change set. Runs on a thread of its own until `stop` says so.
+/// Reads the latest-layout topic, then the change-set topic, both by assignment (no consumer group: any number of
+/// gateways can run side by side), into the page book; sends heartbeats and the records that waited too long for
+/// their change set. With a page store both are read from its checkpoints (only what the gateway missed); without
+/// one (or a new one), the latest layouts from the beginning and the change sets from the end. Runs on a thread of
+/// its own until `stop` says so.
 public struct GatewayFeed: Sendable {
     let settings: GatewaySettings
     let book: PageBook
@@ -24,27 +27,50 @@ public struct GatewayFeed: Sendable {
         guard let latestPartitions = waitForTopic(settings.latestTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
+        let started = DispatchTime.now()
         let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.latestTopic)
         defer { latest.close() }
-        try latest.read(latestPartitions.map { .init(partition: $0, start: TopicPartition.beginning) })
         let changes = try TopicRangeReader(configuration: settings.kafka, topic: settings.changesTopic)
         defer { changes.close() }
+        let starts = try startOffsets(latest, latestPartitions, changes, changePartitions)
+        try latest.read(
+            latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false
         var lastHeartbeat = DispatchTime.now()
         var lastLag = DispatchTime.now()
+        var lastFlush = DispatchTime.now()
+        var read = 0
         while !stop() {
             status.beat()
-            if let result = latest.next(timeoutMs: changesStarted ? 0 : 50) { take(result, latest: true) }
+            if let result = latest.next(timeoutMs: changesStarted ? 0 : 50) {
+                read += 1
+                take(result, latest: true)
+            }
             if !changesStarted && latest.hasCaughtUp {
-                // From the end: what happened before is in the latest layouts just read.
-                try changes.read(changePartitions.map { .init(partition: $0, start: TopicPartition.end) })
+                try changes.read(
+                    changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
                 changesStarted = true
-                status.setCaughtUp()
+                flush(latest, latestPartitions, changes, changePartitions)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                status.setCaughtUp(seconds: seconds, messages: read)
                 logger.info(
-                    "gateway caught up", metadata: ["pages": .stringConvertible(book.figures.pages)])
+                    "gateway caught up",
+                    metadata: [
+                        "pages-in-memory": .stringConvertible(book.figures.pages),
+                        "latest-layouts-read": .stringConvertible(read),
+                        "seconds": .string(String(format: "%.3f", seconds)),
+                        "page-store": .string(book.disk?.path ?? "off"),
+                    ])
             }
             if changesStarted, let result = changes.next(timeoutMs: 50) { take(result, latest: false) }
             book.flushPending()
+            if book.disk != nil,
+                book.unflushed >= 512
+                    || DispatchTime.now().uptimeNanoseconds - lastFlush.uptimeNanoseconds >= 100_000_000
+            {
+                flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
+                lastFlush = .now()
+            }
             if DispatchTime.now().uptimeNanoseconds - lastLag.uptimeNanoseconds >= 1_000_000_000 {
                 status.setLag(latest: latest.lag, changes: changesStarted ? changes.lag : 0)
                 lastLag = .now()
@@ -55,6 +81,101 @@ public struct GatewayFeed: Sendable {
                 book.heartbeat()
                 lastHeartbeat = .now()
             }
+        }
+        flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
+    }
+
+    /// Writes what the book took in since the last flush, with how far each partition was read, to the page store.
+    private func flush(
+        _ latest: TopicRangeReader, _ latestPartitions: [Int32], _ changes: TopicRangeReader?,
+        _ changePartitions: [Int32]
+    ) {
+        guard book.disk != nil else { return }
+        for p in latestPartitions {
+            if let at = latest.position(p) { book.reached(settings.latestTopic, partition: p, offset: at) }
+        }
+        if let changes {
+            for p in changePartitions {
+                if let at = changes.position(p) { book.reached(settings.changesTopic, partition: p, offset: at) }
+            }
+        }
+        let before = status.pageStoreProblem
+        if let failure = book.flush() {
+            if before == nil {
+                logger.error("page store writes fail; pages stay in memory", metadata: ["error": "\(failure)"])
+            }
+            status.setPageStoreProblem("page store writes fail (\(failure)); changed pages stay in memory")
+        } else if before != nil, book.disk != nil, before?.hasPrefix("page store writes fail") == true {
+            status.setPageStoreProblem(nil)
+            logger.info("page store writes succeed again")
+        }
+    }
+
+    /// Opens the page store (when there is a directory) and says where to read each partition from: from the
+    /// store's checkpoints when it has them and the topics still hold them, else latest layouts from the beginning
+    /// and change sets from the end, with an emptied store.
+    private func startOffsets(
+        _ latest: TopicRangeReader, _ latestPartitions: [Int32], _ changes: TopicRangeReader,
+        _ changePartitions: [Int32]
+    ) throws(KafkaError) -> (latest: [Int32: Int64], changes: [Int32: Int64]) {
+        guard let dir = settings.stateDirectory else { return ([:], [:]) }
+        guard let cluster = latest.clusterID(timeoutMs: 10_000) else {
+            throw KafkaError(
+                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
+        }
+        let identity =
+            "cluster \(cluster), latest-layout topic \(settings.latestTopic), change-set topic \(settings.changesTopic)"
+        let store: PageStore
+        do {
+            let opened = try PageStore.open(directory: dir, identity: identity)
+            store = opened.store
+            switch opened.opening {
+            case .created: logger.info("page store created", metadata: ["state-dir": "\(dir)"])
+            case .reopened: logger.info("page store reopened", metadata: ["state-dir": "\(dir)"])
+            case .rebuilt(let reason):
+                logger.warning(
+                    "page store rebuilt from the topics", metadata: ["state-dir": "\(dir)", "reason": "\(reason)"])
+            }
+        } catch {
+            status.setPageStoreProblem(
+                "cannot open the page store (\(error.description)); pages past --max-held-bytes are let go")
+            logger.error("page store off; working from memory", metadata: ["error": "\(error.description)"])
+            return ([:], [:])
+        }
+        book.attach(store)
+        do {
+            var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
+            for p in latestPartitions {
+                guard let checkpoint = try store.checkpoint(topic: settings.latestTopic, partition: p) else { continue }
+                let (low, end) = (try latest.watermarks(p).low, try latest.fetchedEnd(p))
+                guard checkpoint >= low, checkpoint <= end else {
+                    logger.warning(
+                        "page store checkpoint outside the latest-layout partition; reading every page again",
+                        metadata: [
+                            "partition": "\(p)", "checkpoint": "\(checkpoint)", "low": "\(low)", "end": "\(end)",
+                        ])
+                    try store.removeScope(.whole, checkpoint: settings.latestTopic, partition: p)
+                    try store.removeCheckpoints(
+                        latestPartitions.map { (settings.latestTopic, $0) }
+                            + changePartitions.map { (settings.changesTopic, $0) })
+                    return ([:], [:])
+                }
+                starts.latest[p] = checkpoint
+            }
+            for p in changePartitions {
+                guard let checkpoint = try store.checkpoint(topic: settings.changesTopic, partition: p) else {
+                    continue
+                }
+                let (low, end) = (try changes.watermarks(p).low, try changes.fetchedEnd(p))
+                if checkpoint >= low, checkpoint <= end { starts.changes[p] = checkpoint }
+            }
+            return starts
+        } catch let error as PageStoreError {
+            throw KafkaError(code: -1, name: "_PAGE_STORE", message: error.description, isFatal: true)
+        } catch let error as KafkaError {
+            throw error
+        } catch {
+            throw KafkaError(code: -1, name: "_PAGE_STORE", message: "\(error)", isFatal: true)
         }
     }
 

@@ -1,5 +1,6 @@
 import Ops
 public import Prometheus
+import Synchronization
 
 /// The gateway's counters, and `/metrics` with the page book's figures read at scrape time.
 public final class GatewayMetrics: Sendable {
@@ -18,6 +19,16 @@ public final class GatewayMetrics: Sendable {
     let broadcast: Gauge
     let latestLag: Gauge
     let changesLag: Gauge
+    let memoryLookups: Counter
+    let diskLookups: Counter
+    let storeUp: Gauge
+    let storeDiskBytes: Gauge
+    let storePages: Gauge
+    let storeUnflushed: Gauge
+    let catchUpSeconds: Gauge
+    let catchUpMessages: Gauge
+    /// Lookups already counted, so the book's totals become counter increments.
+    private let counted = Mutex<(memory: Int, disk: Int)>((0, 0))
 
     public init(registry: PrometheusCollectorRegistry, build: [(String, String)]) {
         self.registry = registry
@@ -38,6 +49,16 @@ public final class GatewayMetrics: Sendable {
             descriptor: Self.descriptor(MetricCatalog.gatewayLag), labels: [("topic", "latest")])
         changesLag = registry.makeGauge(
             descriptor: Self.descriptor(MetricCatalog.gatewayLag), labels: [("topic", "changes")])
+        memoryLookups = registry.makeCounter(
+            descriptor: Self.descriptor(MetricCatalog.gatewayPageLookups), labels: [("result", "memory")])
+        diskLookups = registry.makeCounter(
+            descriptor: Self.descriptor(MetricCatalog.gatewayPageLookups), labels: [("result", "disk")])
+        storeUp = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPageStoreUp))
+        storeDiskBytes = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPageStoreDiskBytes))
+        storePages = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPageStorePages))
+        storeUnflushed = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPageStoreUnflushed))
+        catchUpSeconds = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayCatchUpSeconds))
+        catchUpMessages = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayCatchUpMessages))
     }
 
     /// The registry's name for a catalog family; its help is the catalog's, written by `MetricsExposition`.
@@ -56,6 +77,20 @@ public final class GatewayMetrics: Sendable {
         streams.set(Int64(f.streams))
         evictions.set(Int64(f.evictions))
         broadcast.set(Int64(f.eventsSent))
+        let (memory, disk) = counted.withLock { c in
+            defer { c = (f.memoryHits, f.diskReads) }
+            return (f.memoryHits - c.memory, f.diskReads - c.disk)
+        }
+        memoryLookups.increment(by: Int64(max(0, memory)))
+        diskLookups.increment(by: Int64(max(0, disk)))
+        let store = book.disk
+        storeUp.set(Int64(store != nil && f.writeFailure == nil ? 1 : 0))
+        storeDiskBytes.set(Int64(store?.diskBytes ?? 0))
+        storePages.set(Int64(store?.estimatedPages ?? 0))
+        storeUnflushed.set(Int64(book.unflushed))
+        let caughtUp = status.caughtUpAfter
+        catchUpSeconds.set(to: caughtUp.seconds)
+        catchUpMessages.set(Int64(caughtUp.messages))
         return exposition.render()
     }
 }

@@ -10,11 +10,13 @@ public struct GatewaySettings: Sendable {
     public var host = "127.0.0.1"
     public var port = defaultPort
     public static let defaultPort = 8090
-    /// Bytes of records and change sets held; beyond it the least recently read pages are let go.
+    /// Bytes of records and change sets held in memory; beyond it the least recently read pages are let go (and read
+    /// from the page store when asked for again).
     public var maxBytes = defaultMaxBytes
     public static let defaultMaxBytes = 256 * 1024 * 1024
-    /// Change sets kept per page for streams that resume (`Last-Event-ID`).
-    public var historyPerPage = 32
+    /// The page store's directory (every page's record and recent change sets on disk, with the topics'
+    /// checkpoints); nil: memory only, pages past `maxBytes` let go.
+    public var stateDirectory: String?
     /// Events waiting for one slow stream; past it the stream is sent the current record instead.
     public var streamBuffer = 64
     /// Seconds between heartbeats on an idle stream (a comment line, so proxies keep it open).

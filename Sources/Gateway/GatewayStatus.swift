@@ -9,11 +9,23 @@ public final class GatewayStatus: Sendable {
     private let stopFlag = Atomic<Bool>(false)
     private let problemText = Mutex<String?>(nil)
     private let lags = Mutex<(latest: Int64, changes: Int64)>((0, 0))
+    private let storeProblem = Mutex<String?>(nil)
+    private let catchUp = Mutex<(seconds: Double, messages: Int)>((0, 0))
 
     public init() {}
 
     func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
-    func setCaughtUp() { caughtUp.store(true, ordering: .relaxed) }
+    func setCaughtUp(seconds: Double, messages: Int) {
+        catchUp.withLock { $0 = (seconds, messages) }
+        caughtUp.store(true, ordering: .relaxed)
+    }
+    func setPageStoreProblem(_ text: String?) { storeProblem.withLock { $0 = text } }
+
+    /// Why the page store is off or failing (the gateway goes on from memory), or nil.
+    public var pageStoreProblem: String? { storeProblem.withLock { $0 } }
+
+    /// From the feed's start to ready: seconds, and latest-layout messages read (what the checkpoints did not cover).
+    public var caughtUpAfter: (seconds: Double, messages: Int) { catchUp.withLock { $0 } }
     func setProblem(_ text: String?) { problemText.withLock { $0 = text } }
     func setLag(latest: Int64, changes: Int64) { lags.withLock { $0 = (latest, changes) } }
 

@@ -1,5 +1,6 @@
 public import Dispatch
 public import LayoutKit
+public import PageStore
 import Synchronization
 
 /// The gateway's pages: each page's latest record (byte for byte as published on the latest-layout topic), its
@@ -7,16 +8,19 @@ import Synchronization
 ///
 /// Streams are moved along by change sets. A latest layout that arrives ahead of the change set leading to it (the
 /// two topics are read independently) waits up to the grace period for it; if none comes (its change set was lost
-/// in a crash, or the page was cleared) the streams are sent the record. Memory is bounded by bytes: past the budget
-/// the least recently read pages without streams are let go, and answered 404 (`evicted`) until they change again
-/// (a compacted topic cannot be read by key, so reading one page back would mean reading its partition again).
+/// in a crash, or the page was cleared) the streams are sent the record.
+///
+/// Every page is in the page store on disk (`disk`), with the offsets of the two topics it is consistent with; memory
+/// holds a bounded cache of them (the pages with streams, the pages changed since the last `flush`, and the most
+/// recently read), so a page not in memory is read from disk. Without a disk store, pages past the budget are let go
+/// and answered 404 (`evicted`) until they change again.
 public final class PageBook: Sendable {
     /// What a page read finds.
     public enum Lookup: Sendable {
         case page(record: [UInt8], hash: ContentHash)
         /// Never laid out (or cleared by a tombstone).
         case unknown
-        /// Let go to stay within the byte budget; answered again once the page changes.
+        /// Let go to stay within the byte budget (no page store); answered again once the page changes.
         case evicted
     }
 
@@ -50,11 +54,19 @@ public final class PageBook: Sendable {
         var streamHash: ContentHash?
         /// When `record` became newer than `streamHash` (waiting for its change set).
         var pendingSince: UInt64?
-        /// Recent change sets, oldest first.
-        var history: [(base: ContentHash?, target: ContentHash, bytes: [UInt8])] = []
+        /// Recent change sets, oldest first, bounded by bytes (`PageBook.keep`).
+        var history: [StoredChange] = []
         var lastRead: UInt64 = 0
 
+        init(record: [UInt8]? = nil, history: [StoredChange] = []) {
+            self.record = record
+            self.hash = record.map { ContentHash(of: $0) }
+            self.streamHash = hash
+            self.history = history
+        }
+
         var bytes: Int { (record?.count ?? 0) + (gzip?.count ?? 0) + history.reduce(0) { $0 + $1.bytes.count } }
+        var stored: StoredPage { StoredPage(record: record, history: history) }
     }
 
     struct State {
@@ -62,9 +74,17 @@ public final class PageBook: Sendable {
         var streams: [String: [Int: Stream]] = [:]
         var pending: Set<String> = []
         var evicted: Set<String> = []
+        /// Pages changed in memory since the last flush to disk (never let go before it), nil: cleared.
+        var dirty: Set<String> = []
+        var cleared: Set<String> = []
+        /// The next offset per topic partition that the pages in memory have taken in.
+        var checkpoints: [String: (topic: String, partition: Int32, offset: Int64)] = [:]
         var bytes = 0
         var tick: UInt64 = 0
         var nextStream = 1
+        var writeFailure: String?
+        /// The page store (nil: memory only, or not opened yet).
+        var disk: PageStore?
     }
 
     let settings: GatewaySettings
@@ -72,26 +92,42 @@ public final class PageBook: Sendable {
     /// Counts for `/metrics`.
     let evictions = Atomic<Int>(0)
     let eventsSent = Atomic<Int>(0)
+    let memoryHits = Atomic<Int>(0)
+    let diskReads = Atomic<Int>(0)
 
-    public init(settings: GatewaySettings) { self.settings = settings }
+    public init(settings: GatewaySettings, disk: PageStore? = nil) {
+        self.settings = settings
+        state.withLock { $0.disk = disk }
+    }
+
+    /// Keeps every page in `disk` from now on (the feed opens it once it knows the cluster).
+    public func attach(_ disk: PageStore) { state.withLock { $0.disk = disk } }
+
+    /// The page store, if one is attached.
+    public var disk: PageStore? { state.withLock { $0.disk } }
 
     // MARK: From the topics
 
     /// A latest layout (nil: a tombstone, the page is cleared).
     public func storeRecord(_ bytes: [UInt8]?, for key: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        let fromDisk = residentOrDisk(key)
         state.withLock { s in
             guard let bytes else {
                 if let old = s.pages.removeValue(forKey: key) { s.bytes -= old.bytes }
                 s.pending.remove(key)
+                s.dirty.remove(key)
+                if s.disk != nil { s.cleared.insert(key) }
                 return
             }
             s.evicted.remove(key)
-            var page = s.pages[key] ?? Page()
-            let before = page.bytes
+            s.cleared.remove(key)
+            var page = s.pages[key] ?? fromDisk ?? Page()
+            let before = s.pages[key]?.bytes ?? 0
             let hash = ContentHash(of: bytes)
             page.record = bytes
             page.hash = hash
             page.gzip = nil
+            page.history = Self.keep(page.history, recordBytes: bytes.count)
             if page.streamHash == nil {
                 page.streamHash = hash
                 broadcast(.record(bytes, hash: hash), key, &s)
@@ -104,23 +140,23 @@ public final class PageBook: Sendable {
             }
             s.bytes += page.bytes - before
             s.pages[key] = page
+            if s.disk != nil { s.dirty.insert(key) }
             evictIfOver(&s)
         }
     }
 
     /// A change set (its base and target hashes read by `ChangeSetHashes`).
     public func storeChangeSet(_ bytes: [UInt8], base: ContentHash?, target: ContentHash, for key: String) {
+        let fromDisk = residentOrDisk(key)
         state.withLock { s in
-            guard var page = s.pages[key] else { return }  // a page not held: its record comes first
-            let before = page.bytes
-            page.history.append((base, target, bytes))
-            if page.history.count > settings.historyPerPage { page.history.removeFirst() }
+            guard var page = s.pages[key] ?? fromDisk, let record = page.record else { return }  // its record first
+            let before = s.pages[key]?.bytes ?? 0
+            page.history.append(StoredChange(base: base, target: target, bytes: bytes))
+            page.history = Self.keep(page.history, recordBytes: record.count)
             if page.streamHash == base {
                 page.streamHash = target
                 broadcast(.changeSet(bytes, base: base, target: target), key, &s)
-            } else if page.streamHash != target, let record = page.record, let hash = page.hash,
-                hash != page.streamHash
-            {
+            } else if page.streamHash != target, let hash = page.hash, hash != page.streamHash {
                 // A gap (a change set lost, or one the stream passed): the record puts streams right.
                 page.streamHash = hash
                 broadcast(.record(record, hash: hash), key, &s)
@@ -131,9 +167,67 @@ public final class PageBook: Sendable {
             }
             s.bytes += page.bytes - before
             s.pages[key] = page
+            if s.disk != nil { s.dirty.insert(key) }
             evictIfOver(&s)
         }
     }
+
+    /// The change sets a page keeps, newest last: as many as fit in the bytes of its record (a resume that would
+    /// need more is sent the record instead), and no more than `maxHistory`.
+    static func keep(_ history: [StoredChange], recordBytes: Int) -> [StoredChange] {
+        var total = 0
+        var first = history.count
+        while first > 0, history.count - first < maxHistory {
+            let size = history[first - 1].bytes.count
+            guard total + size <= max(recordBytes, minHistoryBytes) else { break }
+            total += size
+            first -= 1
+        }
+        return first == 0 ? history : Array(history[first...])
+    }
+
+    static let maxHistory = 256
+    static let minHistoryBytes = 16 * 1024
+
+    /// Notes that the pages in memory have taken in every message of `topic`'s `partition` before `offset`: the
+    /// checkpoint the next `flush` writes with them.
+    public func reached(_ topic: String, partition: Int32, offset: Int64) {
+        state.withLock { s in
+            guard s.disk != nil else { return }
+            let key = "\(partition)|" + topic
+            if (s.checkpoints[key]?.offset ?? -1) < offset { s.checkpoints[key] = (topic, partition, offset) }
+        }
+    }
+
+    /// Writes the pages changed since the last flush, and the checkpoints they reach, to the page store in one atomic
+    /// write; they can be let go from memory afterwards. On failure they stay in memory until a flush succeeds.
+    /// Returns the write's failure, if any.
+    @discardableResult
+    public func flush() -> String? {
+        state.withLock { s -> String? in
+            guard let disk = s.disk else { return nil }
+            guard !s.dirty.isEmpty || !s.cleared.isEmpty || !s.checkpoints.isEmpty else { return s.writeFailure }
+            var batch = PageStore.Batch()
+            for key in s.dirty { if let page = s.pages[key] { batch.pages.append((.whole, key, page.stored)) } }
+            for key in s.cleared { batch.pages.append((.whole, key, nil)) }
+            for c in s.checkpoints.values { batch.checkpoints.append(c) }
+            do {
+                try disk.write(batch)
+            } catch {
+                s.writeFailure = "\(error)"
+                return s.writeFailure
+            }
+            s.writeFailure = nil
+            s.dirty.removeAll(keepingCapacity: true)
+            s.cleared.removeAll(keepingCapacity: true)
+            s.checkpoints.removeAll(keepingCapacity: true)
+            evictIfOver(&s)
+            return nil
+        }
+    }
+
+    /// Pages changed in memory and not written to disk yet.
+    public var unflushed: Int { state.withLock { $0.dirty.count + $0.cleared.count } }
 
     /// Sends streams the records that waited longer than the grace period for their change set.
     public func flushPending(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
@@ -172,39 +266,67 @@ public final class PageBook: Sendable {
         }
     }
 
-    /// Lets the least recently read pages without streams go until the pages fit 90% of the budget.
+    /// Lets the least recently read pages go until the pages fit 90% of the budget: never one with streams or with
+    /// changes not on disk yet. Without a page store a page let go is remembered as `evicted`.
     private func evictIfOver(_ s: inout State) {
         guard s.bytes > settings.maxBytes else { return }
         let target = settings.maxBytes / 10 * 9
-        let candidates = s.pages.filter { s.streams[$0.key]?.isEmpty ?? true }.sorted {
+        let candidates = s.pages.filter { (s.streams[$0.key]?.isEmpty ?? true) && !s.dirty.contains($0.key) }.sorted {
             $0.value.lastRead < $1.value.lastRead
         }
         for (key, page) in candidates where s.bytes > target {
             s.pages.removeValue(forKey: key)
             s.pending.remove(key)
             s.bytes -= page.bytes
-            if s.evicted.count >= 1_000_000 { s.evicted.removeAll() }
-            s.evicted.insert(key)
+            if s.disk == nil {
+                if s.evicted.count >= 1_000_000 { s.evicted.removeAll() }
+                s.evicted.insert(key)
+            }
             evictions.add(1, ordering: .relaxed)
         }
+    }
+
+    // MARK: The page store
+
+    /// A page not in memory, as the page store holds it (read outside the lock); nil when it is in memory, or
+    /// unknown.
+    private func residentOrDisk(_ key: String) -> Page? {
+        guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return nil }
+        diskReads.add(1, ordering: .relaxed)
+        guard let stored = try? disk.page(key, in: .whole), let record = stored.record else { return nil }
+        return Page(record: record, history: stored.history)
+    }
+
+    /// `key`'s page in memory, taken from the page store when it is not there (and kept, as recently read).
+    private func resident(_ key: String, _ s: inout State, loaded: Page?) -> Page? {
+        if let page = s.pages[key] {
+            memoryHits.add(1, ordering: .relaxed)
+            return page
+        }
+        guard let loaded, !s.cleared.contains(key) else { return nil }
+        s.pages[key] = loaded
+        s.bytes += loaded.bytes
+        return loaded
     }
 
     // MARK: For clients
 
     /// A page's latest record.
     public func read(_ key: String) -> Lookup {
-        state.withLock { s in
-            guard var page = s.pages[key], let record = page.record, let hash = page.hash else {
+        let loaded = residentOrDisk(key)
+        return state.withLock { s in
+            guard var page = resident(key, &s, loaded: loaded), let record = page.record, let hash = page.hash else {
                 return s.evicted.contains(key) ? .evicted : .unknown
             }
             s.tick += 1
             page.lastRead = s.tick
             s.pages[key] = page
+            evictIfOver(&s)
             return .page(record: record, hash: hash)
         }
     }
 
-    /// A page's latest record compressed with gzip, made once per record.
+    /// A page's latest record compressed with gzip, made once per record while the page is in memory.
     public func gzipRecord(_ key: String, hash: ContentHash, record: [UInt8]) -> [UInt8]? {
         if let cached = state.withLock({ s in s.pages[key].flatMap { $0.hash == hash ? $0.gzip : nil } }) {
             return cached
@@ -220,19 +342,25 @@ public final class PageBook: Sendable {
     }
 
     /// A new stream of `key`: first what a client holding `lastEventID` lacks (the change sets since it when they
-    /// are still held, else the current record; nothing until the page has a record), then what arrives.
+    /// are still held and smaller than the record, else the current record; nothing until the page has a record),
+    /// then what arrives.
     public func subscribe(_ key: String, lastEventID: ContentHash?) -> Stream {
-        state.withLock { s in
+        let loaded = residentOrDisk(key)
+        return state.withLock { s in
             let stream = Stream(id: s.nextStream, buffer: max(1, settings.streamBuffer))
             s.nextStream += 1
             s.streams[key, default: [:]][stream.id] = stream
-            guard var page = s.pages[key], let record = page.record, let hash = page.hash else { return stream }
+            guard var page = resident(key, &s, loaded: loaded), let record = page.record, let hash = page.hash else {
+                return stream
+            }
             s.tick += 1
             page.lastRead = s.tick
             s.pages[key] = page
             let current = page.streamHash ?? hash
             if let held = lastEventID, held == current || held == hash { return stream }
-            if let held = lastEventID, let chain = Self.chain(from: held, to: current, in: page.history) {
+            if let held = lastEventID, let chain = Self.chain(from: held, to: current, in: page.history),
+                chain.reduce(0, { $0 + $1.bytes.count }) <= record.count
+            {
                 for step in chain {
                     stream.continuation.yield(.event(.changeSet(step.bytes, base: step.base, target: step.target)))
                 }
@@ -253,9 +381,7 @@ public final class PageBook: Sendable {
     }
 
     /// The change sets leading from `from` to `to`, oldest first, when the history holds every step.
-    static func chain(
-        from: ContentHash, to: ContentHash, in history: [(base: ContentHash?, target: ContentHash, bytes: [UInt8])]
-    ) -> [(base: ContentHash?, target: ContentHash, bytes: [UInt8])]? {
+    static func chain(from: ContentHash, to: ContentHash, in history: [StoredChange]) -> [StoredChange]? {
         guard let start = history.lastIndex(where: { $0.base == from }) else { return nil }
         var steps = [history[start]]
         var at = history[start].target
@@ -272,10 +398,18 @@ public final class PageBook: Sendable {
     }
 
     /// Figures for `/metrics`.
-    public var figures: (pages: Int, bytes: Int, streams: Int, evictions: Int, eventsSent: Int) {
-        let (pages, bytes, streams) = state.withLock { s in
-            (s.pages.count, s.bytes, s.streams.values.reduce(0) { $0 + $1.count })
+    public var figures:
+        (
+            pages: Int, bytes: Int, streams: Int, evictions: Int, eventsSent: Int, memoryHits: Int, diskReads: Int,
+            writeFailure: String?
+        )
+    {
+        let (pages, bytes, streams, failure) = state.withLock { s in
+            (s.pages.count, s.bytes, s.streams.values.reduce(0) { $0 + $1.count }, s.writeFailure)
         }
-        return (pages, bytes, streams, evictions.load(ordering: .relaxed), eventsSent.load(ordering: .relaxed))
+        return (
+            pages, bytes, streams, evictions.load(ordering: .relaxed), eventsSent.load(ordering: .relaxed),
+            memoryHits.load(ordering: .relaxed), diskReads.load(ordering: .relaxed), failure
+        )
     }
 }

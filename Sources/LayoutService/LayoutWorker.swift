@@ -138,7 +138,8 @@ public final class LayoutWorker {
             // A page's latest layout is on its topic: the page store may take it (and its checkpoint).
             guard let c = settings.changes, part.topic == c.stateTopic, let key = part.key else { return }
             self.changes?.pages.acknowledged(
-                WorkerPages.Key(topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
+                WorkerPages.Key(
+                    topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
                 record: part.value, position: message.offset, stateOffset: report.offset)
         }
         delivery.onBlockedChange = { [unowned self] reason in
@@ -513,7 +514,7 @@ public final class LayoutWorker {
             var loaded: StateLoader.Loaded
             do {
                 loaded = try loader.load(partitions, into: &changes!.pages)
-            } catch where error.name == StateLoader.storeFailure && changes!.pages.disk != nil {
+            } catch  where error.name == StateLoader.storeFailure && changes!.pages.disk != nil {
                 // The disk store cannot take the pages: go on from memory, as without one.
                 pageStoreOff("cannot write the page store (\(error.message))")
                 loaded = try loader.load(partitions, into: &changes!.pages)
@@ -553,7 +554,8 @@ public final class LayoutWorker {
             case .reopened: logger.info("page store reopened", metadata: ["state-dir": .string(dir)])
             case .rebuilt(let reason):
                 logger.warning(
-                    "page store rebuilt from the topic", metadata: ["state-dir": .string(dir), "reason": .string(reason)])
+                    "page store rebuilt from the topic",
+                    metadata: ["state-dir": .string(dir), "reason": .string(reason)])
             }
         } catch {
             pageStoreOff("cannot open the page store: \(error.description)")
@@ -576,7 +578,8 @@ public final class LayoutWorker {
         let now = changes!.pages.writeFailure
         guard (before == nil) != (now == nil) else { return }
         if let now {
-            status.setPageStoreProblem("page store writes fail (\(now)); changed pages stay in memory until they succeed")
+            status.setPageStoreProblem(
+                "page store writes fail (\(now)); changed pages stay in memory until they succeed")
             logger.error("page store writes fail; changed pages stay in memory", metadata: ["error": .string(now)])
         } else {
             status.setPageStoreProblem(nil)

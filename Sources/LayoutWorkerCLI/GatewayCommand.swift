@@ -35,6 +35,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(
         name: .customLong(SettingTable.maxStreams.name), parsing: .unconditional, help: SettingTable.maxStreams.help)
     var maxStreams: String?
+    @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
 
     func run() async throws {
         let resolved = try connection.resolve(clientID: "layout-worker-gateway")
@@ -49,6 +50,9 @@ struct GatewayCommand: AsyncParsableCommand {
         guard settings.port <= 65535 else { throw ValidationError("port must be 0…65535, not \(settings.port)") }
         if let n = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes) { settings.maxBytes = n }
         if let n = try sources.read(SettingTable.maxStreams, maxStreams) { settings.maxStreams = n }
+        let dir =
+            try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
+        settings.stateDirectory = dir == "off" ? nil : dir
         let logger = resolved.logger
         let host = settings.host
         let app = GatewayServer.application(

@@ -29,12 +29,31 @@ public enum MetricCatalog {
     public static let gatewaySlowStreamRecords = MetricFamily(
         "layout_gateway_slow_stream_records_total", .counter,
         "Records sent to a stream instead of the change sets it could not keep up with (or that left a gap).")
-    public static let gatewayPages = MetricFamily("layout_gateway_pages", .gauge, "Pages held.")
+    public static let gatewayPages = MetricFamily("layout_gateway_pages", .gauge, "Pages held in memory.")
     public static let gatewayHeldBytes = MetricFamily(
-        "layout_gateway_held_bytes", .gauge, "Bytes of records and change sets held.")
+        "layout_gateway_held_bytes", .gauge, "Bytes of records and change sets held in memory.")
     public static let gatewayStreams = MetricFamily("layout_gateway_streams", .gauge, "Event streams connected.")
     public static let gatewayEvictions = MetricFamily(
-        "layout_gateway_evictions", .gauge, "Pages let go to stay within the byte budget, since the start.")
+        "layout_gateway_evictions", .gauge,
+        "Pages let go from memory to stay within the byte budget, since the start (read from the page store again).")
+    public static let gatewayPageLookups = MetricFamily(
+        "layout_gateway_page_lookups_total", .counter,
+        "Page lookups by where they were answered (result: memory, disk); hit ratio = memory / all.")
+    public static let gatewayPageStoreUp = MetricFamily(
+        "layout_gateway_page_store_up", .gauge,
+        "1 while the page store on disk is open and its writes succeed; 0 while the gateway works from memory.")
+    public static let gatewayPageStoreDiskBytes = MetricFamily(
+        "layout_gateway_page_store_disk_bytes", .gauge, "Bytes of the page store's files on disk.")
+    public static let gatewayPageStorePages = MetricFamily(
+        "layout_gateway_page_store_pages", .gauge, "Pages in the page store on disk (RocksDB's estimate).")
+    public static let gatewayPageStoreUnflushed = MetricFamily(
+        "layout_gateway_page_store_unflushed_pages", .gauge,
+        "Pages changed in memory and not written to the page store yet (its checkpoints trail them).")
+    public static let gatewayCatchUpSeconds = MetricFamily(
+        "layout_gateway_catch_up_seconds", .gauge,
+        "Seconds from the feed's start to ready (latest layouts read from the page store's checkpoints to the end).")
+    public static let gatewayCatchUpMessages = MetricFamily(
+        "layout_gateway_catch_up_messages", .gauge, "Latest-layout messages read before the gateway was ready.")
     public static let gatewayLag = MetricFamily(
         "layout_gateway_lag_messages", .gauge,
         "Messages of the latest-layout (topic=\"latest\") and change-set (topic=\"changes\") topics not read yet.")
@@ -199,7 +218,8 @@ public enum MetricCatalog {
         processStartTime,
         gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,
         gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions, gatewayEventsQueued,
-        gatewayLag,
+        gatewayLag, gatewayPageLookups, gatewayPageStoreUp, gatewayPageStoreDiskBytes, gatewayPageStorePages,
+        gatewayPageStoreUnflushed, gatewayCatchUpSeconds, gatewayCatchUpMessages,
     ]
 
     /// The family of this name.

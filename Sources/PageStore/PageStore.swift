@@ -72,7 +72,7 @@ public final class PageStore: Sendable {
         var database: RocksDatabase
         do {
             database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
-        } catch where error.message.contains("Corruption") {
+        } catch  where error.message.contains("Corruption") {
             rebuilt = "corrupt (\(error.message))"
             try RocksDatabase.destroy(path: directory)
             database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
@@ -144,6 +144,11 @@ public final class PageStore: Sendable {
         let prefix = Self.scopePrefix(scope)
         try db.deleteRange(from: prefix, to: Self.successor(of: prefix))
         try db.write([(Self.checkpointKey(topic, partition), nil)])
+    }
+
+    /// Deletes these checkpoints (what they covered is read again).
+    public func removeCheckpoints(_ list: [(topic: String, partition: Int32)]) throws(PageStoreError) {
+        try db().write(list.map { (Self.checkpointKey($0.topic, $0.partition), nil) })
     }
 
     /// Every page of `scope`, in key order (tests and tools; a scan reads the whole scope).

@@ -155,11 +155,16 @@ final class RocksDatabase: @unchecked Sendable {
         while rocksdb_iter_valid(it) != 0 {
             var kl = 0, vl = 0
             let k = rocksdb_iter_key(it, &kl)!, v = rocksdb_iter_value(it, &vl)
-            let key = k.withMemoryRebound(to: UInt8.self, capacity: kl) { Array(UnsafeBufferPointer(start: $0, count: kl)) }
+            let key = k.withMemoryRebound(to: UInt8.self, capacity: kl) {
+                Array(UnsafeBufferPointer(start: $0, count: kl))
+            }
             guard key.starts(with: prefix) else { break }
-            let value = v.map { v in
-                v.withMemoryRebound(to: UInt8.self, capacity: vl) { Array(UnsafeBufferPointer(start: $0, count: vl)) }
-            } ?? []
+            let value =
+                v.map { v in
+                    v.withMemoryRebound(to: UInt8.self, capacity: vl) {
+                        Array(UnsafeBufferPointer(start: $0, count: vl))
+                    }
+                } ?? []
             guard body(key, value) else { break }
             rocksdb_iter_next(it)
         }

@@ -12,12 +12,20 @@ final class GatewayProcess {
     let log: URL
     private(set) var port = 0
 
-    init(broker: TestBroker, changes: String, state: String, listenPort: Int = 0) throws {
+    /// The page store's directory (one of its own in the broker's work directory unless given).
+    let stateDirectory: String
+
+    init(
+        broker: TestBroker, changes: String, state: String, listenPort: Int = 0, stateDirectory: String? = nil,
+        extra: [String] = []
+    ) throws {
+        self.stateDirectory =
+            stateDirectory ?? broker.workDirectory.appendingPathComponent("gateway-state-\(UUID().uuidString)").path
         process = layoutWorkerProcess(
             [
                 "gateway", "--brokers", broker.address, "--changes-topic", changes, "--state-topic", state,
-                "--port", String(listenPort), "--log-format", "json",
-            ])
+                "--port", String(listenPort), "--log-format", "json", "--state-dir", self.stateDirectory,
+            ] + extra)
         log = broker.workDirectory.appendingPathComponent("gateway-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -64,7 +72,9 @@ struct GatewayRig {
     mutating func replaceGateway() throws {
         kill(gateway.process.processIdentifier, SIGTERM)
         gateway.process.waitUntilExit()
-        gateway = try GatewayProcess(broker: broker, changes: changes, state: state, listenPort: gateway.port)
+        gateway = try GatewayProcess(
+            broker: broker, changes: changes, state: state, listenPort: gateway.port,
+            stateDirectory: gateway.stateDirectory)
         try waitUntilReady()
     }
 
