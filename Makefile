@@ -12,7 +12,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test test-clients test-browser run bench bench-compare bench-e2e fuzz broker broker-stop format clean
+.PHONY: help deps build release test test-clients test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -24,7 +24,8 @@ help:
 	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
-	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams"
+	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams; then make bench-state"
+	@echo "make bench-state - the page store with 100,000 and 1,000,000 pages: restarts warm vs rebuilt, GETs from disk, RSS, disk per page"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
@@ -32,8 +33,8 @@ help:
 deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
 	@$(ROOT)/scripts/ensure-chromium.sh >/dev/null
 
-$(DEPS)/.rocksdb: scripts/ensure-rocksdb.sh
-	@$(ROOT)/scripts/ensure-rocksdb.sh
+$(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
+	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
 	@mkdir -p $(DEPS) && touch $@
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
@@ -112,6 +113,10 @@ bench-compare: deps
 
 bench-e2e: release
 	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-e2e.sh | tee $(RUN_DIR)/bench-e2e.md
+	@$(MAKE) --no-print-directory bench-state
+
+bench-state: release
+	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-state.sh | tee $(RUN_DIR)/bench-state.md
 
 # -detect_leaks=0: Swift keeps enum case tags in pointer spare bits, so LeakSanitizer reports reachable
 # indirect-enum boxes (e.g. the loaded config's conditions) as leaks; ASan's memory-error checks stay on.

@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 run="$root/.run"; mkdir -p "$run"
 exe="$run/bench-store-engines"
-ENSURE_LMDB=1 "$root/scripts/ensure-rocksdb.sh"
+"$root/scripts/ensure-debian-packages.sh" liblmdb-dev librocksdb-dev pkg-config
 if [ ! -x "$exe" ] || [ "$root/scripts/bench-store-engines.c" -nt "$exe" ]; then
   gcc -O2 -o "$exe" "$root/scripts/bench-store-engines.c" $(pkg-config --cflags --libs lmdb rocksdb)
 fi

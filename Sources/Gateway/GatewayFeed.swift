@@ -145,9 +145,10 @@ public struct GatewayFeed: Sendable {
         book.attach(store)
         do {
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
+            let latestEnds = try latest.fetchedEnds(latestPartitions)
             for p in latestPartitions {
                 guard let checkpoint = try store.checkpoint(topic: settings.latestTopic, partition: p) else { continue }
-                let (low, end) = (try latest.watermarks(p).low, try latest.fetchedEnd(p))
+                let (low, end) = (try latest.watermarks(p).low, latestEnds[p] ?? 0)
                 guard checkpoint >= low, checkpoint <= end else {
                     logger.warning(
                         "page store checkpoint outside the latest-layout partition; reading every page again",
@@ -162,12 +163,16 @@ public struct GatewayFeed: Sendable {
                 }
                 starts.latest[p] = checkpoint
             }
-            for p in changePartitions {
-                guard let checkpoint = try store.checkpoint(topic: settings.changesTopic, partition: p) else {
-                    continue
+            let changeCheckpoints = try changePartitions.map {
+                ($0, try store.checkpoint(topic: settings.changesTopic, partition: $0))
+            }
+            if changeCheckpoints.contains(where: { $0.1 != nil }) {
+                let changeEnds = try changes.fetchedEnds(changePartitions)
+                for (p, checkpoint) in changeCheckpoints {
+                    guard let checkpoint else { continue }
+                    let (low, end) = (try changes.watermarks(p).low, changeEnds[p] ?? 0)
+                    if checkpoint >= low, checkpoint <= end { starts.changes[p] = checkpoint }
                 }
-                let (low, end) = (try changes.watermarks(p).low, try changes.fetchedEnd(p))
-                if checkpoint >= low, checkpoint <= end { starts.changes[p] = checkpoint }
             }
             return starts
         } catch let error as PageStoreError {

@@ -110,8 +110,7 @@ public final class PageBook: Sendable {
 
     /// A latest layout (nil: a tombstone, the page is cleared).
     public func storeRecord(_ bytes: [UInt8]?, for key: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
-        let fromDisk = residentOrDisk(key)
-        state.withLock { s in
+        withPage(key) { s, held in
             guard let bytes else {
                 if let old = s.pages.removeValue(forKey: key) { s.bytes -= old.bytes }
                 s.pending.remove(key)
@@ -121,8 +120,8 @@ public final class PageBook: Sendable {
             }
             s.evicted.remove(key)
             s.cleared.remove(key)
-            var page = s.pages[key] ?? fromDisk ?? Page()
-            let before = s.pages[key]?.bytes ?? 0
+            var page = held ?? Page()
+            let before = held?.bytes ?? 0
             let hash = ContentHash(of: bytes)
             page.record = bytes
             page.hash = hash
@@ -147,10 +146,9 @@ public final class PageBook: Sendable {
 
     /// A change set (its base and target hashes read by `ChangeSetHashes`).
     public func storeChangeSet(_ bytes: [UInt8], base: ContentHash?, target: ContentHash, for key: String) {
-        let fromDisk = residentOrDisk(key)
-        state.withLock { s in
-            guard var page = s.pages[key] ?? fromDisk, let record = page.record else { return }  // its record first
-            let before = s.pages[key]?.bytes ?? 0
+        withPage(key) { s, held in
+            guard var page = held, let record = page.record else { return }  // its record first
+            let before = page.bytes
             page.history.append(StoredChange(base: base, target: target, bytes: bytes))
             page.history = Self.keep(page.history, recordBytes: record.count)
             if page.streamHash == base {
@@ -288,34 +286,50 @@ public final class PageBook: Sendable {
 
     // MARK: The page store
 
-    /// A page not in memory, as the page store holds it (read outside the lock); nil when it is in memory, or
-    /// unknown.
-    private func residentOrDisk(_ key: String) -> Page? {
-        guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return nil }
-        diskReads.add(1, ordering: .relaxed)
-        guard let stored = try? disk.page(key, in: .whole), let record = stored.record else { return nil }
-        return Page(record: record, history: stored.history)
+    /// What a look before taking the lock found: the page in memory, or (read outside the lock) what the page store
+    /// holds for it.
+    private enum Found {
+        case inMemory
+        case onDisk(Page?)
     }
 
-    /// `key`'s page in memory, taken from the page store when it is not there (and kept, as recently read).
-    private func resident(_ key: String, _ s: inout State, loaded: Page?) -> Page? {
-        if let page = s.pages[key] {
-            memoryHits.add(1, ordering: .relaxed)
-            return page
+    private func look(_ key: String) -> Found {
+        guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return .inMemory }
+        diskReads.add(1, ordering: .relaxed)
+        guard let stored = try? disk.page(key, in: .whole), let record = stored.record else { return .onDisk(nil) }
+        return .onDisk(Page(record: record, history: stored.history))
+    }
+
+    /// Runs `body` under the lock with `key`'s page: the one in memory, else the page store's (then kept in memory,
+    /// as recently used), nil when neither has it. A page let go between the look and the lock is looked up again.
+    private func withPage<R>(_ key: String, _ body: (inout State, Page?) -> R) -> R {
+        while true {
+            let found = look(key)
+            let result: R? = state.withLock { s in
+                if let page = s.pages[key] {
+                    memoryHits.add(1, ordering: .relaxed)
+                    return body(&s, page)
+                }
+                switch found {
+                case .inMemory where s.disk != nil: return nil  // let go meanwhile: look on disk
+                case .inMemory: return body(&s, nil)
+                case .onDisk(let page):
+                    guard let page, !s.cleared.contains(key) else { return body(&s, nil) }
+                    s.pages[key] = page
+                    s.bytes += page.bytes
+                    return body(&s, page)
+                }
+            }
+            if let result { return result }
         }
-        guard let loaded, !s.cleared.contains(key) else { return nil }
-        s.pages[key] = loaded
-        s.bytes += loaded.bytes
-        return loaded
     }
 
     // MARK: For clients
 
     /// A page's latest record.
     public func read(_ key: String) -> Lookup {
-        let loaded = residentOrDisk(key)
-        return state.withLock { s in
-            guard var page = resident(key, &s, loaded: loaded), let record = page.record, let hash = page.hash else {
+        withPage(key) { s, held in
+            guard var page = held, let record = page.record, let hash = page.hash else {
                 return s.evicted.contains(key) ? .evicted : .unknown
             }
             s.tick += 1
@@ -345,12 +359,11 @@ public final class PageBook: Sendable {
     /// are still held and smaller than the record, else the current record; nothing until the page has a record),
     /// then what arrives.
     public func subscribe(_ key: String, lastEventID: ContentHash?) -> Stream {
-        let loaded = residentOrDisk(key)
-        return state.withLock { s in
+        withPage(key) { s, held in
             let stream = Stream(id: s.nextStream, buffer: max(1, settings.streamBuffer))
             s.nextStream += 1
             s.streams[key, default: [:]][stream.id] = stream
-            guard var page = resident(key, &s, loaded: loaded), let record = page.record, let hash = page.hash else {
+            guard var page = held, let record = page.record, let hash = page.hash else {
                 return stream
             }
             s.tick += 1

@@ -86,22 +86,32 @@ public final class TopicRangeReader {
         try consumer.queryWatermarks(topic: topic, partition: partition)
     }
 
-    /// The end of `partition` as a fetch finds it: a watermark query can under-report it (Tansu answers with its
-    /// last batch's first offset + 1), a fetch's end of partition does not. Reads the last batch only; any ranges
-    /// being read are given up (call `read` again).
-    public func fetchedEnd(_ partition: Int32, timeoutMs: Int = 10_000) throws(KafkaError) -> Int64 {
-        let (low, high) = try watermarks(partition)
-        try read([.init(partition: partition, start: max(low, high - 1), stop: .partitionEnd)])
+    /// The end of each of `partitions` as a fetch finds it: a watermark query can under-report it (Tansu answers with
+    /// its last batch's first offset + 1), a fetch's end of partition does not. Reads each partition's last batch
+    /// only, all at once; any ranges being read are given up (call `read` again).
+    public func fetchedEnds(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Int64] {
+        var high: [Int32: Int64] = [:]
+        var ranges: [Range] = []
+        for p in partitions {
+            let (low, h) = try watermarks(p)
+            high[p] = h
+            ranges.append(.init(partition: p, start: max(low, h - 1), stop: .partitionEnd))
+        }
+        try read(ranges)
         let deadline = DispatchTime.now() + .milliseconds(timeoutMs)
-        while !reachedEnd.contains(partition) && DispatchTime.now() < deadline {
+        while !isDone && DispatchTime.now() < deadline {
             if case .failure(let e)? = next(timeoutMs: 100), e.isFatal { throw e }
         }
-        guard reachedEnd.contains(partition), let end = positions[partition] else {
-            throw KafkaError(
-                code: -185, name: "_TIMED_OUT",
-                message: "\(topic)[\(partition)]: no end of partition within \(timeoutMs) ms")
+        var ends: [Int32: Int64] = [:]
+        for p in partitions {
+            guard reachedEnd.contains(p), let end = positions[p] else {
+                throw KafkaError(
+                    code: -185, name: "_TIMED_OUT",
+                    message: "\(topic)[\(p)]: no end of partition within \(timeoutMs) ms")
+            }
+            ends[p] = max(end, high[p] ?? 0)
         }
-        return max(end, high)
+        return ends
     }
 
     /// The next offset of `partition` as far as what was read told (nil before anything was).

@@ -37,6 +37,8 @@ public struct ChangeStage: Sendable {
     var step: PageStep
     /// The previous layout and position per page: in memory, and on disk when there is a page store.
     public var pages: WorkerPages
+    /// The pages of the last batch whose stored latest layout could not be read (they started from empty).
+    public private(set) var unreadableOnDisk: [LayoutStore.Key] = []
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
@@ -74,43 +76,52 @@ public struct ChangeStage: Sendable {
         let misses = previous.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
         pages.counted(hits: order.count - misses, misses: misses)
         var moved = [Bool](repeating: false, count: order.count)
+        var unreadable = [Bool](repeating: false, count: order.count)
         let (step, disk) = (self.step, pages.disk)
         let (keys, members) = (order, groups)
         outcomes.withUnsafeMutableBufferPointer { out in
             previous.withUnsafeMutableBufferPointer { prev in
                 moved.withUnsafeMutableBufferPointer { moves in
-                    let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
-                    let movedPages = UnsafeMutableSendableBuffer(moves)
-                    DispatchQueue.concurrentPerform(iterations: keys.count) { g in
-                        let key = keys[g]
-                        let start = last.buffer[g] ?? WorkerPages.onDisk(key, in: disk)
-                        var layout = start?.layout
-                        var position = start?.position
-                        for i in members[key]! {
-                            let offset = batch[i].message.offset
-                            if let position, offset <= position {
-                                results.buffer[i] = .redelivered(
-                                    page: key.page, position: position,
-                                    record: batch[i].record.map { step.carried($0, after: layout).bytes })
-                                continue
+                    unreadable.withUnsafeMutableBufferPointer { bad in
+                        let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
+                        let movedPages = UnsafeMutableSendableBuffer(moves),
+                            unreadablePages = UnsafeMutableSendableBuffer(bad)
+                        DispatchQueue.concurrentPerform(iterations: keys.count) { g in
+                            let key = keys[g]
+                            var start = last.buffer[g]
+                            if start == nil, let stored = WorkerPages.onDisk(key, in: disk) {
+                                start = stored.page
+                                unreadablePages.buffer[g] = stored.unreadable
                             }
-                            position = offset
-                            movedPages.buffer[g] = true
-                            guard let record = batch[i].record else {
-                                layout = nil
-                                results.buffer[i] = .cleared(page: key.page)
-                                continue
+                            var layout = start?.layout
+                            var position = start?.position
+                            for i in members[key]! {
+                                let offset = batch[i].message.offset
+                                if let position, offset <= position {
+                                    results.buffer[i] = .redelivered(
+                                        page: key.page, position: position,
+                                        record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                                    continue
+                                }
+                                position = offset
+                                movedPages.buffer[g] = true
+                                guard let record = batch[i].record else {
+                                    layout = nil
+                                    results.buffer[i] = .cleared(page: key.page)
+                                    continue
+                                }
+                                let next = step.next(after: layout, record: record, key: key.page)
+                                results.buffer[i] = .changed(
+                                    Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+                                layout = next.layout
                             }
-                            let next = step.next(after: layout, record: record, key: key.page)
-                            results.buffer[i] = .changed(
-                                Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
-                            layout = next.layout
+                            last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                         }
-                        last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
                     }
                 }
             }
         }
+        unreadableOnDisk = zip(order, unreadable).filter(\.1).map(\.0)
         // 3. What each page ends with goes back into memory (and, once its latest layout is acknowledged, to disk).
         for (g, key) in order.enumerated() {
             pages.settled(previous[g] ?? LayoutStore.Page(layout: nil, position: nil), for: key, moved: moved[g])

@@ -23,6 +23,14 @@ extension LayoutWorker {
         var result = [ChangeStage.Outcome?](repeating: nil, count: batch.count)
         // In place (through the optional), so the store is never copied.
         for (i, outcome) in zip(indices, changes!.outcomes(items)) { result[i] = outcome }
+        for key in changes!.unreadableOnDisk {
+            logger.warning(
+                "unreadable latest layout skipped",
+                metadata: [
+                    "topic": .string(key.topic), "partition": .stringConvertible(key.partition),
+                    "page": .string(key.page), "page-store": .string(changes!.pages.disk?.path ?? "off"),
+                ])
+        }
         return result
     }
 

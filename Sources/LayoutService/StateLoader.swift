@@ -61,18 +61,9 @@ public final class StateLoader {
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
         let reader = try openReader()
+        let (lows, ends) = try bounds(Array(Set(partitions.map(\.partition))).sorted(), reader)
         for input in partitions {
-            let low: Int64, end: Int64
-            do {
-                low = try reader.watermarks(input.partition).low
-                end = try reader.fetchedEnd(input.partition)
-            } catch {
-                throw KafkaError(
-                    code: error.code, name: error.name,
-                    message: "latest-layout topic \(settings.stateTopic) partition \(input.partition) "
-                        + "(for input \(input.topic)[\(input.partition)]): \(error.message); create it compacted with as many partitions as the input",
-                    isFatal: error.isFatal, isRetriable: error.isRetriable)
-            }
+            let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
             let from = try startOffset(input, low: low, end: end, disk: pages.disk, &loaded)
             guard end > from else { continue }
             try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
@@ -100,6 +91,28 @@ public final class StateLoader {
         try reader.read([])
         loaded.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return loaded
+    }
+
+    /// The low watermark and the end (as a fetch finds it) of each latest-layout partition.
+    private func bounds(_ partitions: [Int32], _ reader: TopicRangeReader) throws(KafkaError) -> (
+        low: [Int32: Int64], end: [Int32: Int64]
+    ) {
+        var lows: [Int32: Int64] = [:]
+        var at: Int32 = -1
+        do {
+            for p in partitions {
+                at = p
+                lows[p] = try reader.watermarks(p).low
+            }
+            return (lows, try reader.fetchedEnds(partitions))
+        } catch {
+            let which = at >= 0 && lows[at] == nil ? "partition \(at)" : "partitions \(partitions)"
+            throw KafkaError(
+                code: error.code, name: error.name,
+                message: "latest-layout topic \(settings.stateTopic) \(which): \(error.message); "
+                    + "create it compacted with as many partitions as the input",
+                isFatal: error.isFatal, isRetriable: error.isRetriable)
+        }
     }
 
     /// Where to read `input`'s pages from: its checkpoint when the store has one that the partition can have

@@ -42,11 +42,15 @@ public struct WorkerPages: Sendable {
     public mutating func inMemory(_ key: Key) -> Page? { unstored[key] ?? cache.page(for: key) }
 
     /// What `disk` holds for `key`: safe from any thread. Nil when it holds nothing (or cannot be read).
-    static func onDisk(_ key: Key, in disk: PageStore?) -> Page? {
+    /// A stored record that is not a layout record keeps its position and starts the page from empty
+    /// (`unreadable`), as when it is read back from the topic without a disk store.
+    static func onDisk(_ key: Key, in disk: PageStore?) -> (page: Page, unreadable: Bool)? {
         guard let disk,
             let stored = try? disk.page(key.page, in: PageStore.Scope(topic: key.topic, partition: key.partition))
         else { return nil }
-        return Page(layout: stored.record.flatMap { try? RecordOutline(bytes: $0) }, position: stored.position)
+        guard let record = stored.record else { return (Page(layout: nil, position: stored.position), false) }
+        let layout = try? RecordOutline(bytes: record)
+        return (Page(layout: layout, position: stored.position), layout == nil)
     }
 
     /// Counts a lookup answered from memory or from disk.

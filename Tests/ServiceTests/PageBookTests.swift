@@ -1,5 +1,7 @@
+import Foundation
 import Kafka
 import LayoutKit
+import PageStore
 import Testing
 
 @testable import Gateway
@@ -116,6 +118,49 @@ import Testing
         book.storeRecord(Self.record(9), for: "p1", now: 0)
         guard case .page(_, let h) = book.read("p1") else { return #expect(Bool(false)) }
         #expect(h == Self.hash(9))
+    }
+
+    /// With a page store nothing is let go for good: a page past the budget is read back from disk, with its
+    /// change sets, and a tombstone removes it there too.
+    @Test func withAPageStorePagesPastTheBudgetAreReadFromDisk() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "test")
+        let size = Self.record(0).count
+        let book = PageBook(settings: Self.settings(maxBytes: size * 3), disk: store)
+        for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", now: 0) }
+        book.storeChangeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.hash(21), for: "p1")
+        book.storeRecord(Self.record(21), for: "p1", now: 0)
+        #expect(book.flush() == nil)
+        #expect(book.figures.pages <= 3 && book.figures.evictions > 0)
+        for n in 2..<20 {
+            guard case .page(let record, _) = book.read("p\(n)") else { return #expect(Bool(false), "p\(n)") }
+            #expect(record == Self.record(n))
+        }
+        // p1 comes back from disk with its change set: a stream holding version 1 gets it, not the record.
+        let resumed = await Self.drain(book.subscribe("p1", lastEventID: Self.hash(1)))
+        #expect(resumed == [.event(.changeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.hash(21)))])
+        book.storeRecord(nil, for: "p5", now: 0)
+        #expect(book.flush() == nil)
+        guard case .unknown = book.read("p5") else { return #expect(Bool(false), "p5 was cleared") }
+        #expect(try store.page("p5", in: .whole) == nil && store.page("p6", in: .whole) != nil)
+    }
+
+    /// A page keeps as many change sets as fit in its record's bytes; a resume that would need more gets the record.
+    @Test func changeSetsKeptAreBoundedByTheRecordsBytes() {
+        let big = Array(repeating: UInt8(ascii: "x"), count: 20_000)
+        let history = (0..<10).map {
+            StoredChange(base: ContentHash(value: UInt64($0)), target: ContentHash(value: UInt64($0 + 1)), bytes: big)
+        }
+        let kept = PageBook.keep(history, recordBytes: 50_000)
+        #expect(kept.count == 2 && kept.last == history.last)
+        #expect(PageBook.keep(history, recordBytes: 1_000).count == 0)
+        #expect(
+            PageBook.keep(
+                Array(history.prefix(3)).map {
+                    var c = $0; c.bytes = [1]; return c
+                }, recordBytes: 10
+            ).count == 3)
     }
 
     @Test func streamsDecideOnEachEventByTheHashTheyHold() {

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# `make bench-state` (and the end of `make bench-e2e`): the page store at a real site's size, on the test broker,
+# loopback only, release build. For 100,000 pages of the 45 KB sample record and 1,000,000 pages of a 2 KB one
+# (PAGES_LARGE / PAGES_SMALL change the counts), each on a fresh broker:
+#   gateway: start to ready with an empty store (every page read from the topic) and with the warm store (only
+#            what its checkpoints miss), GET p50/p99 and requests/s for random keys with memory for 5% of the
+#            pages (wrk, 2 threads, 16 connections, 15 s), peak RSS, store bytes on disk per page;
+#   worker:  assignment to its first record with an empty store and with the warm store (the log's elapsed-ms),
+#            latest layouts read on assignment, peak RSS.
+# Every process shares this machine's 2 cores with the broker and the load generator. Then the engine comparison
+# (scripts/bench-store-engines.sh) that chose RocksDB.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
+run="$root/.run"; mkdir -p "$run"
+"$root/scripts/ensure-debian-packages.sh" wrk librocksdb-dev pkg-config
+pc="$("$root/scripts/ensure-librdkafka.sh" 2>/dev/null | tail -n1)"
+producer="$run/bench-state-producer"
+if [ ! -x "$producer" ] || [ scripts/bench-state-producer.c -nt "$producer" ]; then
+  rpath=""; [ -n "$pc" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
+  # shellcheck disable=SC2046
+  gcc -O2 -o "$producer" scripts/bench-state-producer.c $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
+fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-state.XXXXXX")"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+  scripts/broker.sh stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+now() { date +%s.%N; }
+rss_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
+
+# Starts the gateway on the store in $1 with memory for $2 bytes; sets gw_pid, gw_url, gw_ready_s (exec to /readyz).
+start_gateway() {
+  local dir="$1" held="$2" started
+  started="$(now)"
+  "$bin" gateway --brokers "$broker" --changes-topic s-changes --state-topic s-latest --port 0 --state-dir "$dir" \
+    --max-held-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
+  gw_pid=$!; pids+=("$gw_pid")
+  gw_url=""
+  for _ in $(seq 1 36000); do
+    [ -n "$gw_url" ] || gw_url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | head -n1 || true)"
+    if [ -n "$gw_url" ] && curl -sf "$gw_url/readyz" >/dev/null 2>&1; then break; fi
+    sleep 0.1
+  done
+  gw_ready_s="$(python3 -c "print(f'{$(now) - $started:.1f}')")"
+}
+stop_gateway() { kill "$gw_pid"; wait "$gw_pid" 2>/dev/null || true; }
+caught_up_read() { grep -o '"latest-layouts-read":[0-9]*' "$work/gw.log" | tail -n1 | cut -d: -f2; }
+
+# Runs serve on the store in $1 until its first record; prints "elapsed-ms messages-read peak-rss-kb".
+serve_once() {
+  local dir="$1" log="$work/serve.log"
+  /usr/bin/time -f "%M" -o "$work/serve.rss" "$bin" serve --brokers "$broker" --input s-in --output s-out \
+    --dead-letter s-dlq --group s-group --changes-topic s-changes --state-topic s-latest --state-dir "$dir" \
+    --stop-after 1 --http off --log-format json --consumer-property session.timeout.ms=2000 \
+    --consumer-property heartbeat.interval.ms=300 --consumer-property fetch.wait.max.ms=10 2> "$log"
+  echo "$(grep '"message":"stopped"' "$log" | grep -o '"elapsed-ms":[0-9]*' | cut -d: -f2)" \
+    "$(grep -o '"messages-read":[0-9]*' "$log" | tail -n1 | cut -d: -f2)" "$(cat "$work/serve.rss")"
+}
+
+rows=()
+for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-1000000} samples/empty-results.json"; do
+  read -r pages sample <<< "$spec"
+  scripts/broker.sh stop >/dev/null 2>&1 || true
+  broker="$(scripts/broker.sh start)"
+  "$bin" compile "$sample" > "$work/record.json"
+  size="$(stat -c %s "$work/record.json")"
+  "$bin" create-topics --brokers "$broker" --partitions 6 s-in s-out s-dlq s-changes >/dev/null
+  "$bin" create-topics --brokers "$broker" --partitions 6 --compacted s-latest >/dev/null
+  t0="$(now)"
+  "$producer" "$broker" s-latest "$pages" "$work/record.json" s-in
+  produce_s="$(python3 -c "print(f'{$(now) - $t0:.1f}')")"
+  held=$((pages * size / 20))
+  # The gateway: an empty store, then the same store warm.
+  rm -rf "$work/gw-store"
+  start_gateway "$work/gw-store" "$held"
+  cold_s="$gw_ready_s"; cold_read="$(caught_up_read)"
+  cat > "$work/random.lua" <<LUA
+math.randomseed(7)
+request = function()
+  return wrk.format("GET", string.format("/v1/layouts/page-%07d", math.random(0, $pages - 1)))
+end
+LUA
+  wrk -t2 -c16 -d15s --latency -s "$work/random.lua" "$gw_url" > "$work/wrk.txt"
+  p50="$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")"; p99="$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")"
+  rps="$(awk '/Requests\/sec/ {printf "%d", $2}' "$work/wrk.txt")"
+  non2xx="$(awk '/Non-2xx/ {print $NF}' "$work/wrk.txt")"
+  gw_rss_mb=$(( $(rss_kb "$gw_pid") / 1024 ))
+  stop_gateway
+  disk="$(du -sb "$work/gw-store" | cut -f1)"
+  start_gateway "$work/gw-store" "$held"
+  warm_s="$gw_ready_s"; warm_read="$(caught_up_read)"
+  stop_gateway
+  # The worker: its first record with an empty store, then (a new input) with the warm store.
+  "$bin" produce --brokers "$broker" --topic s-in --key page-0000001 "$sample" >/dev/null
+  read -r w_cold_ms w_cold_read w_cold_rss <<< "$(serve_once "$work/worker-store")"
+  "$bin" produce --brokers "$broker" --topic s-in --key page-0000002 "$sample" >/dev/null
+  read -r w_warm_ms w_warm_read w_warm_rss <<< "$(serve_once "$work/worker-store")"
+  w_disk="$(du -sb "$work/worker-store" | cut -f1)"
+  rows+=("| $pages × $size B | $produce_s | $cold_s ($cold_read read) | $warm_s ($warm_read read) | $p50 / $p99 | $rps${non2xx:+ ($non2xx non-2xx)} | $held | $gw_rss_mb | $((disk / pages)) | $w_cold_ms ms (${w_cold_read:-0} read) | $w_warm_ms ms (${w_warm_read:-0} read) | $((w_cold_rss / 1024)) / $((w_warm_rss / 1024)) | $((w_disk / pages)) |")
+  rm -rf "$work/gw-store" "$work/worker-store"
+done
+echo
+echo "## The page store at size (2 cores shared by broker, gateway or worker, and wrk)"
+echo
+echo "| pages | produce s | gateway ready, empty store s | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway peak RSS MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB (empty / warm) | worker disk B/page |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for r in "${rows[@]}"; do echo "$r"; done
+echo
+echo "## Engines (scripts/bench-store-engines.sh)"
+echo
+LW_BIN="$bin" "$root/scripts/bench-store-engines.sh"
