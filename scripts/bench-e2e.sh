@@ -63,7 +63,10 @@ record pass "$(measure "$bin" pass-0 --output bench-pass --pass-through)"
 for r in $(seq 1 "$ROUNDS"); do
   record serve "$(measure "$bin" "serve-$r" --output bench-out)"
   "$bin" create-topics --brokers "$broker" --partitions 6 --compacted "bench-latest-$r" "bench-latest-base-$r" >/dev/null
-  record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r")"
+  # The page store of this build's change-set run (the base binary's predates it: memory only).
+  rm -rf "$run/bench-page-store-$r"
+  record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r" \
+    --state-dir "$run/bench-page-store-$r")"
   if [ -n "$base" ]; then
     record base-serve "$(measure "$base" "base-serve-$r" --output bench-out)"
     record base-changes "$(measure "$base" "base-changes-$r" --output bench-out --changes-topic bench-changes \

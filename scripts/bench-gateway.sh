@@ -26,12 +26,12 @@ t="gw-$$"
 "$bin" create-topics --brokers "$broker" --partitions 3 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
 "$bin" create-topics --brokers "$broker" --partitions 3 --compacted "$t-latest" >/dev/null
 "$bin" serve --brokers "$broker" --input "$t-in" --output "$t-out" --dead-letter "$t-dlq" --group "$t" \
-  --changes-topic "$t-changes" --state-topic "$t-latest" --http off --log-format json \
+  --changes-topic "$t-changes" --state-topic "$t-latest" --state-dir "$work/serve-store" --http off --log-format json \
   --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=10 2> "$run/bench-gateway-serve.log" &
 pids+=($!)
 "$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 \
-  --log-format json > "$work/gateway.out" 2> "$run/bench-gateway.log" &
+  --state-dir "$work/gateway-store" --log-format json > "$work/gateway.out" 2> "$run/bench-gateway.log" &
 gateway_pid=$!
 pids+=($gateway_pid)
 # Two versions of the page (the later one: two products gone, one moved, a price changed), one file per key.

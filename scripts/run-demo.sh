@@ -11,6 +11,8 @@ broker="$(scripts/broker.sh start)"
 trap 'scripts/broker.sh stop >/dev/null' EXIT
 echo "== test broker on $broker"
 suffix="demo-$$"
+# Each run has topics of its own, so its page stores start empty too.
+rm -rf "$root/.run/demo-state"
 in="responses-$suffix" out="layouts-$suffix" dlq="dead-letters-$suffix" changes="changes-$suffix" latest="latest-$suffix"
 "$bin" create-topics --brokers "$broker" --partitions 3 "$in" "$out" "$dlq" "$changes"
 "$bin" create-topics --brokers "$broker" --partitions 3 --compacted "$latest"
@@ -32,7 +34,7 @@ echo '{"@type": "ResultsList", "records": [' | "$bin" produce --brokers "$broker
 total=$(( $(ls samples/*.json | wc -l) + 3 ))
 echo "== layout-worker serve (until all $total messages are accounted for)"
 "$bin" serve --brokers "$broker" --input "$in" --output "$out" --dead-letter "$dlq" --group "layout-$suffix" \
-  --changes-topic "$changes" --state-topic "$latest" \
+  --changes-topic "$changes" --state-topic "$latest" --state-dir "$root/.run/demo-state/serve" \
   --stop-after "$total" --http off --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=20 2> >(grep -E "dead-lettering|stopped" >&2)
 echo "== layout records on $out"
@@ -44,6 +46,7 @@ echo "== dead letters on $dlq"
 echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events"
 gateway_log="$root/.run/gateway.log"
 "$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --log-format text \
+  --state-dir "$root/.run/demo-state/gateway" \
   > "$root/.run/gateway.out" 2> "$gateway_log" &
 gateway_pid=$!
 trap 'kill "$gateway_pid" 2>/dev/null; wait "$gateway_pid" 2>/dev/null; scripts/broker.sh stop >/dev/null' EXIT

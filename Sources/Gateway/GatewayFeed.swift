@@ -99,15 +99,13 @@ public struct GatewayFeed: Sendable {
                 if let at = changes.position(p) { book.reached(settings.changesTopic, partition: p, offset: at) }
             }
         }
-        let before = status.pageStoreProblem
-        if let failure = book.flush() {
-            if before == nil {
-                logger.error("page store writes fail; pages stay in memory", metadata: ["error": "\(failure)"])
-            }
-            status.setPageStoreProblem("page store writes fail (\(failure)); changed pages stay in memory")
-        } else if before != nil, book.disk != nil, before?.hasPrefix("page store writes fail") == true {
-            status.setPageStoreProblem(nil)
-            logger.info("page store writes succeed again")
+        let failedBefore = book.figures.writeFailure != nil
+        if let failure = book.flush(), !failedBefore {
+            logger.error(
+                "page store writes fail; pages changed from now on stay in memory until a restart",
+                metadata: ["error": "\(failure)"])
+            status.setPageStoreProblem(
+                "page store writes fail (\(failure)); pages changed from now on stay in memory until a restart")
         }
     }
 

@@ -198,12 +198,16 @@ public final class PageBook: Sendable {
     }
 
     /// Writes the pages changed since the last flush, and the checkpoints they reach, to the page store in one atomic
-    /// write; they can be let go from memory afterwards. On failure they stay in memory until a flush succeeds.
-    /// Returns the write's failure, if any.
+    /// write; they can be let go from memory afterwards. A failed write is the last (`PageStore.write`): from then on
+    /// changed pages stay in memory (never let go) until a restart. Returns the failure, if any.
     @discardableResult
     public func flush() -> String? {
         state.withLock { s -> String? in
             guard let disk = s.disk else { return nil }
+            if let failure = s.writeFailure {
+                s.checkpoints.removeAll()
+                return failure
+            }
             guard !s.dirty.isEmpty || !s.cleared.isEmpty || !s.checkpoints.isEmpty else { return s.writeFailure }
             var batch = PageStore.Batch()
             for key in s.dirty { if let page = s.pages[key] { batch.pages.append((.whole, key, page.stored)) } }

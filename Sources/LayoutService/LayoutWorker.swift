@@ -565,26 +565,24 @@ public final class LayoutWorker {
     /// Goes on without the disk store: pages past the memory budget are forgotten, as the status says.
     func pageStoreOff(_ reason: String) {
         changes?.pages.use(nil)
+        if let c = changes { metrics.pages(c.pages, disk: nil) }
         status.setPageStoreProblem(reason + "; pages past --state-max-bytes are forgotten")
         logger.error("page store off; working from memory", metadata: ["reason": .string(reason)])
     }
 
-    /// Writes what the latest-layout topic acknowledged to the page store; a failure keeps the pages in memory,
-    /// to be written at the next turn, and is reported (once, and again when it clears).
+    /// Writes what the latest-layout topic acknowledged to the page store. The first write that fails (a full or
+    /// read-only disk) ends writing until a restart: from then on the pages changed stay in memory (never evicted,
+    /// so no page goes back in time) and the status, the log and `layout_worker_page_store_up` say so.
     func flushPages() {
-        guard changes?.pages.disk != nil else { return }
-        let before = changes!.pages.writeFailure
+        guard changes?.pages.disk != nil, changes!.pages.writeFailure == nil else { return }
         changes!.pages.flush()
-        let now = changes!.pages.writeFailure
-        guard (before == nil) != (now == nil) else { return }
-        if let now {
-            status.setPageStoreProblem(
-                "page store writes fail (\(now)); changed pages stay in memory until they succeed")
-            logger.error("page store writes fail; changed pages stay in memory", metadata: ["error": .string(now)])
-        } else {
-            status.setPageStoreProblem(nil)
-            logger.info("page store writes succeed again")
-        }
+        guard let failure = changes!.pages.writeFailure else { return }
+        metrics.pages(changes!.pages, disk: pageStoreFigures)
+        status.setPageStoreProblem(
+            "page store writes fail (\(failure)); pages changed from now on stay in memory until a restart")
+        logger.error(
+            "page store writes fail; pages changed from now on stay in memory until a restart",
+            metadata: ["error": .string(failure)])
     }
 
     /// The page store's size on disk and pages, read at most every 10 s (a directory listing).

@@ -22,7 +22,7 @@ public struct WorkerPages: Sendable {
     /// Lookups answered from memory, and those that went to the disk store.
     public private(set) var hits = 0
     public private(set) var misses = 0
-    /// Why the last write to disk failed (nil: the last one succeeded); pages stay in memory until one succeeds.
+    /// Why a write to disk failed (nil: none did); from then on pages changed stay in memory.
     public private(set) var writeFailure: String?
 
     public init(maxBytes: Int, disk: PageStore? = nil) {
@@ -69,14 +69,15 @@ public struct WorkerPages: Sendable {
     /// The page's latest layout (nil: its tombstone) was acknowledged at `offset` of the latest-layout topic: it goes
     /// to disk at the next `flush`, and so does the checkpoint of its input partition.
     public mutating func acknowledged(_ key: Key, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
-        guard disk != nil else { return }
+        guard disk != nil, writeFailure == nil else { return }
         pending[key] = StoredPage(position: position, record: record)
         let tp = TopicPartition(key.topic, key.partition)
         checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
     }
 
     /// Writes what was acknowledged since the last flush in one atomic batch; the pages it stores leave `unstored`
-    /// when nothing newer waits for them. On failure everything stays in memory and is written at the next flush.
+    /// when nothing newer waits for them. A failed write is the last: the store takes no more (`PageStore.write`),
+    /// so what is not on disk stays in `unstored`, in memory, until a restart reads it back from the topic.
     public mutating func flush() {
         guard let disk, !pending.isEmpty || !checkpoints.isEmpty else { return }
         var batch = PageStore.Batch()
@@ -88,6 +89,8 @@ public struct WorkerPages: Sendable {
             try disk.write(batch)
         } catch {
             writeFailure = error.description
+            pending.removeAll()
+            checkpoints.removeAll()
             return
         }
         writeFailure = nil

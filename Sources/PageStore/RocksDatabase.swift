@@ -1,4 +1,5 @@
 import CRocksDB
+import Synchronization
 
 /// The one owner of a RocksDB handle: opening (with the page store's options), reads, atomic write batches,
 /// prefix scans and properties. RocksDB's handle is safe to use from several threads at once.
@@ -23,6 +24,9 @@ final class RocksDatabase: @unchecked Sendable {
         rocksdb_options_set_max_write_buffer_number(options, 2)
         rocksdb_options_set_max_total_wal_size(options, 64 << 20)
         rocksdb_options_set_max_open_files(options, 256)
+        // RocksDB's own LOG file gets its header only: Debian's build asserts when a log line is written to a file
+        // whose earlier write failed, and a full disk makes every later log line such a write.
+        rocksdb_options_set_info_log_level(options, 5)  // HEADER_LEVEL
         rocksdb_options_set_keep_log_file_num(options, 2)
         rocksdb_options_set_max_log_file_size(options, 1 << 20)
         rocksdb_options_set_max_background_jobs(options, 2)
@@ -51,6 +55,10 @@ final class RocksDatabase: @unchecked Sendable {
     }
 
     private var closed = false
+    /// Set once a write failed. Such a database takes no more writes and is never closed: RocksDB (as Debian builds
+    /// it, with assertions) aborts the process when a log file in error is written or synced again; the process's
+    /// exit releases it.
+    private let writeFailed = Atomic<Bool>(false)
 
     deinit { close() }
 
@@ -58,6 +66,7 @@ final class RocksDatabase: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
+        guard !writeFailed.load(ordering: .acquiring) else { return }
         rocksdb_close(handle)
         Self.release(options, tableOptions, cache, readOptions, writeOptions)
     }
@@ -122,9 +131,21 @@ final class RocksDatabase: @unchecked Sendable {
                 }
             }
         }
+        try commit(b!, "write")
+    }
+
+    /// Writes a batch, unless an earlier write failed (see `writeFailed`).
+    private func commit(_ batch: OpaquePointer, _ operation: String) throws(PageStoreError) {
+        guard !writeFailed.load(ordering: .acquiring) else {
+            throw PageStoreError(
+                path: path, operation: operation, message: "an earlier write failed; no more writes until a restart")
+        }
         var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write(handle, writeOptions, b, &error)
-        if let error { throw failure("write", error) }
+        rocksdb_write(handle, writeOptions, batch, &error)
+        if let error {
+            writeFailed.store(true, ordering: .releasing)
+            throw failure(operation, error)
+        }
     }
 
     /// Deletes every key from `start` (inclusive) to `end` (exclusive).
@@ -140,9 +161,7 @@ final class RocksDatabase: @unchecked Sendable {
                 }
             }
         }
-        var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write(handle, writeOptions, b, &error)
-        if let error { throw failure("delete", error) }
+        try commit(b!, "delete")
     }
 
     /// Calls `body` with every key and value starting with `prefix`, in key order, until it returns false.

@@ -5,8 +5,6 @@ import PageStore
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
-
 /// Version `n` of page `key`: a results list whose products move on by one per version.
 private func pageVersion(_ key: String, _ n: Int) -> [UInt8] {
     let records = (0..<6).map { i in
@@ -42,7 +40,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
     @Test func pagesPastTheMemoryBudgetNeverGoBackInTime() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
         let pages = (0..<60).map { "page-\($0)" }
@@ -63,7 +61,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         // 1. Versions 0 and 1 with store A.
         try produce(version: 0)
         try produce(version: 1)
-        let group = unique("g")
+        let group = uniqueName("g")
         let first = try run(group: group, dir: store, count: 120)
         #expect(messagesRead(first) == 0)
         let afterFirst = try broker.readToEnd(state, partitions: 2).count
@@ -75,7 +73,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         let setsBefore = try broker.readToEnd(changes, partitions: 2)
         // 3. The group's offsets reset (a new group reads from the beginning) with store A: it reads only what the
         //    second worker added, and every one of the 240 inputs is a redelivery: no change set at all.
-        let third = try run(group: unique("reset"), dir: store, count: 240)
+        let third = try run(group: uniqueName("reset"), dir: store, count: 240)
         #expect(messagesRead(third) == latest.count - afterFirst, "\(third.logText)")
         let sets = try broker.readToEnd(changes, partitions: 2)
         #expect(sets.count == setsBefore.count, "\(sets.count - setsBefore.count) change sets from redeliveries")
@@ -87,7 +85,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         try expectStoreEqualsTopic(store, latest, input: input)
         // 5. A deleted store is made anew and read from the beginning of the topic.
         try FileManager.default.removeItem(atPath: store)
-        let fourth = try run(group: unique("again"), dir: store, count: 240)
+        let fourth = try run(group: uniqueName("again"), dir: store, count: 240)
         #expect(fourth.logText.contains("page store created"))
         #expect(messagesRead(fourth) == latest.count)
         #expect(backInTime(try broker.readToEnd(changes, partitions: 2)).isEmpty)
@@ -97,13 +95,13 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
     @Test func aKilledWorkersStoreReopensEqualToTheTopic() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 2)
         let pages = (0..<40).map { "page-\($0)" }
         for n in 0..<10 { try broker.produce(input, pages.map { ($0, pageVersion($0, n)) }) }
         let store = broker.workDirectory.appendingPathComponent("store").path
-        let group = unique("g")
+        let group = uniqueName("g")
         let flags = ["--changes-topic", changes, "--state-topic", state, "--state-dir", store, "--batch-size", "16"]
         // Killed (SIGKILL) while it writes: somewhere in the middle of the 400 inputs.
         let victim = try WorkerProcess(
@@ -121,6 +119,64 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         #expect(restarted.wait(seconds: 30) == 0, "\(restarted.logText)")
         #expect(backInTime(sets).isEmpty, "\(backInTime(sets).prefix(10))")
         try expectStoreEqualsTopic(store, try broker.readToEnd(state, partitions: 2), input: input)
+    }
+
+    /// A directory the store cannot live in (here a file), or a disk that fills up while it runs (a 8 MiB tmpfs,
+    /// where this machine lets root mount one): the worker goes on from memory, publishes everything, moves no page
+    /// back in time, and says so in /readyz's body, a metric and the log.
+    @Test(arguments: ["unusable", "full"]) func aStoreThatCannotBeWrittenLeavesTheWorkerWorkingFromMemory(
+        _ failure: String
+    ) throws {
+        let broker = try TestBroker()
+        let (input, output, dlq, changes, state) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
+        let place = broker.workDirectory.appendingPathComponent("place").path
+        if failure == "unusable" {
+            _ = FileManager.default.createFile(atPath: place, contents: Data("not a directory".utf8))
+        } else {
+            try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
+            guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", place]) == 0 else {
+                print("skipped: cannot mount a tmpfs here to fill a disk")
+                return
+            }
+        }
+        defer { if failure == "full" { _ = Self.run("/bin/umount", ["-l", place]) } }
+        let sample = Fixtures.bytes("samples/search-page.json")
+        for v in 0..<8 {
+            try broker.produce(
+                input, (0..<80).map { ("page-\($0)", Array(#"{"v":\#(v),"#.utf8) + sample.dropFirst()) })
+        }
+        let port = try TestBroker.freePort()
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+            extra: ["--changes-topic", changes, "--state-topic", state, "--state-dir", place + "/store"],
+            http: "127.0.0.1:\(port)")
+        let ready = URL(string: "http://127.0.0.1:\(port)/readyz")!
+        let warned = waitUntil(seconds: 90) {
+            guard let (body, code) = try? syncGet(ready) else { return false }
+            return code == 200 && String(decoding: body, as: UTF8.self).contains("working from memory")
+        }
+        #expect(warned, "\(worker.logText.suffix(2000))")
+        let (metrics, _) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        #expect(String(decoding: metrics, as: UTF8.self).contains("layout_worker_page_store_up 0"))
+        _ = try broker.readToEnd(output, partitions: 1) { $0.count >= 640 }
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 30) == 0, "\(worker.logText.suffix(2000))")
+        #expect(worker.stoppedCounts["consumed"] == 640 && worker.stoppedCounts["published"] == 640)
+        #expect(worker.logText.contains(failure == "full" ? "page store writes fail" : "cannot open the page store"))
+        #expect(backInTime(try broker.readToEnd(changes, partitions: 1)).isEmpty)
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        guard (try? p.run()) != nil else { return -1 }
+        p.waitUntilExit()
+        return p.terminationStatus
     }
 
     /// Every page of the store equals the last value of its key on the latest-layout topic, and the reverse.
