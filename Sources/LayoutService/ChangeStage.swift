@@ -72,61 +72,68 @@ public struct ChangeStage: Sendable {
         }
         // 2. Each page's messages in order, pages in parallel, each starting from its layout in memory or else on
         //    disk; an input at or before the page's position leaves the page as it is.
-        var previous = order.map { pages.inMemory($0) }
-        let misses = previous.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
+        var ends = order.map { PageEnd(page: pages.inMemory($0)) }
+        let misses = ends.reduce(0) { $0 + ($1.page == nil ? 1 : 0) }
         pages.counted(hits: order.count - misses, misses: misses)
-        var moved = [Bool](repeating: false, count: order.count)
-        var unreadable = [Bool](repeating: false, count: order.count)
-        let (step, disk) = (self.step, pages.disk)
-        let (keys, members) = (order, groups)
+        let (step, disk, keys, members) = (self.step, pages.disk, order, groups)
         outcomes.withUnsafeMutableBufferPointer { out in
-            previous.withUnsafeMutableBufferPointer { prev in
-                moved.withUnsafeMutableBufferPointer { moves in
-                    unreadable.withUnsafeMutableBufferPointer { bad in
-                        let results = UnsafeMutableSendableBuffer(out), last = UnsafeMutableSendableBuffer(prev)
-                        let movedPages = UnsafeMutableSendableBuffer(moves),
-                            unreadablePages = UnsafeMutableSendableBuffer(bad)
-                        DispatchQueue.concurrentPerform(iterations: keys.count) { g in
-                            let key = keys[g]
-                            var start = last.buffer[g]
-                            if start == nil, let stored = WorkerPages.onDisk(key, in: disk) {
-                                start = stored.page
-                                unreadablePages.buffer[g] = stored.unreadable
-                            }
-                            var layout = start?.layout
-                            var position = start?.position
-                            for i in members[key]! {
-                                let offset = batch[i].message.offset
-                                if let position, offset <= position {
-                                    results.buffer[i] = .redelivered(
-                                        page: key.page, position: position,
-                                        record: batch[i].record.map { step.carried($0, after: layout).bytes })
-                                    continue
-                                }
-                                position = offset
-                                movedPages.buffer[g] = true
-                                guard let record = batch[i].record else {
-                                    layout = nil
-                                    results.buffer[i] = .cleared(page: key.page)
-                                    continue
-                                }
-                                let next = step.next(after: layout, record: record, key: key.page)
-                                results.buffer[i] = .changed(
-                                    Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
-                                layout = next.layout
-                            }
-                            last.buffer[g] = LayoutStore.Page(layout: layout, position: position)
-                        }
+            ends.withUnsafeMutableBufferPointer { endsBuffer in
+                let results = UnsafeMutableSendableBuffer(out), pageEnds = UnsafeMutableSendableBuffer(endsBuffer)
+                DispatchQueue.concurrentPerform(iterations: keys.count) { g in
+                    let key = keys[g]
+                    if pageEnds.buffer[g].page == nil, let stored = WorkerPages.onDisk(key, in: disk) {
+                        pageEnds.buffer[g].page = stored.page
+                        pageEnds.buffer[g].unreadable = stored.unreadable
                     }
+                    Self.advance(&pageEnds.buffer[g], key, members[key]!, batch, step, into: results)
                 }
             }
         }
-        unreadableOnDisk = zip(order, unreadable).filter(\.1).map(\.0)
+        unreadableOnDisk = zip(order, ends).filter(\.1.unreadable).map(\.0)
         // 3. What each page ends with goes back into memory (and, once its latest layout is acknowledged, to disk).
-        for (g, key) in order.enumerated() {
-            pages.settled(previous[g] ?? LayoutStore.Page(layout: nil, position: nil), for: key, moved: moved[g])
+        for (key, end) in zip(order, ends) {
+            pages.settled(end.page ?? LayoutStore.Page(layout: nil, position: nil), for: key, moved: end.moved)
         }
         return outcomes
+    }
+
+    /// What a batch leaves one page with: its layout and position (nil: nothing known yet), whether one of the
+    /// batch's messages moved it, and whether its stored layout could not be read.
+    struct PageEnd {
+        var page: LayoutStore.Page?
+        var moved = false
+        var unreadable = false
+    }
+
+    /// Takes one page's messages of the batch (`members`, in order) from where `end` stands: a record carries and
+    /// diffs against the page's layout, a tombstone clears it, an input at or before its position is redelivered.
+    static func advance(
+        _ end: inout PageEnd, _ key: LayoutStore.Key, _ members: [Int],
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep,
+        into results: UnsafeMutableSendableBuffer<Outcome>
+    ) {
+        var layout = end.page?.layout
+        var position = end.page?.position
+        for i in members {
+            let offset = batch[i].message.offset
+            if let position, offset <= position {
+                results.buffer[i] = .redelivered(
+                    page: key.page, position: position,
+                    record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                continue
+            }
+            position = offset
+            end.moved = true
+            guard let record = batch[i].record else {
+                layout = nil
+                results.buffer[i] = .cleared(page: key.page)
+                continue
+            }
+            let next = step.next(after: layout, record: record, key: key.page)
+            results.buffer[i] = .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+            layout = next.layout
+        }
+        end.page = LayoutStore.Page(layout: layout, position: position)
     }
 
     /// The page key: the message key, or the page's content path and canonical navigation state.
