@@ -4,7 +4,8 @@
 # (PAGES_LARGE / PAGES_SMALL change the counts), each on a fresh broker:
 #   gateway: start to ready with an empty store (every page read from the topic) and with the warm store (only
 #            what its checkpoints miss), GET p50/p99 and requests/s for random keys with memory for 5% of the
-#            pages (wrk, 2 threads, 16 connections, 15 s), peak RSS, store bytes on disk per page;
+#            pages (wrk, 2 threads, 16 connections, 15 s), RSS after the GETs and at its peak (the catch-up),
+#            store bytes on disk per page;
 #   worker:  assignment to its first record with an empty store and with the warm store (the log's elapsed-ms),
 #            latest layouts read on assignment, peak RSS.
 # Every process shares this machine's 2 cores with the broker and the load generator. Then the engine comparison
@@ -32,7 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 now() { date +%s.%N; }
-rss_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
+rss_kb() { awk -v f="$2" '$1 == f ":" {print $2}' "/proc/$1/status"; }  # pid, VmRSS or VmHWM
 
 # Starts the gateway on the store in $1 with memory for $2 bytes; sets gw_pid, gw_url, gw_ready_s (exec to /readyz).
 start_gateway() {
@@ -90,7 +91,7 @@ LUA
   p50="$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")"; p99="$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")"
   rps="$(awk '/Requests\/sec/ {printf "%d", $2}' "$work/wrk.txt")"
   non2xx="$(awk '/Non-2xx/ {print $NF}' "$work/wrk.txt")"
-  gw_rss_mb=$(( $(rss_kb "$gw_pid") / 1024 ))
+  gw_rss_mb="$(( $(rss_kb "$gw_pid" VmRSS) / 1024 )) ($(( $(rss_kb "$gw_pid" VmHWM) / 1024 )))"
   stop_gateway
   disk="$(du -sb "$work/gw-store" | cut -f1)"
   start_gateway "$work/gw-store" "$held"
@@ -108,7 +109,7 @@ done
 echo
 echo "## The page store at size (2 cores shared by broker, gateway or worker, and wrk)"
 echo
-echo "| pages | produce s | gateway ready, empty store s | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway peak RSS MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB (empty / warm) | worker disk B/page |"
+echo "| pages | produce s | gateway ready, empty store s | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB (empty / warm) | worker disk B/page |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 echo

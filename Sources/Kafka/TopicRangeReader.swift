@@ -52,7 +52,10 @@ public final class TopicRangeReader {
     public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
         self.topic = topic
         consumer = try KafkaConsumer(
-            configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": String(fetchWaitMs)],
+            configuration: configuration, groupID: nil,
+            // 16 MiB prefetched at most (librdkafka's default is 64 MiB): a reader that catches up on a topic of
+            // large records holds no more than that in memory.
+            defaults: ["fetch.wait.max.ms": String(fetchWaitMs), "queued.max.messages.kbytes": "16384"],
             reportsPartitionEnd: true)
     }
 

@@ -38,6 +38,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
 
     func run() async throws {
+        ProcessAllocator.returnFreedMemory()
         let resolved = try connection.resolve(clientID: "layout-worker-gateway")
         let sources = resolved.sources
         guard let changes = try sources.read(SettingTable.changesTopic, changesTopic) else {

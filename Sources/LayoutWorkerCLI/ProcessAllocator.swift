@@ -17,4 +17,12 @@ public enum ProcessAllocator {
     public static func keepLargeBlocksInTheHeap() -> Bool {
         lw_allocator_keep_large_blocks(32 << 20, 512 << 20) == 1
     }
+
+    /// For a long-running server whose memory is a cache (`gateway`): blocks over 1 MiB get mappings of their own
+    /// and the heap's top goes back to the system once 16 MiB of it is free, so what the page cache lets go (and the
+    /// catch-up's fetch buffers) leaves the process's resident memory instead of waiting in the heap.
+    @discardableResult
+    public static func returnFreedMemory() -> Bool {
+        lw_allocator_keep_large_blocks(1 << 20, 16 << 20) == 1
+    }
 }
