@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore",
+                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
