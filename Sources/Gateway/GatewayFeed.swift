@@ -160,9 +160,14 @@ public struct GatewayFeed: Sendable {
         book.attach(store)
         do {
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
-            let latestEnds = try latest.fetchedEnds(latestPartitions)
-            for p in latestPartitions {
-                guard let checkpoint = try store.checkpoint(topic: settings.latestTopic, partition: p) else { continue }
+            let latestCheckpoints = try latestPartitions.map {
+                ($0, try store.checkpoint(topic: settings.latestTopic, partition: $0))
+            }
+            // Checked against each partition's end as a fetch finds it (one fetch for all; none for a new store).
+            let checked = latestCheckpoints.filter { $0.1 != nil }.map(\.0)
+            let latestEnds = checked.isEmpty ? [:] : try latest.fetchedEnds(checked)
+            for (p, checkpoint) in latestCheckpoints {
+                guard let checkpoint else { continue }
                 let (low, end) = (try latest.watermarks(p).low, latestEnds[p] ?? 0)
                 guard checkpoint >= low, checkpoint <= end else {
                     logger.warning(

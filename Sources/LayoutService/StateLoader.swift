@@ -61,10 +61,18 @@ public final class StateLoader {
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
         let reader = try openReader()
-        let (lows, ends) = try bounds(Array(Set(partitions.map(\.partition))).sorted(), reader)
+        var checkpoints: [TopicPartition: Int64] = [:]
+        for input in partitions {
+            checkpoints[input] = try storeRead { () throws(PageStoreError) in
+                try pages.disk?.checkpoint(topic: input.topic, partition: input.partition)
+            }
+        }
+        // A checkpoint is checked against the partition's end as a fetch finds it; without one the watermark does.
+        let checked = Set(partitions.filter { checkpoints[$0] != nil }.map(\.partition))
+        let (lows, ends) = try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
         for input in partitions {
             let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
-            let from = try startOffset(input, low: low, end: end, disk: pages.disk, &loaded)
+            let from = try startOffset(input, checkpoint: checkpoints[input], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
             try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
             var sink = PageSink(input: input, disk: pages.disk)
@@ -94,17 +102,21 @@ public final class StateLoader {
     }
 
     /// The low watermark and the end (as a fetch finds it) of each latest-layout partition.
-    private func bounds(_ partitions: [Int32], _ reader: TopicRangeReader) throws(KafkaError) -> (
-        low: [Int32: Int64], end: [Int32: Int64]
-    ) {
+    private func bounds(_ partitions: [Int32], fetching: Set<Int32>, _ reader: TopicRangeReader) throws(KafkaError)
+        -> (low: [Int32: Int64], end: [Int32: Int64])
+    {
         var lows: [Int32: Int64] = [:]
+        var ends: [Int32: Int64] = [:]
         var at: Int32 = -1
         do {
             for p in partitions {
                 at = p
-                lows[p] = try reader.watermarks(p).low
+                (lows[p], ends[p]) = try reader.watermarks(p)
             }
-            return (lows, try reader.fetchedEnds(partitions))
+            if !fetching.isEmpty {
+                ends.merge(try reader.fetchedEnds(partitions.filter(fetching.contains)), uniquingKeysWith: { $1 })
+            }
+            return (lows, ends)
         } catch {
             let which = at >= 0 && lows[at] == nil ? "partition \(at)" : "partitions \(partitions)"
             throw KafkaError(
@@ -118,26 +130,32 @@ public final class StateLoader {
     /// Where to read `input`'s pages from: its checkpoint when the store has one that the partition can have
     /// written (between the low watermark and the end), else the beginning, after the partition's pages on disk are
     /// deleted (the topic was recreated, or compacted or deleted past the checkpoint).
+    /// (Pages are only ever written with their checkpoint, so a partition without one has no pages on disk.)
     private func startOffset(
-        _ input: TopicPartition, low: Int64, end: Int64, disk: PageStore?, _ loaded: inout Loaded
+        _ input: TopicPartition, checkpoint: Int64?, low: Int64, end: Int64, _ disk: PageStore?,
+        _ loaded: inout Loaded
     ) throws(KafkaError) -> Int64 {
-        guard let disk else { return low }
-        do {
-            let checkpoint = try disk.checkpoint(topic: input.topic, partition: input.partition)
-            if let checkpoint, checkpoint >= low, checkpoint <= end { return checkpoint }
-            if let checkpoint {
-                logger.warning(
-                    "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
-                    metadata: [
-                        "partition": .string(input.description), "checkpoint": .stringConvertible(checkpoint),
-                        "low": .stringConvertible(low), "end": .stringConvertible(end),
-                    ])
-                loaded.rebuiltPartitions += 1
-            }
+        guard let disk, let checkpoint else { return low }
+        if checkpoint >= low, checkpoint <= end { return checkpoint }
+        logger.warning(
+            "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
+            metadata: [
+                "partition": .string(input.description), "checkpoint": .stringConvertible(checkpoint),
+                "low": .stringConvertible(low), "end": .stringConvertible(end),
+            ])
+        loaded.rebuiltPartitions += 1
+        try storeRead { () throws(PageStoreError) in
             try disk.removeScope(
                 PageStore.Scope(topic: input.topic, partition: input.partition), checkpoint: input.topic,
                 partition: input.partition)
-            return low
+        }
+        return low
+    }
+
+    /// A page store call, its failure as the worker's `storeFailure` (the worker then goes on from memory).
+    private func storeRead<T>(_ body: () throws(PageStoreError) -> T) throws(KafkaError) -> T {
+        do {
+            return try body()
         } catch {
             throw KafkaError(code: -1, name: StateLoader.storeFailure, message: error.description, isFatal: true)
         }
