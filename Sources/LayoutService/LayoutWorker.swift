@@ -521,6 +521,7 @@ public final class LayoutWorker {
             }
             metrics.stateRebuilt(seconds: loaded.seconds)
             metrics.stateRead(messages: loaded.messages)
+            for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }
             logger.info(
                 "latest layouts rebuilt",
                 metadata: [
@@ -545,7 +546,12 @@ public final class LayoutWorker {
     func openPageStore(_ loader: StateLoader) throws(KafkaError) {
         guard !pageStoreTried, let dir = settings.changes?.stateDirectory else { return }
         pageStoreTried = true
-        let identity = try loader.storeIdentity()
+        // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
+        guard let cluster = consumer.clusterID(timeoutMs: 10_000) else {
+            throw KafkaError(
+                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
+        }
+        let identity = loader.storeIdentity(cluster: cluster)
         do {
             let (store, opening) = try PageStore.open(directory: dir, identity: identity)
             changes!.pages.use(store)

@@ -27,6 +27,8 @@ public final class StateLoader {
     public struct Loaded: Sendable {
         /// Messages of the latest-layout topic read (the restart cost: what the checkpoints did not cover).
         public var messages = 0
+        /// The same per input partition: how far its checkpoint trailed the latest-layout topic.
+        public var messagesByPartition: [TopicPartition: Int] = [:]
         public var layouts = 0
         public var tombstones = 0
         public var unreadable = 0
@@ -42,15 +44,10 @@ public final class StateLoader {
         return made
     }
 
-    /// The identity a page store for this worker is made for: the cluster and the latest-layout topic.
-    public func storeIdentity() throws(KafkaError) -> String {
-        let reader = try openReader()
-        guard let cluster = reader.clusterID(timeoutMs: 10_000) else {
-            throw KafkaError(
-                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s",
-                isFatal: false, isRetriable: true)
-        }
-        return "cluster \(cluster), latest-layout topic \(settings.stateTopic)"
+    /// The identity a page store for this worker is made for: the cluster (its id, as the group's consumer knows it)
+    /// and the latest-layout topic.
+    public func storeIdentity(cluster: String) -> String {
+        "cluster \(cluster), latest-layout topic \(settings.stateTopic)"
     }
 
     /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`.
@@ -84,6 +81,7 @@ public final class StateLoader {
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
                     loaded.messages += 1
+                    loaded.messagesByPartition[input, default: 0] += 1
                     try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
             }

@@ -1,5 +1,6 @@
 public import CoreMetrics
 public import Delivery
+import Kafka
 import LayoutDiff
 import Metrics
 import Ops
@@ -107,6 +108,14 @@ public final class WorkerMetrics: DeliveryMetrics {
     }
 
     func stateRead(messages: Int) { counter(MetricCatalog.stateReadMessages).increment(by: messages) }
+
+    /// How far a partition's page store checkpoint trailed the latest-layout topic when it was last assigned.
+    func checkpointLag(_ partition: TopicPartition, messages: Int) {
+        gauge(
+            MetricCatalog.pageStoreCheckpointLag,
+            [("topic", partition.topic), ("partition", String(partition.partition))]
+        ).record(messages)
+    }
 
     func stateRebuilt(seconds: Double) {
         Timer(

@@ -110,6 +110,9 @@ public enum MetricCatalog {
         "layout_worker_page_store_disk_bytes", .gauge, "Bytes of the page store's files on disk.")
     public static let pageStorePages = MetricFamily(
         "layout_worker_page_store_pages", .gauge, "Pages in the page store on disk (RocksDB's estimate).")
+    public static let pageStoreCheckpointLag = MetricFamily(
+        "layout_worker_page_store_checkpoint_lag_messages", .gauge,
+        "Latest-layout messages the page store's checkpoint trailed by, per input partition, at its last assignment.")
     public static let pageStoreUnstored = MetricFamily(
         "layout_worker_page_store_unstored_pages", .gauge,
         "Pages changed in memory whose latest layout is not acknowledged and on disk yet.")
@@ -206,7 +209,7 @@ public enum MetricCatalog {
         consumed, published, deadLettered, skipped, inFlight, inFlightBytes, compileSeconds, diagnostics,
         changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
         stateRebuildSeconds, stateReadMessages, pageLookups, pageStoreUp, pageStoreDiskBytes, pageStorePages,
-        pageStoreUnstored,
+        pageStoreCheckpointLag, pageStoreUnstored,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,
         rebalances, commits, commitFailures, uncommitted, uncommittedSeconds, assignedPartitions, ready, lag,
         lagSeconds,
