@@ -90,6 +90,7 @@ public struct GatewayFeed: Sendable {
             }
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
+        book.closeStore()
     }
 
     /// Pages the memory cache lets go leave holes in the heap that glibc keeps resident (it returns only the heap's

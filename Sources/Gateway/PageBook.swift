@@ -106,6 +106,17 @@ public final class PageBook: Sendable {
     /// The page store, if one is attached.
     public var disk: PageStore? { state.withLock { $0.disk } }
 
+    /// Writes what is unwritten and closes the page store (the feed does, when it stops): RocksDB must be closed
+    /// before the process exits, or its threads meet its static destructors (`pthread lock: Invalid argument`).
+    public func closeStore() {
+        flush()
+        let disk = state.withLock { s -> PageStore? in
+            defer { s.disk = nil }
+            return s.disk
+        }
+        disk?.close()
+    }
+
     // MARK: From the topics
 
     /// A latest layout (nil: a tombstone, the page is cleared).

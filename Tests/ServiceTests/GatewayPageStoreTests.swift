@@ -33,6 +33,13 @@ import Testing
         return gateway
     }
 
+    /// SIGTERM, and the gateway exits 0 (its page store written and closed).
+    static func stop(_ gateway: GatewayProcess) throws {
+        kill(gateway.process.processIdentifier, SIGTERM)
+        gateway.process.waitUntilExit()
+        #expect(gateway.process.terminationStatus == 0, "\(gateway.logText.suffix(1500))")
+    }
+
     /// The latest-layout messages the gateway read before it was ready.
     static func caughtUpAfter(_ gateway: GatewayProcess) -> Int? {
         let line = gateway.logText.split(separator: "\n").last { $0.contains("gateway caught up") }
@@ -63,8 +70,7 @@ import Testing
         #expect(metrics.contains(#"layout_gateway_page_lookups_total{result="disk"}"#), "\(metrics)")
         #expect(metrics.contains("layout_gateway_page_store_up 1"), "\(metrics)")
         // Stopped, 10 pages change, started again: it reads those 10 only, and answers them new.
-        kill(gateway.process.processIdentifier, SIGTERM)
-        gateway.process.waitUntilExit()
+        try Self.stop(gateway)
         try broker.produce(state, (0..<10).map { ("page-\($0)", Self.record($0, 1)) })
         gateway = try Self.startGateway(broker, changes: changes, state: state, dir: dir, extra: budget)
         #expect(Self.caughtUpAfter(gateway) == 10, "\(gateway.logText.suffix(1500))")
@@ -73,8 +79,7 @@ import Testing
             #expect(try RawHTTP.get(gateway.port, "/v1/layouts/page-\(n)").body == Self.record(n, n < 10 ? 1 : 0))
         }
         // A deleted store is made anew from the whole topic.
-        kill(gateway.process.processIdentifier, SIGTERM)
-        gateway.process.waitUntilExit()
+        try Self.stop(gateway)
         try FileManager.default.removeItem(atPath: dir)
         gateway = try Self.startGateway(broker, changes: changes, state: state, dir: dir, extra: budget)
         #expect(Self.caughtUpAfter(gateway) == 210)
@@ -106,8 +111,7 @@ import Testing
         #expect(restarted.logText.contains("page store reopened"))
         let read = Self.caughtUpAfter(restarted) ?? 0
         #expect(read < 1_500, "a restart read \(read) latest layouts: all of them")
-        kill(restarted.process.processIdentifier, SIGTERM)
-        restarted.process.waitUntilExit()
+        try Self.stop(restarted)
         let (store, _) = try PageStore.open(directory: dir, identity: nil)
         defer { store.close() }
         var last: [String: [UInt8]] = [:]
@@ -131,8 +135,7 @@ import Testing
         }
         #expect(try GatewayTests.eventually { try RawHTTP.get(gateway.port, "/v1/layouts/k").body == versions[3] })
         _ = GatewayTests.eventually(5) { false }  // the feed's flush interval, several times over
-        kill(gateway.process.processIdentifier, SIGTERM)
-        gateway.process.waitUntilExit()
+        try Self.stop(gateway)
         gateway = try Self.startGateway(broker, changes: changes, state: state, dir: dir)
         // Holding version 1: the two change sets since it, not the 45 KB record.
         let resumed = try RawHTTP(port: gateway.port)
