@@ -117,7 +117,7 @@ public struct GatewayFeed: Sendable {
                 if let at = changes.position(p) { book.reached(settings.changesTopic, partition: p, offset: at) }
             }
         }
-        let failedBefore = book.figures.writeFailure != nil
+        let failedBefore = book.writeFailure != nil
         if let failure = book.flush(), !failedBefore {
             logger.error(
                 "page store writes fail; pages changed from now on stay in memory until a restart",
@@ -170,7 +170,7 @@ public struct GatewayFeed: Sendable {
             for (p, checkpoint) in latestCheckpoints {
                 guard let checkpoint else { continue }
                 let (low, end) = (try latest.watermarks(p).low, latestEnds[p] ?? 0)
-                guard checkpoint >= low, checkpoint <= end else {
+                guard PageStore.isValid(checkpoint: checkpoint, low: low, end: end) else {
                     logger.warning(
                         "page store checkpoint outside the latest-layout partition; reading every page again",
                         metadata: [
@@ -192,16 +192,16 @@ public struct GatewayFeed: Sendable {
                 for (p, checkpoint) in changeCheckpoints {
                     guard let checkpoint else { continue }
                     let (low, end) = (try changes.watermarks(p).low, changeEnds[p] ?? 0)
-                    if checkpoint >= low, checkpoint <= end { starts.changes[p] = checkpoint }
+                    if PageStore.isValid(checkpoint: checkpoint, low: low, end: end) { starts.changes[p] = checkpoint }
                 }
             }
             return starts
         } catch let error as PageStoreError {
-            throw KafkaError(code: -1, name: "_PAGE_STORE", message: error.description, isFatal: true)
+            throw KafkaError(code: -1, name: PageStoreError.name, message: error.description, isFatal: true)
         } catch let error as KafkaError {
             throw error
         } catch {
-            throw KafkaError(code: -1, name: "_PAGE_STORE", message: "\(error)", isFatal: true)
+            throw KafkaError(code: -1, name: PageStoreError.name, message: "\(error)", isFatal: true)
         }
     }
 

@@ -106,6 +106,9 @@ public final class PageBook: Sendable {
     /// The page store, if one is attached.
     public var disk: PageStore? { state.withLock { $0.disk } }
 
+    /// Why writing to the page store failed (it takes no more writes), or nil.
+    public var writeFailure: String? { state.withLock { $0.writeFailure } }
+
     /// Writes what is unwritten and closes the page store (the feed does, when it stops): RocksDB must be closed
     /// before the process exits, or its threads meet its static destructors (`pthread lock: Invalid argument`).
     public func closeStore() {

@@ -514,7 +514,7 @@ public final class LayoutWorker {
             var loaded: StateLoader.Loaded
             do {
                 loaded = try loader.load(partitions, into: &changes!.pages)
-            } catch  where error.name == StateLoader.storeFailure && changes!.pages.disk != nil {
+            } catch  where error.name == PageStoreError.name && changes!.pages.disk != nil {
                 // The disk store cannot take the pages: go on from memory, as without one.
                 pageStoreOff("cannot write the page store (\(error.message))")
                 loaded = try loader.load(partitions, into: &changes!.pages)

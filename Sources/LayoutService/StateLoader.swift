@@ -14,9 +14,6 @@ public final class StateLoader {
     let logger: Logger
     private var reader: TopicRangeReader?
 
-    /// The error name of a page store that failed while pages were read back into it.
-    public static let storeFailure = "_PAGE_STORE"
-
     public init(settings: ChangeSettings, kafka: KafkaConfiguration, logger: Logger) {
         self.settings = settings
         self.kafka = kafka
@@ -25,10 +22,10 @@ public final class StateLoader {
 
     /// What a load read.
     public struct Loaded: Sendable {
-        /// Messages of the latest-layout topic read (the restart cost: what the checkpoints did not cover).
-        public var messages = 0
-        /// The same per input partition: how far its checkpoint trailed the latest-layout topic.
+        /// Messages of the latest-layout topic read per input partition: how far its checkpoint trailed the topic.
         public var messagesByPartition: [TopicPartition: Int] = [:]
+        /// All of them (the restart cost: what the checkpoints did not cover).
+        public var messages: Int { messagesByPartition.values.reduce(0, +) }
         public var layouts = 0
         public var tombstones = 0
         public var unreadable = 0
@@ -80,7 +77,6 @@ public final class StateLoader {
                     if e.isFatal { throw e }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    loaded.messages += 1
                     loaded.messagesByPartition[input, default: 0] += 1
                     try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
@@ -134,7 +130,7 @@ public final class StateLoader {
         _ loaded: inout Loaded
     ) throws(KafkaError) -> Int64 {
         guard let disk, let checkpoint else { return low }
-        if checkpoint >= low, checkpoint <= end { return checkpoint }
+        if PageStore.isValid(checkpoint: checkpoint, low: low, end: end) { return checkpoint }
         logger.warning(
             "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
             metadata: [
@@ -148,15 +144,6 @@ public final class StateLoader {
                 partition: input.partition)
         }
         return low
-    }
-
-    /// A page store call, its failure as the worker's `storeFailure` (the worker then goes on from memory).
-    private func storeRead<T>(_ body: () throws(PageStoreError) -> T) throws(KafkaError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw KafkaError(code: -1, name: StateLoader.storeFailure, message: error.description, isFatal: true)
-        }
     }
 
     /// One latest layout read back: to disk (batched) when there is a store, else into memory.
@@ -205,7 +192,6 @@ struct PageSink {
     let disk: PageStore?
     private var batch = PageStore.Batch()
     private var bytes = 0
-    private var through: Int64 = -1
 
     init(input: TopicPartition, disk: PageStore?) {
         self.input = input
@@ -215,20 +201,25 @@ struct PageSink {
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
         batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
         bytes += stored.bytes + page.utf8.count
-        through = offset
-        if batch.pages.count >= 512 || bytes >= 16 << 20 { try write(checkpoint: through + 1) }
+        if batch.pages.count >= 512 || bytes >= 16 << 20 { try write(checkpoint: offset + 1) }
     }
 
     /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
     mutating func write(checkpoint: Int64) throws(KafkaError) {
         guard let disk else { return }
         batch.checkpoints = [(input.topic, input.partition, checkpoint)]
-        do {
-            try disk.write(batch)
-        } catch {
-            throw KafkaError(code: -1, name: StateLoader.storeFailure, message: error.description, isFatal: true)
-        }
+        try storeRead { () throws(PageStoreError) in try disk.write(batch) }
         batch = PageStore.Batch()
         bytes = 0
+    }
+}
+
+/// A page store call whose failure surfaces as a Kafka-side error named `PageStoreError.name` (the worker then goes
+/// on from memory).
+private func storeRead<T>(_ body: () throws(PageStoreError) -> T) throws(KafkaError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw KafkaError(code: -1, name: PageStoreError.name, message: error.description, isFatal: true)
     }
 }

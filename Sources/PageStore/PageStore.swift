@@ -166,6 +166,12 @@ public final class PageStore: Sendable {
 
     // MARK: Checkpoints
 
+    /// Whether a checkpoint is one the partition can have reached: between its low watermark and its end (as a
+    /// fetch finds it). Outside, the topic was recreated or deleted past it, and what it covers is read again.
+    public static func isValid(checkpoint: Int64, low: Int64, end: Int64) -> Bool {
+        checkpoint >= low && checkpoint <= end
+    }
+
     /// The next offset of `topic`'s `partition` the store has not taken in; nil when it has none.
     public func checkpoint(topic: String, partition: Int32) throws(PageStoreError) -> Int64? {
         guard let bytes = try db().get(Self.checkpointKey(topic, partition)) else { return nil }
