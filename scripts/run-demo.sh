@@ -45,15 +45,16 @@ echo "== dead letters on $dlq"
 "$bin" tail --brokers "$broker" --topic "$dlq" --timeout-ms 1500
 echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events"
 gateway_log="$root/.run/gateway.log"
-"$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --log-format text \
-  --state-dir "$root/.run/demo-state/gateway" \
+"$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --http 127.0.0.1:0 \
+  --log-format text --state-dir "$root/.run/demo-state/gateway" \
   > "$root/.run/gateway.out" 2> "$gateway_log" &
 gateway_pid=$!
 trap 'kill "$gateway_pid" 2>/dev/null; wait "$gateway_pid" 2>/dev/null; scripts/broker.sh stop >/dev/null' EXIT
-url=""
+url="" ops=""
 for _ in $(seq 1 150); do
-  url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | head -n1 || true)"
-  [ -n "$url" ] && curl -sf "$url/readyz" >/dev/null 2>&1 && break
+  url="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | cut -c10- | head -n1 || true)"
+  ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | cut -c14- | head -n1 || true)"
+  [ -n "$ops" ] && curl -sf "$ops/readyz" >/dev/null 2>&1 && break
   sleep 0.2
 done
 [ -n "$url" ] || { echo "gateway did not start:"; cat "$gateway_log"; exit 1; }
@@ -64,7 +65,7 @@ etag="$(curl -s -o /dev/null -w '%header{etag}' "$url/v1/layouts/search-page.jso
 curl -s -o /dev/null -w "   %{http_code}\n" -H "If-None-Match: $etag" "$url/v1/layouts/search-page.json"
 echo "   the stream of changes (first event):"
 curl -s -N -m 2 "$url/v1/layouts/search-page.json/changes" | grep -E '^(event|id):' | head -n2 | sed 's/^/   /' || true
-echo "   a live page following it (LayoutFeed in a browser): $url/?key=search-page.json"
+echo "   a live page following it (LayoutFeed in a browser; on the ops port): $ops/?key=search-page.json"
 if [ -t 0 ] && [ -t 1 ]; then
   read -r -p "   open it now; press Enter to stop the gateway and the broker " _ || true
 fi

@@ -56,7 +56,7 @@ public enum DeadLetter {
         headers.append(KafkaHeader(OutputHeader.errorCode, text: code))
         headers.append(KafkaHeader(OutputHeader.errorMessage, text: String(reason.prefix(2000))))
         headers += OutputHeader.source(of: message)
-        if let ts = message.timestamp { headers.append(KafkaHeader(OutputHeader.sourceTimestamp, text: String(ts))) }
+        headers += OutputHeader.sourceTime(of: message)
         headers.append(KafkaHeader(OutputHeader.workerVersion, text: version))
         return headers
     }

@@ -30,6 +30,12 @@ public enum OutputHeader {
         ]
     }
 
+    /// When the input was written to Kafka (ms since the epoch), when it has a timestamp: change sets and latest
+    /// layouts carry it, so the gateway can tell how fresh what it streams is.
+    public static func sourceTime(of message: KafkaMessage) -> [KafkaHeader] {
+        message.timestamp.map { [KafkaHeader(sourceTimestamp, text: String($0))] } ?? []
+    }
+
     /// A layout record's headers: the input's (with the message's trace headers) plus the record's content type and
     /// format version and the config that made it.
     public static func record(for message: KafkaMessage, trace: [KafkaHeader], config configHash: String)

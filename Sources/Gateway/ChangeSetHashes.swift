@@ -5,15 +5,17 @@ public import LayoutKit
 /// leads to): all the gateway reads of it.
 public struct ChangeSetHashes: Sendable, Equatable {
     public var base: ContentHash?
-    public var target: ContentHash
+    /// The target's hash and position (its `offset`, when the change set has one).
+    public var target: StreamPosition
 
     /// Reads them; nil when the bytes are not a change set with a target hash.
     public init?(_ bytes: [UInt8]) {
         guard let doc = try? JSONReader().read(bytes), doc.kind(doc.root) == .object,
             let kind = doc.value(doc.root, Self.kind), doc.string(kind) == Wire.changeSetKind,
-            let target = Self.hash(doc, doc.value(doc.root, Self.target))
+            let targetIdentity = doc.value(doc.root, Self.target), let target = Self.hash(doc, targetIdentity)
         else { return nil }
-        self.target = target
+        let offset = doc.value(targetIdentity, Self.offsetKey).flatMap { doc.int($0) }.map(Int64.init)
+        self.target = StreamPosition(hash: target, offset: offset)
         guard let base = doc.value(doc.root, Self.base), doc.kind(base) != .null else {
             self.base = nil
             return
@@ -33,4 +35,5 @@ public struct ChangeSetHashes: Sendable, Equatable {
     static let target = JSONKey(Wire.Key.target)
     static let base = JSONKey(Wire.Key.base)
     static let hashKey = JSONKey(Wire.Key.hash)
+    static let offsetKey = JSONKey(Wire.Key.offset)
 }

@@ -1,28 +1,34 @@
 import Foundation
-public import Hummingbird
 import LayoutJSON
 import LayoutKit
+import NIOCore
+public import NIOHTTP1
 import Ops
-import Prometheus
-import ServiceLifecycle
 
-/// The gateway's HTTP answers:
-/// - `GET /v1/layouts/{key}`: the page's latest record as published, `ETag` its content hash, 304 for a matching
-///   `If-None-Match`, gzip when accepted; 404 with a JSON error for a page never laid out (or, without a page
-///   store, let go: `evicted`);
-/// - `GET /v1/layouts/{key}/changes`: server-sent events: the record (or the change sets since `Last-Event-ID`),
-///   then every change set as it arrives, heartbeats while idle;
-/// - `/healthz`, `/readyz` (ready once the latest layouts were read to their end), `/metrics`;
-/// - `/?key=...`: a live page following one key with the web client's `LayoutFeed` (what `make run` opens).
+/// What the gateway answers, on two ports:
+/// - the API port: `GET /v1/layouts/{key}`: the page's latest record as published, a strong `ETag` per encoding,
+///   304 for a matching `If-None-Match`, gzip when accepted; 404 with a JSON error for a page never laid out (or,
+///   without a page store, let go: `evicted`); `GET /v1/layouts/{key}/changes`: server-sent events (the record, or
+///   the change sets since `Last-Event-ID`, then every change set as it arrives); `OPTIONS` answers CORS preflights
+///   for `--cors-origin`. Nothing else: no query strings (they would only split a CDN's cache), no ops paths;
+/// - the ops port (`--http`): `/healthz`, `/readyz` (ready once the latest layouts were read to their end),
+///   `/metrics`, the live page (`/?key=...`, following one key with the web client) and the same `/v1/layouts/`.
 /// Keys are URL-decoded once (a `/` in a key is written `%2F`) and at most `maxKeyBytes` long.
-public struct GatewayEndpoints: HTTPResponder {
-    public typealias Context = BasicRequestContext
+public struct GatewayEndpoints: Sendable {
+    /// Which listener a request came in on.
+    public enum Port: Sendable { case api, ops }
+
+    /// An answer, or a stream to start.
+    public enum Answer: Sendable {
+        case response(HTTPAnswer)
+        case stream(key: String, from: StreamPosition?, headers: [(String, String)])
+    }
+
     let settings: GatewaySettings
     let book: PageBook
     let status: GatewayStatus
     let metrics: GatewayMetrics
-
-    /// The live page (`/?key=...`) and its files, compiled in from `clients/web`.
+    /// The live page and its files, compiled in from `clients/web`.
     let page = EmbeddedPage(files: WebFiles.all)
 
     public init(settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics) {
@@ -34,92 +40,163 @@ public struct GatewayEndpoints: HTTPResponder {
 
     static let prefix = "/v1/layouts/"
     static let changesSuffix = "changes"
-    /// `Cache-Control` of a record: a shared cache may keep it a second, then revalidates with its `ETag`.
-    public static let recordCacheControl = "public, max-age=1, must-revalidate"
+    /// `Cache-Control` of a record: a shared cache may keep it a second, then revalidates with its `ETag`; never
+    /// serves it stale meanwhile (Varnish's grace and CDNs' stale-while-revalidate would otherwise hand out a
+    /// superseded record for seconds).
+    public static let recordCacheControl =
+        "public, max-age=1, must-revalidate, stale-while-revalidate=0, stale-if-error=0"
+    /// What a stream's response says to proxies: do not buffer it (nginx reads `X-Accel-Buffering`), do not
+    /// transform it (no compression holding events back), do not cache it.
+    static let streamHeaders: [(String, String)] = [
+        ("content-type", "text/event-stream"), ("cache-control", "no-cache, no-store, no-transform"),
+        ("x-accel-buffering", "no"),
+    ]
 
-    public func respond(to request: Request, context: Context) async throws -> Response {
-        if let refused = PlainResponse.refusingWrites(request) { return refused }
-        let path = request.uri.path
-        switch path {
-        case "/healthz":
-            return PlainResponse.text(status.isAlive ? .ok : .serviceUnavailable, status.isAlive ? "ok\n" : "stalled\n")
-        case "/readyz":
-            guard let why = status.notReady else {
-                let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
-                return PlainResponse.text(.ok, "ready\(warning)\n")
-            }
-            return PlainResponse.text(.serviceUnavailable, "not ready: \(why)\n")
-        case "/metrics":
-            var headers = HTTPFields()
-            headers[.contentType] = MetricsExposition.contentType
-            headers[.cacheControl] = "no-store"
-            return Response(
-                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.render(book, status))))
-        default: break
+    public func answer(_ head: HTTPRequestHead, on port: Port) -> Answer {
+        let cors = corsHeaders(head)
+        var answer = route(head, port, cors)
+        if case .response(var response) = answer {
+            for (name, value) in cors { response.set(name, value) }
+            answer = .response(response)
         }
-        if let file = page.response(for: request) { return file }
-        guard path.hasPrefix(Self.prefix) else { return Self.error(.notFound, "not-found", "no such path") }
+        return answer
+    }
+
+    private func route(_ head: HTTPRequestHead, _ port: Port, _ cors: [(String, String)]) -> Answer {
+        let uri = head.uri
+        let path =
+            uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let hasQuery = uri.contains("?")
+        if head.method == .OPTIONS { return .response(preflight(head, cors)) }
+        guard head.method == .GET || head.method == .HEAD else {
+            var refused = HTTPAnswer.error(.methodNotAllowed, "method-not-allowed", "use GET or HEAD")
+            refused.set("allow", "GET, HEAD, OPTIONS")
+            return .response(refused)
+        }
+        if port == .ops {
+            switch path {
+            case "/healthz":
+                return .response(
+                    status.isAlive ? .text(.ok, "ok\n") : .text(.serviceUnavailable, "not alive: the feed stalled\n"))
+            case "/readyz":
+                guard let why = status.notReady else {
+                    let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
+                    return .response(.text(.ok, "ready\(warning)\n"))
+                }
+                return .response(.text(.serviceUnavailable, "not ready: \(why)\n"))
+            case "/metrics":
+                return .response(
+                    HTTPAnswer(
+                        .ok, headers: [("content-type", MetricsExposition.contentType), ("cache-control", "no-store")],
+                        body: ByteBuffer(bytes: metrics.render(book, status))))
+            default:
+                if let file = page.file(at: path) {
+                    return .response(
+                        HTTPAnswer(
+                            .ok,
+                            headers: [
+                                ("content-type", file.type), ("cache-control", "no-cache"),
+                                ("content-security-policy", EmbeddedPage.securityPolicy),
+                            ], body: file.body))
+                }
+            }
+        }
+        guard path.hasPrefix(Self.prefix) else {
+            return .response(
+                .error(
+                    .notFound, "not-found",
+                    port == .api
+                        ? "the paths are /v1/layouts/{key} and /v1/layouts/{key}/changes (probes and /metrics are on the ops port, --http)"
+                        : "no such path"))
+        }
+        if hasQuery && port == .api {
+            return .response(
+                .error(
+                    .badRequest, "query-not-allowed",
+                    "the gateway's URLs take no query string (a CDN would cache each variant apart); drop it"))
+        }
         let parts = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || (parts.count == 2 && parts[1] == Self.changesSuffix) else {
-            return Self.error(.notFound, "not-found", "paths are /v1/layouts/{key} and /v1/layouts/{key}/changes")
+            return .response(
+                .error(.notFound, "not-found", "paths are /v1/layouts/{key} and /v1/layouts/{key}/changes"))
         }
         // Until the latest layouts are read to their end, what is held may be older than what was published: a
         // client would be sent a page going back in time.
         if let why = status.notReady {
-            var response = Self.error(.serviceUnavailable, "not-ready", "the gateway is \(why); try again shortly")
-            response.headers[.retryAfter] = "1"
-            return response
+            var response = HTTPAnswer.error(
+                .serviceUnavailable, "not-ready", "the gateway is \(why); try again shortly")
+            response.set("retry-after", "1")
+            return .response(response)
         }
         let key: String
         switch PageKey.decode(parts[0], maxBytes: settings.maxKeyBytes) {
         case .success(let k): key = k
-        case .failure(let problem): return Self.error(problem.status, problem.code, problem.message)
+        case .failure(let problem): return .response(.error(problem.status, problem.code, problem.message))
         }
-        if parts.count == 2 { return stream(key, request) }
-        return record(key, request)
+        if parts.count == 2 {
+            var from: StreamPosition?
+            if let text = head.headers["last-event-id"].first?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+                guard let position = StreamPosition(parsing: text) else {
+                    return .response(
+                        .error(
+                            .badRequest, "bad-last-event-id",
+                            "Last-Event-ID must be an event id the gateway sent (HASH or HASH@OFFSET)", key: key))
+                }
+                from = position
+            }
+            if head.method == .HEAD {
+                return .response(HTTPAnswer(.ok, headers: Self.streamHeaders, body: ByteBuffer()))
+            }
+            return .stream(key: key, from: from, headers: Self.streamHeaders + cors)
+        }
+        return .response(record(key, head))
     }
 
     // MARK: A record
 
-    func record(_ key: String, _ request: Request) -> Response {
+    func record(_ key: String, _ head: HTTPRequestHead) -> HTTPAnswer {
         metrics.recordRequests.increment()
-        let (record, hash): ([UInt8], ContentHash)
+        let (record, at): ([UInt8], StreamPosition)
         switch book.read(key) {
-        case .page(let r, let h): (record, hash) = (r, h)
-        case .unknown: return Self.error(.notFound, "unknown-page", "no layout for this key", key: key)
+        case .page(let r, let a): (record, at) = (r, a)
+        case .unknown: return .error(.notFound, "unknown-page", "no layout for this key", key: key)
         case .evicted:
-            return Self.error(
+            return .error(
                 .notFound, "evicted",
                 "this page was let go to stay within the gateway's memory (it runs without a page store: --state-dir off or unusable); it is served again once it changes",
                 key: key)
         }
-        var headers = HTTPFields()
-        let etag = "\"\(hash)\""
-        headers[.eTag] = etag
-        headers[.cacheControl] = Self.recordCacheControl
-        headers[.vary] = "Accept-Encoding"
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+        let gzip = Self.acceptsGzip(head.headers["accept-encoding"].first) && record.count > 256
+        // One strong tag per representation: a cache holding both encodings never confuses them.
+        let etag = gzip ? "\"\(at.hash)-gzip\"" : "\"\(at.hash)\""
+        var headers: [(String, String)] = [
+            ("etag", etag), ("cache-control", Self.recordCacheControl), ("vary", "Accept-Encoding"),
+        ]
+        if let match = head.headers["if-none-match"].first, Self.matches(match, at.hash) {
             metrics.notModified.increment()
-            return Response(status: .notModified, headers: headers)
+            return HTTPAnswer(.notModified, headers: headers)
         }
-        headers[.contentType] = Wire.recordContentType
+        headers.append(("content-type", Wire.recordContentType))
         var body = record
-        if Self.acceptsGzip(request.headers[.acceptEncoding]), record.count > 256,
-            let compressed = book.gzipRecord(key, hash: hash, record: record)
-        {
-            headers[.contentEncoding] = "gzip"
+        if gzip, let compressed = book.gzipRecord(key, hash: at.hash, record: record) {
+            headers.append(("content-encoding", "gzip"))
             body = compressed
+        } else if gzip {
+            headers[0] = ("etag", "\"\(at.hash)\"")
         }
-        metrics.bytesSent.increment(by: Int64(body.count))
-        let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-        return request.method == .head ? response.createHeadResponse() : response
+        if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.count)) }
+        return HTTPAnswer(.ok, headers: headers, body: ByteBuffer(bytes: body))
     }
 
-    /// Whether an `If-None-Match` value names `etag` (a list, weak tags and `*` included).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let t = tag.trimmingCharacters(in: .whitespaces)
-            return t == "*" || t == etag || t == "W/" + etag
+    /// Whether an `If-None-Match` value names a representation of the record with `hash` (a list, weak tags, either
+    /// encoding's tag, and `*` included).
+    static func matches(_ header: String, _ hash: ContentHash) -> Bool {
+        let plain = "\"\(hash)\""
+        let gzip = "\"\(hash)-gzip\""
+        return header.split(separator: ",").contains { tag in
+            var t = tag.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("W/") { t.removeFirst(2) }
+            return t == "*" || t == plain || t == gzip
         }
     }
 
@@ -134,92 +211,31 @@ public struct GatewayEndpoints: HTTPResponder {
         }
     }
 
-    // MARK: A stream
+    // MARK: CORS
 
-    func stream(_ key: String, _ request: Request) -> Response {
-        var resumeFrom: ContentHash?
-        if let text = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value, !text.isEmpty {
-            guard let hash = ContentHash(hex: text.trimmingCharacters(in: .whitespaces)) else {
-                return Self.error(
-                    .badRequest, "bad-last-event-id", "Last-Event-ID must be a content hash (16 hex digits)", key: key)
-            }
-            resumeFrom = hash
+    /// The CORS headers for a request from an allowed `Origin` (`--cors-origin`), else none.
+    func corsHeaders(_ head: HTTPRequestHead) -> [(String, String)] {
+        guard let origin = head.headers["origin"].first, !settings.corsOrigins.isEmpty else { return [] }
+        if settings.corsOrigins.contains("*") {
+            return [("access-control-allow-origin", "*"), ("access-control-expose-headers", "ETag")]
         }
-        guard book.figures.streams < settings.maxStreams else {
-            return Self.error(.serviceUnavailable, "too-many-streams", "the gateway follows as many streams as it can")
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        let stream = book.subscribe(key, lastEventID: resumeFrom)
-        let (book, metrics, resumed) = (self.book, self.metrics, resumeFrom)
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                metrics.streamsOpened.increment()
-                var held = resumed
-                do {
-                    // A retry hint, and an opening comment so proxies pass the headers on at once.
-                    try await writer.write(ByteBuffer(string: "retry: 2000\n: open\n\n"))
-                    for await item in stream.items.cancelOnGracefulShutdown() {
-                        var needsRecord = stream.takeOverflow()
-                        switch item {
-                        case .heartbeat:
-                            try await writer.write(ByteBuffer(bytes: GatewayEvent.heartbeat))
-                        case .event(let event):
-                            switch Self.decide(event, holding: held) {
-                            case .send:
-                                try await writer.write(ByteBuffer(bytes: event.serverSentEvent))
-                                metrics.eventsWritten.increment()
-                                held = event.target
-                            case .skip: break
-                            case .sendRecord: needsRecord = true
-                            }
-                        }
-                        if needsRecord, case .page(let record, let hash) = book.read(key), hash != held {
-                            try await writer.write(
-                                ByteBuffer(bytes: GatewayEvent.record(record, hash: hash).serverSentEvent))
-                            metrics.eventsWritten.increment()
-                            metrics.recordsForSlowStreams.increment()
-                            held = hash
-                        }
-                    }
-                } catch {
-                    book.unsubscribe(key, stream)
-                    throw error
-                }
-                book.unsubscribe(key, stream)
-                try await writer.finish(nil)
-            })
+        guard settings.corsOrigins.contains(origin) else { return [] }
+        return [
+            ("access-control-allow-origin", origin), ("vary", "Origin, Accept-Encoding"),
+            ("access-control-expose-headers", "ETag"),
+        ]
     }
 
-    /// What a stream does with an event, given the hash its client holds.
-    enum Decision: Equatable { case send, skip, sendRecord }
-
-    static func decide(_ event: GatewayEvent, holding held: ContentHash?) -> Decision {
-        switch event {
-        case .record(_, let hash): return hash == held ? .skip : .send
-        case .changeSet(_, let base, let target):
-            if base == held { return .send }
-            // One the client is already past (its record came first), or a gap the record closes.
-            return target == held ? .skip : .sendRecord
+    /// A preflight: 204, with what may be asked when the origin is allowed.
+    func preflight(_ head: HTTPRequestHead, _ cors: [(String, String)]) -> HTTPAnswer {
+        var answer = HTTPAnswer(.noContent, headers: [("allow", "GET, HEAD, OPTIONS")])
+        if !cors.isEmpty {
+            answer.headers += [
+                ("access-control-allow-methods", "GET, HEAD"),
+                ("access-control-allow-headers", "Last-Event-ID, If-None-Match, Cache-Control, Accept"),
+                ("access-control-max-age", "86400"),
+            ]
         }
-    }
-
-    // MARK: Errors
-
-    /// A JSON error: `{"error": code, "message": ..., "key": ...}`.
-    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String, key: String? = nil) -> Response
-    {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("error"); w.string(code)
-        w.key("message"); w.string(message)
-        if let key { w.key("key"); w.string(key) }
-        w.endObject()
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: w.bytes + [0x0A])))
+        return answer
     }
 }

@@ -1,15 +1,15 @@
 public import LayoutKit
 
-/// One server-sent event of a page's stream: the whole record, or a change set to apply; `id` is the content hash
-/// the client holds after it (sent back as `Last-Event-ID` to resume).
+/// One server-sent event of a page's stream: the whole record, or a change set to apply; its `id` is where the
+/// client is once it applied it (`StreamPosition`, sent back as `Last-Event-ID` to resume).
 public enum GatewayEvent: Sendable, Equatable {
-    case record([UInt8], hash: ContentHash)
-    case changeSet([UInt8], base: ContentHash?, target: ContentHash)
+    case record([UInt8], at: StreamPosition)
+    case changeSet([UInt8], base: ContentHash?, target: StreamPosition)
 
-    /// The hash a client holds once it applied this event.
-    public var target: ContentHash {
+    /// Where a client is once it applied this event.
+    public var target: StreamPosition {
         switch self {
-        case .record(_, let hash): hash
+        case .record(_, let at): at
         case .changeSet(_, _, let target): target
         }
     }

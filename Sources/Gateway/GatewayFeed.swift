@@ -2,6 +2,7 @@ import CAllocator
 import Dispatch
 import Foundation
 public import Kafka
+import LayoutKit
 public import Logging
 import PageStore
 
@@ -14,12 +15,16 @@ public struct GatewayFeed: Sendable {
     let settings: GatewaySettings
     let book: PageBook
     let status: GatewayStatus
+    let metrics: GatewayMetrics
     let logger: Logger
 
-    public init(settings: GatewaySettings, book: PageBook, status: GatewayStatus, logger: Logger) {
+    public init(
+        settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics, logger: Logger
+    ) {
         self.settings = settings
         self.book = book
         self.status = status
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -37,7 +42,6 @@ public struct GatewayFeed: Sendable {
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false
-        var lastHeartbeat = DispatchTime.now()
         var lastLag = DispatchTime.now()
         var lastFlush = DispatchTime.now()
         var lastTrim = DispatchTime.now()
@@ -81,12 +85,6 @@ public struct GatewayFeed: Sendable {
             if DispatchTime.now().uptimeNanoseconds - lastTrim.uptimeNanoseconds >= 10_000_000_000 {
                 giveBackFreedMemory(&evictionsTrimmed)
                 lastTrim = .now()
-            }
-            if DispatchTime.now().uptimeNanoseconds - lastHeartbeat.uptimeNanoseconds
-                >= UInt64(settings.heartbeatSeconds) * 1_000_000_000
-            {
-                book.heartbeat()
-                lastHeartbeat = .now()
             }
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
@@ -213,8 +211,12 @@ public struct GatewayFeed: Sendable {
         case .success(let m):
             status.setProblem(nil)
             guard let keyBytes = m.key, let key = String(validating: keyBytes, as: UTF8.self) else { return }
+            let sourceTimeMs = m.header(Wire.Header.sourceTimestamp).flatMap {
+                Int64(String(decoding: $0, as: UTF8.self))
+            }
             if latest {
-                book.storeRecord(m.value, for: key)
+                let position = m.header(Wire.Header.sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+                book.storeRecord(m.value, for: key, position: position, sourceTimeMs: sourceTimeMs)
             } else if let value = m.value {
                 guard let hashes = ChangeSetHashes(value) else {
                     logger.warning(
@@ -224,7 +226,12 @@ public struct GatewayFeed: Sendable {
                         ])
                     return
                 }
-                book.storeChangeSet(value, base: hashes.base, target: hashes.target, for: key)
+                if let sourceTimeMs {
+                    let ageMs = Int64(Date().timeIntervalSince1970 * 1_000) - sourceTimeMs
+                    metrics.changeSetFreshness.recordNanoseconds(max(0, ageMs) * 1_000_000)
+                }
+                book.storeChangeSet(
+                    value, base: hashes.base, target: hashes.target, for: key, sourceTimeMs: sourceTimeMs)
             }
         }
     }

@@ -16,7 +16,12 @@ public final class GatewayMetrics: Sendable {
     let heldBytes: Gauge
     let streams: Gauge
     let evictions: Gauge
-    let broadcast: Gauge
+    let streamsRefused: Counter
+    let streamLimit: Gauge
+    let descriptorLimit: Gauge
+    let changeSetFreshness: DurationHistogram
+    let streamFreshness: DurationHistogram
+    let fanOut: DurationHistogram
     let latestLag: Gauge
     let changesLag: Gauge
     let memoryLookups: Counter
@@ -44,7 +49,15 @@ public final class GatewayMetrics: Sendable {
         heldBytes = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayHeldBytes))
         streams = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayStreams))
         evictions = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayEvictions))
-        broadcast = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayEventsQueued))
+        streamsRefused = registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.gatewayStreamsRefused))
+        streamLimit = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayStreamLimit))
+        descriptorLimit = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayDescriptorLimit))
+        changeSetFreshness = registry.makeDurationHistogram(
+            descriptor: Self.descriptor(MetricCatalog.gatewayChangeSetFreshness), buckets: Self.freshnessBuckets)
+        streamFreshness = registry.makeDurationHistogram(
+            descriptor: Self.descriptor(MetricCatalog.gatewayStreamFreshness), buckets: Self.freshnessBuckets)
+        fanOut = registry.makeDurationHistogram(
+            descriptor: Self.descriptor(MetricCatalog.gatewayFanOut), buckets: Self.fanOutBuckets)
         latestLag = registry.makeGauge(
             descriptor: Self.descriptor(MetricCatalog.gatewayLag), labels: [("topic", "latest")])
         changesLag = registry.makeGauge(
@@ -59,6 +72,23 @@ public final class GatewayMetrics: Sendable {
         storeUnflushed = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayPageStoreUnflushed))
         catchUpSeconds = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayCatchUpSeconds))
         catchUpMessages = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayCatchUpMessages))
+    }
+
+    /// Input to client: a few milliseconds on one machine, seconds when a partition lags.
+    static let freshnessBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
+        .seconds(30), .seconds(60),
+    ]
+    static let fanOutBuckets: [Duration] = [
+        .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+    ]
+
+    /// Sets the limit gauges.
+    func limits(_ limits: StreamLimits) {
+        streamLimit.set(Int64(limits.streams))
+        descriptorLimit.set(Int64(limits.descriptors.soft))
     }
 
     /// The registry's name for a catalog family; its help is the catalog's, written by `MetricsExposition`.
@@ -76,7 +106,6 @@ public final class GatewayMetrics: Sendable {
         heldBytes.set(Int64(f.bytes))
         streams.set(Int64(f.streams))
         evictions.set(Int64(f.evictions))
-        broadcast.set(Int64(f.eventsSent))
         let (memory, disk) = counted.withLock { c in
             defer { c = (f.memoryHits, f.diskReads) }
             return (f.memoryHits - c.memory, f.diskReads - c.disk)

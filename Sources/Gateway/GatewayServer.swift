@@ -1,29 +1,100 @@
-public import Hummingbird
 import Kafka
 public import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import Ops
 public import Prometheus
-import ServiceLifecycle
+public import ServiceLifecycle
 
-/// `layout-worker gateway` as one application: the HTTP endpoints and the topic feed (on its own thread) as its
-/// service; SIGTERM and SIGINT stop both.
+/// `layout-worker gateway` as lifecycle services: the HTTP listeners (the API port and the ops port, on SwiftNIO
+/// event loops, one per core) and the topic feed (on its own thread); SIGTERM and SIGINT stop both.
 public enum GatewayServer {
-    /// The application; `onListening` gets the bound port (useful with port 0).
-    public static func application(
+    /// Where it listens, once it does.
+    public struct Bound: Sendable {
+        public var api: Int
+        public var ops: Int?
+    }
+
+    /// The services; `onListening` gets the bound ports (useful with port 0).
+    public static func services(
         settings: GatewaySettings, registry: PrometheusCollectorRegistry, build: [(String, String)], logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        let book = PageBook(settings: settings)
-        let status = GatewayStatus()
+        onListening: @escaping @Sendable (Bound, StreamLimits) -> Void = { _, _ in }
+    ) -> [any Service] {
+        let limits = StreamLimits.forThisProcess(heldBytes: settings.maxBytes, configured: settings.maxStreams)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let metrics = GatewayMetrics(registry: registry, build: build)
-        return Application(
-            responder: GatewayEndpoints(settings: settings, book: book, status: status, metrics: metrics),
-            // Connections that send nothing (a half-sent request) are closed after 30 s; streams are not idle.
-            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "layout-gateway"),
-            services: [FeedService(feed: GatewayFeed(settings: settings, book: book, status: status, logger: logger))],
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? settings.port) },
-            logger: logger)
+        let hub = StreamHub(group: group, metrics: metrics)
+        let book = PageBook(settings: settings, sink: hub)
+        let status = GatewayStatus()
+        metrics.limits(limits)
+        let edge = GatewayEdge(
+            endpoints: GatewayEndpoints(settings: settings, book: book, status: status, metrics: metrics), book: book,
+            hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
+        return [
+            HTTPService(
+                settings: settings, group: group, edge: edge, logger: logger, onListening: onListening),
+            FeedService(
+                feed: GatewayFeed(settings: settings, book: book, status: status, metrics: metrics, logger: logger)),
+        ]
+    }
+}
+
+/// The two listeners until a graceful shutdown; then streams are ended and the event loops stopped.
+struct HTTPService: Service {
+    let settings: GatewaySettings
+    let group: MultiThreadedEventLoopGroup
+    let edge: GatewayEdge
+    let logger: Logger
+    let onListening: @Sendable (GatewayServer.Bound, StreamLimits) -> Void
+
+    func run() async throws {
+        do {
+            let api = ConnectionGate(limit: edge.limits.connections)
+            let apiChannel = try await listen(settings.host, settings.port, .api, api)
+            var opsChannel: (any Channel)?
+            if let host = settings.opsHost {
+                opsChannel = try await listen(
+                    host, settings.opsPort, .ops, ConnectionGate(limit: edge.limits.opsConnections))
+            }
+            logger.info("gateway limits", metadata: ["limits": "\(edge.limits)"])
+            let heartbeats = edge.hub.startHeartbeats(every: settings.heartbeatSeconds)
+            onListening(
+                .init(api: apiChannel.localAddress?.port ?? settings.port, ops: opsChannel?.localAddress?.port),
+                edge.limits)
+            try? await gracefulShutdown()
+            for task in heartbeats { task.cancel() }
+            try? await apiChannel.close()
+            try? await opsChannel?.close()
+            await edge.hub.endAll()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+
+    private func listen(_ host: String, _ port: Int, _ role: GatewayEndpoints.Port, _ gate: ConnectionGate)
+        async throws -> any Channel
+    {
+        let edge = self.edge
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1_024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: false)
+            .childChannelInitializer { channel in
+                guard gate.admit(channel) else { return channel.close() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
+                    try channel.pipeline.syncOperations.addHandler(decoder)
+                    try channel.pipeline.syncOperations.addHandler(
+                        GatewayConnection(edge: edge, port: role, decoder: decoder))
+                }
+            }
+            .bind(host: host, port: port).get()
+        gate.attach(channel)
+        return channel
     }
 }
 

@@ -17,13 +17,19 @@ public struct GatewaySettings: Sendable {
     /// The page store's directory (every page's record and recent change sets on disk, with the topics'
     /// checkpoints); nil: memory only, pages past `maxBytes` let go.
     public var stateDirectory: String?
-    /// Events waiting for one slow stream; past it the stream is sent the current record instead.
-    public var streamBuffer = 64
     /// Seconds between heartbeats on an idle stream (a comment line, so proxies keep it open).
     public var heartbeatSeconds = 15
-    /// Streams followed at once; past it a new one is answered 503.
-    public var maxStreams = defaultMaxStreams
-    public static let defaultMaxStreams = 20_000
+    /// Streams followed at once; past it a new one is answered 503 with `Retry-After`. nil: as many as the file
+    /// descriptors and memory allow (`StreamLimits`); a number is capped by them too.
+    public var maxStreams: Int?
+    /// Where the ops endpoints listen (`/healthz`, `/readyz`, `/metrics`, the live page); nil: nowhere.
+    public var opsHost: String? = "127.0.0.1"
+    public var opsPort = defaultOpsPort
+    public static let defaultOpsPort = 8091
+    /// Origins whose pages may read the API (`Access-Control-Allow-Origin`); `*` for any.
+    public var corsOrigins: [String] = []
+    /// Seconds a connection may take to send a whole request (and a kept-alive one may stay idle).
+    public var requestTimeoutSeconds = 30
     /// Longest page key taken, in bytes after URL-decoding.
     public var maxKeyBytes = 1_024
     /// How long a newer latest layout waits for the change set that leads to it before streams are sent the record.

@@ -17,61 +17,52 @@ import Synchronization
 public final class PageBook: Sendable {
     /// What a page read finds.
     public enum Lookup: Sendable {
-        case page(record: [UInt8], hash: ContentHash)
+        case page(record: [UInt8], at: StreamPosition)
         /// Never laid out (or cleared by a tombstone).
         case unknown
         /// Let go to stay within the byte budget (no page store); answered again once the page changes.
         case evicted
     }
 
-    /// What a stream receives.
-    public enum Item: Sendable, Equatable {
-        case event(GatewayEvent)
-        case heartbeat
-    }
-
-    /// One stream following a page: its queue (bounded), and whether an event did not fit.
-    public final class Stream: Sendable {
-        public let items: AsyncStream<Item>
-        let continuation: AsyncStream<Item>.Continuation
-        let overflowed = Atomic<Bool>(false)
-        let id: Int
-
-        init(id: Int, buffer: Int) {
-            self.id = id
-            (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(buffer))
-        }
-
-        /// Whether events were dropped since the last call (the stream should be sent the current record).
-        public func takeOverflow() -> Bool { overflowed.exchange(false, ordering: .relaxed) }
+    /// What a new stream starts from: the events its client lacks, and where it is once it has them.
+    public struct Opening: Sendable, Equatable {
+        public var catchUp: [GatewayEvent]
+        public var cursor: StreamCursor
     }
 
     struct Page {
         var record: [UInt8]?
         var hash: ContentHash?
+        /// The record's position (its input offset), when it has one.
+        var position: Int64?
         var gzip: [UInt8]?
-        /// The hash streams were last brought to.
-        var streamHash: ContentHash?
-        /// When `record` became newer than `streamHash` (waiting for its change set).
+        /// Where streams were last brought to.
+        var streamAt: StreamPosition?
+        /// When `record` became newer than `streamAt` (waiting for its change set).
         var pendingSince: UInt64?
         /// Recent change sets, oldest first, bounded by bytes (`PageBook.keep`).
         var history: [StoredChange] = []
         var lastRead: UInt64 = 0
 
-        init(record: [UInt8]? = nil, history: [StoredChange] = []) {
+        init(record: [UInt8]? = nil, position: Int64? = nil, history: [StoredChange] = []) {
             self.record = record
             self.hash = record.map { ContentHash(of: $0) }
-            self.streamHash = hash
+            self.position = position
+            self.streamAt = at
             self.history = history
         }
 
+        /// Where the record puts a client.
+        var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }
         var bytes: Int { (record?.count ?? 0) + (gzip?.count ?? 0) + history.reduce(0) { $0 + $1.bytes.count } }
-        var stored: StoredPage { StoredPage(record: record, history: history) }
+        var stored: StoredPage { StoredPage(position: position, record: record, history: history) }
     }
 
     struct State {
         var pages: [String: Page] = [:]
-        var streams: [String: [Int: Stream]] = [:]
+        /// Streams per page key (the streams themselves belong to their event loops: `StreamHub`).
+        var streams: [String: Int] = [:]
+        var streamTotal = 0
         var pending: Set<String> = []
         var evicted: Set<String> = []
         /// Pages changed in memory since the last flush to disk (never let go before it), nil: cleared.
@@ -81,22 +72,23 @@ public final class PageBook: Sendable {
         var checkpoints: [String: (topic: String, partition: Int32, offset: Int64)] = [:]
         var bytes = 0
         var tick: UInt64 = 0
-        var nextStream = 1
         var writeFailure: String?
         /// The page store (nil: memory only, or not opened yet).
         var disk: PageStore?
     }
 
     let settings: GatewaySettings
+    /// Where events for a page's streams go (the event loops that hold them).
+    let sink: any StreamSink
     let state = Mutex(State())
     /// Counts for `/metrics`.
     let evictions = Atomic<Int>(0)
-    let eventsSent = Atomic<Int>(0)
     let memoryHits = Atomic<Int>(0)
     let diskReads = Atomic<Int>(0)
 
-    public init(settings: GatewaySettings, disk: PageStore? = nil) {
+    public init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil) {
         self.settings = settings
+        self.sink = sink
         state.withLock { $0.disk = disk }
     }
 
@@ -122,8 +114,12 @@ public final class PageBook: Sendable {
 
     // MARK: From the topics
 
-    /// A latest layout (nil: a tombstone, the page is cleared).
-    public func storeRecord(_ bytes: [UInt8]?, for key: String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    /// A latest layout (nil: a tombstone, the page is cleared) made from the input at `position`, that input written
+    /// at `sourceTimeMs`.
+    public func storeRecord(
+        _ bytes: [UInt8]?, for key: String, position: Int64? = nil, sourceTimeMs: Int64? = nil,
+        now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
         withPage(key) { s, held in
             guard let bytes else {
                 if let old = s.pages.removeValue(forKey: key) { s.bytes -= old.bytes }
@@ -139,12 +135,14 @@ public final class PageBook: Sendable {
             let hash = ContentHash(of: bytes)
             page.record = bytes
             page.hash = hash
+            page.position = position
             page.gzip = nil
             page.history = Self.keep(page.history, recordBytes: bytes.count)
-            if page.streamHash == nil {
-                page.streamHash = hash
-                broadcast(.record(bytes, hash: hash), key, &s)
-            } else if page.streamHash != hash {
+            let at = StreamPosition(hash: hash, offset: position)
+            if page.streamAt == nil {
+                page.streamAt = at
+                broadcast(.record(bytes, at: at), key, sourceTimeMs, &s)
+            } else if page.streamAt?.hash != hash {
                 page.pendingSince = page.pendingSince ?? now
                 s.pending.insert(key)
             } else {
@@ -158,22 +156,24 @@ public final class PageBook: Sendable {
         }
     }
 
-    /// A change set (its base and target hashes read by `ChangeSetHashes`).
-    public func storeChangeSet(_ bytes: [UInt8], base: ContentHash?, target: ContentHash, for key: String) {
+    /// A change set (its base and target read by `ChangeSetHashes`), its input written at `sourceTimeMs`.
+    public func storeChangeSet(
+        _ bytes: [UInt8], base: ContentHash?, target: StreamPosition, for key: String, sourceTimeMs: Int64? = nil
+    ) {
         withPage(key) { s, held in
             guard var page = held, let record = page.record else { return }  // its record first
             let before = page.bytes
-            page.history.append(StoredChange(base: base, target: target, bytes: bytes))
+            page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
             page.history = Self.keep(page.history, recordBytes: record.count)
-            if page.streamHash == base {
-                page.streamHash = target
-                broadcast(.changeSet(bytes, base: base, target: target), key, &s)
-            } else if page.streamHash != target, let hash = page.hash, hash != page.streamHash {
+            if page.streamAt?.hash == base {
+                page.streamAt = target
+                broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
+            } else if page.streamAt?.hash != target.hash, let at = page.at, at.hash != page.streamAt?.hash {
                 // A gap (a change set lost, or one the stream passed): the record puts streams right.
-                page.streamHash = hash
-                broadcast(.record(record, hash: hash), key, &s)
+                page.streamAt = at
+                broadcast(.record(record, at: at), key, sourceTimeMs, &s)
             }
-            if page.streamHash == page.hash {
+            if page.streamAt?.hash == page.hash {
                 page.pendingSince = nil
                 s.pending.remove(key)
             }
@@ -251,9 +251,9 @@ public final class PageBook: Sendable {
         state.withLock { s in
             for key in s.pending {
                 guard var page = s.pages[key], let since = page.pendingSince, now &- since >= grace else { continue }
-                if let record = page.record, let hash = page.hash, hash != page.streamHash {
-                    page.streamHash = hash
-                    broadcast(.record(record, hash: hash), key, &s)
+                if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
+                    page.streamAt = at
+                    broadcast(.record(record, at: at), key, nil, &s)
                 }
                 page.pendingSince = nil
                 s.pages[key] = page
@@ -262,24 +262,10 @@ public final class PageBook: Sendable {
         }
     }
 
-    /// A heartbeat on every stream.
-    public func heartbeat() {
-        state.withLock { s in
-            for streams in s.streams.values {
-                for stream in streams.values { _ = stream.continuation.yield(.heartbeat) }
-            }
-        }
-    }
-
-    private func broadcast(_ event: GatewayEvent, _ key: String, _ s: inout State) {
-        guard let streams = s.streams[key] else { return }
-        for stream in streams.values {
-            if case .dropped = stream.continuation.yield(.event(event)) {
-                stream.overflowed.store(true, ordering: .relaxed)
-            } else {
-                eventsSent.add(1, ordering: .relaxed)
-            }
-        }
+    /// Hands `event` to the page's streams, if it has any: its bytes are made here once, for all of them.
+    private func broadcast(_ event: GatewayEvent, _ key: String, _ sourceTimeMs: Int64?, _ s: inout State) {
+        guard s.streams[key, default: 0] > 0 else { return }
+        sink.publish(key, EventBytes(event, sourceTimeMs: sourceTimeMs))
     }
 
     /// Lets the least recently read pages go until the pages fit 90% of the budget: never one with streams or with
@@ -287,7 +273,7 @@ public final class PageBook: Sendable {
     private func evictIfOver(_ s: inout State) {
         guard s.bytes > settings.maxBytes else { return }
         let target = settings.maxBytes / 10 * 9
-        let candidates = s.pages.filter { (s.streams[$0.key]?.isEmpty ?? true) && !s.dirty.contains($0.key) }.sorted {
+        let candidates = s.pages.filter { s.streams[$0.key] == nil && !s.dirty.contains($0.key) }.sorted {
             $0.value.lastRead < $1.value.lastRead
         }
         for (key, page) in candidates where s.bytes > target {
@@ -315,7 +301,7 @@ public final class PageBook: Sendable {
         guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return .inMemory }
         diskReads.add(1, ordering: .relaxed)
         guard let stored = try? disk.page(key, in: .whole), let record = stored.record else { return .onDisk(nil) }
-        return .onDisk(Page(record: record, history: stored.history))
+        return .onDisk(Page(record: record, position: stored.position, history: stored.history))
     }
 
     /// Runs `body` under the lock with `key`'s page: the one in memory, else the page store's (then kept in memory,
@@ -347,14 +333,14 @@ public final class PageBook: Sendable {
     /// A page's latest record.
     public func read(_ key: String) -> Lookup {
         withPage(key) { s, held in
-            guard var page = held, let record = page.record, let hash = page.hash else {
+            guard var page = held, let record = page.record, let at = page.at else {
                 return s.evicted.contains(key) ? .evicted : .unknown
             }
             s.tick += 1
             page.lastRead = s.tick
             s.pages[key] = page
             evictIfOver(&s)
-            return .page(record: record, hash: hash)
+            return .page(record: record, at: at)
         }
     }
 
@@ -373,43 +359,54 @@ public final class PageBook: Sendable {
         return compressed
     }
 
-    /// A new stream of `key`: first what a client holding `lastEventID` lacks (the change sets since it when they
-    /// are still held and smaller than the record, else the current record; nothing until the page has a record),
-    /// then what arrives.
-    public func subscribe(_ key: String, lastEventID: ContentHash?) -> Stream {
+    /// A new stream of `key` from a client at `from` (its `Last-Event-ID`, nil for a new client): what it lacks
+    /// (the change sets since `from` when they are still held and smaller than the record, else the current record;
+    /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
+    /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`.
+    public func subscribe(_ key: String, from: StreamPosition?) -> Opening {
         withPage(key) { s, held in
-            let stream = Stream(id: s.nextStream, buffer: max(1, settings.streamBuffer))
-            s.nextStream += 1
-            s.streams[key, default: [:]][stream.id] = stream
-            guard var page = held, let record = page.record, let hash = page.hash else {
-                return stream
-            }
+            s.streams[key, default: 0] += 1
+            s.streamTotal += 1
+            let unchanged = Opening(catchUp: [], cursor: StreamCursor(held: from?.hash, floor: from?.offset))
+            guard var page = held, let record = page.record, let at = page.at else { return unchanged }
             s.tick += 1
             page.lastRead = s.tick
             s.pages[key] = page
-            let current = page.streamHash ?? hash
-            if let held = lastEventID, held == current || held == hash { return stream }
-            if let held = lastEventID, let chain = Self.chain(from: held, to: current, in: page.history),
+            let current = page.streamAt ?? at
+            guard let from else { return Opening(catchUp: [.record(record, at: at)], cursor: Self.cursor(at)) }
+            if from.hash == current.hash || from.hash == at.hash { return unchanged }
+            if let chain = Self.chain(from: from.hash, to: current.hash, in: page.history),
                 chain.reduce(0, { $0 + $1.bytes.count }) <= record.count
             {
-                for step in chain {
-                    stream.continuation.yield(.event(.changeSet(step.bytes, base: step.base, target: step.target)))
+                let steps: [GatewayEvent] = chain.map { step in
+                    let target = step.target == current.hash ? current : StreamPosition(hash: step.target, offset: nil)
+                    return .changeSet(step.bytes, base: step.base, target: target)
                 }
-            } else {
-                stream.continuation.yield(.event(.record(record, hash: hash)))
+                return Opening(catchUp: steps, cursor: Self.cursor(current, floor: from.offset))
             }
-            return stream
+            // A client ahead of this gateway (it came from a replica that had read further): nothing older.
+            if let mine = at.offset, let theirs = from.offset, mine < theirs { return unchanged }
+            return Opening(catchUp: [.record(record, at: at)], cursor: Self.cursor(at, floor: from.offset))
         }
     }
 
-    /// Stops a stream.
-    public func unsubscribe(_ key: String, _ stream: Stream) {
-        state.withLock { s in
-            s.streams[key]?.removeValue(forKey: stream.id)
-            if s.streams[key]?.isEmpty == true { s.streams.removeValue(forKey: key) }
-        }
-        stream.continuation.finish()
+    private static func cursor(_ at: StreamPosition, floor: Int64? = nil) -> StreamCursor {
+        var cursor = StreamCursor(held: nil, floor: floor)
+        cursor.moved(to: at)
+        return cursor
     }
+
+    /// Stops counting a stream of `key`.
+    public func unsubscribe(_ key: String) {
+        state.withLock { s in
+            guard let n = s.streams[key] else { return }
+            s.streams[key] = n > 1 ? n - 1 : nil
+            s.streamTotal -= 1
+        }
+    }
+
+    /// Streams followed now.
+    public var streamCount: Int { state.withLock { $0.streamTotal } }
 
     /// The change sets leading from `from` to `to`, oldest first, when the history holds every step.
     static func chain(from: ContentHash, to: ContentHash, in history: [StoredChange]) -> [StoredChange]? {
@@ -431,15 +428,15 @@ public final class PageBook: Sendable {
     /// Figures for `/metrics`.
     public var figures:
         (
-            pages: Int, bytes: Int, streams: Int, evictions: Int, eventsSent: Int, memoryHits: Int, diskReads: Int,
+            pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int,
             writeFailure: String?
         )
     {
         let (pages, bytes, streams, failure) = state.withLock { s in
-            (s.pages.count, s.bytes, s.streams.values.reduce(0) { $0 + $1.count }, s.writeFailure)
+            (s.pages.count, s.bytes, s.streamTotal, s.writeFailure)
         }
         return (
-            pages, bytes, streams, evictions.load(ordering: .relaxed), eventsSent.load(ordering: .relaxed),
+            pages, bytes, streams, evictions.load(ordering: .relaxed),
             memoryHits.load(ordering: .relaxed), diskReads.load(ordering: .relaxed), failure
         )
     }

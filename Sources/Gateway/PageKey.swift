@@ -1,9 +1,9 @@
-import Hummingbird
+import NIOHTTP1
 
 /// A page key from a request path: URL-decoded exactly once, not empty, valid UTF-8, at most so many bytes.
 enum PageKey {
     struct Problem: Error {
-        let status: HTTPResponse.Status
+        let status: HTTPResponseStatus
         let code: String
         let message: String
     }

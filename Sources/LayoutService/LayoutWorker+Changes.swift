@@ -139,7 +139,7 @@ extension LayoutWorker {
             $0.name != OutputHeader.contentType
         }
         changeHeaders.append(KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType))
-        changeHeaders += OutputHeader.source(of: message)
+        changeHeaders += OutputHeader.source(of: message) + OutputHeader.sourceTime(of: message)
         changeHeaders.append(KafkaHeader(OutputHeader.config, text: compiler.configHash))
         let gates = (state ?? .store(opens: nil)).part
         var parts = [Part(topic: settings.outputTopic, key: message.key, value: step.record, headers: headers)]
@@ -147,7 +147,7 @@ extension LayoutWorker {
             parts.append(
                 Part(
                     topic: c.stateTopic, partition: message.partition, key: pageKey, value: step.record,
-                    headers: OutputHeader.source(of: message) + [
+                    headers: OutputHeader.source(of: message) + OutputHeader.sourceTime(of: message) + [
                         KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType),
                         KafkaHeader(OutputHeader.config, text: compiler.configHash),
                     ], opens: gates.opens))

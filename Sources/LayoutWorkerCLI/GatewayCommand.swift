@@ -3,6 +3,7 @@ import Delivery
 import Gateway
 import Kafka
 import Logging
+import Ops
 import Prometheus
 import ServiceLifecycle
 
@@ -14,7 +15,7 @@ struct GatewayCommand: AsyncParsableCommand {
         discussion: """
             GET /v1/layouts/{key}: a page's latest record (ETag, If-None-Match, gzip). \
             GET /v1/layouts/{key}/changes: server-sent events, the record then every change set (Last-Event-ID \
-            resumes). /healthz, /readyz, /metrics on the same port. Reads the latest-layout topic from its beginning \
+            resumes). /healthz, /readyz, /metrics and the live page on the ops port (--http). Reads the latest-layout topic from its beginning \
             and the change-set topic from its end, by assignment: no consumer group, so replicas can run side by side.
             """
     )
@@ -36,6 +37,8 @@ struct GatewayCommand: AsyncParsableCommand {
         name: .customLong(SettingTable.maxStreams.name), parsing: .unconditional, help: SettingTable.maxStreams.help)
     var maxStreams: String?
     @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
+    @Option(name: .customLong(SettingTable.http.name), help: SettingTable.http.help) var http: String?
+    @Option(name: .customLong(SettingTable.corsOrigin.name), help: SettingTable.corsOrigin.help) var corsOrigin: String?
 
     func run() async throws {
         ProcessAllocator.returnFreedMemory()
@@ -50,23 +53,44 @@ struct GatewayCommand: AsyncParsableCommand {
         settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
         guard settings.port <= 65535 else { throw ValidationError("port must be 0…65535, not \(settings.port)") }
         if let n = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes) { settings.maxBytes = n }
-        if let n = try sources.read(SettingTable.maxStreams, maxStreams) { settings.maxStreams = n }
+        settings.maxStreams = try sources.read(SettingTable.maxStreams, maxStreams)
+        if let origins = try sources.read(SettingTable.corsOrigin, corsOrigin) {
+            settings.corsOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        let ops = try sources.read(SettingTable.http, http) ?? "127.0.0.1:\(GatewaySettings.defaultOpsPort)"
+        if ops == "off" {
+            settings.opsHost = nil
+        } else {
+            guard let address = OpsAddress(parsing: ops) else {
+                throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(ops)'")
+            }
+            if let problem = address.bindProblem() {
+                throw ValidationError(
+                    "http \(address): cannot listen there (\(problem)); choose another address or 'off'")
+            }
+            (settings.opsHost, settings.opsPort) = (address.host, address.port)
+        }
         let dir =
             try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
         settings.stateDirectory = dir == "off" ? nil : dir
         let logger = resolved.logger
-        let host = settings.host
-        let app = GatewayServer.application(
+        let (host, opsHost) = (settings.host, settings.opsHost)
+        let shown: @Sendable (String) -> String = { h in h == "0.0.0.0" ? "127.0.0.1" : h.contains(":") ? "[\(h)]" : h }
+        let services = GatewayServer.services(
             settings: settings, registry: PrometheusCollectorRegistry(),
             build: [("version", WorkerVersion.current), ("librdkafka", Librdkafka.version)], logger: logger
-        ) { bound in
+        ) { bound, limits in
             Output.line(
-                "gateway: http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)/v1/layouts/{key} (latest \(latest), changes \(changes))"
-            )
+                "gateway: http://\(shown(host)):\(bound.api)/v1/layouts/{key} (latest \(latest), changes \(changes))")
+            if let ops = bound.ops, let opsHost {
+                Output.line("gateway ops: http://\(shown(opsHost)):\(ops)/readyz, /metrics, live page /?key=...")
+            }
+            Output.line("gateway limits: \(limits)")
         }
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: app, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -77,9 +77,9 @@ enum SettingTable {
         "Directory for the crash-loop breaker's state; must outlive the process ('off' disables)",
         default: "$TMPDIR/layout-worker")
     static let http = Setting<String>(
-        "http", [.serve],
-        "Ops endpoints /metrics, /healthz, /readyz on host:port, [ipv6]:port or name:port ('off' disables)",
-        default: defaultOpsAddress)
+        "http", [.serve, .gateway],
+        "Ops endpoints /metrics, /healthz, /readyz (gateway: and the live page) on host:port, [ipv6]:port or name:port ('off' disables)",
+        default: "\(defaultOpsAddress) (serve), 127.0.0.1:\(GatewaySettings.defaultOpsPort) (gateway)")
     static let defaultOpsAddress = "127.0.0.1:9464"
     static let livenessStallSeconds = Setting<Int>(
         "liveness-stall-seconds", [.serve], "/healthz fails when the worker loop stands still this long",
@@ -120,8 +120,13 @@ enum SettingTable {
         "Bytes of records and change sets the gateway holds in memory; past it the least recently read pages are read from the page store",
         default: GatewaySettings.defaultMaxBytes, atLeast: 1)
     static let maxStreams = Setting<Int>(
-        "max-streams", [.gateway], "Event streams followed at once; past it new ones are answered 503",
-        default: GatewaySettings.defaultMaxStreams, atLeast: 1)
+        "max-streams", [.gateway],
+        "Event streams followed at once; past it new ones are answered 503 with Retry-After (default: as many as the descriptor limit and memory allow, logged at start)",
+        atLeast: 1)
+    static let corsOrigin = Setting<String>(
+        "cors-origin", [.gateway],
+        "Origin whose pages may read the API, e.g. https://shop.example.com, or * for any (comma-separated; preflights answered)"
+    )
 
     /// The whole table, in the order `docs/operating.md` lists it.
     static let all: [any SettingEntry] = [
@@ -131,7 +136,7 @@ enum SettingTable {
         consumerProperty, producerProperty, batchSize, shutdownTimeoutMs, crashStateDir, http, livenessStallSeconds,
         stopAfter, debugCrashKey,
         changesTopic, stateTopic, pageKey, stateMaxBytes, stateDir,
-        host, port, maxHeldBytes, maxStreams,
+        host, port, maxHeldBytes, maxStreams, corsOrigin,
     ]
 
     /// Every name a settings file or `LAYOUT_WORKER_*` variable may use.

@@ -12,14 +12,20 @@ public struct EmbeddedPage: Sendable {
         self.files = byPath
     }
 
+    /// What the page may load: nothing but its own files (pictures from anywhere).
+    public static let securityPolicy =
+        "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
+
+    /// The file at `path`: its content type and body.
+    public func file(at path: String) -> (type: String, body: ByteBuffer)? { files[path] }
+
     /// The file at `path` (GET or HEAD), or nil when the page has none.
     public func response(for request: Request) -> Response? {
         guard let file = files[request.uri.path] else { return nil }
         var headers = HTTPFields()
         headers[.contentType] = file.type
         headers[.cacheControl] = "no-cache"
-        headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src * data:; style-src 'self'; script-src 'self'; connect-src 'self'"
+        headers[.contentSecurityPolicy] = Self.securityPolicy
         let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
         return request.method == .head ? response.createHeadResponse() : response
     }

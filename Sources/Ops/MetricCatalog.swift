@@ -57,8 +57,23 @@ public enum MetricCatalog {
     public static let gatewayLag = MetricFamily(
         "layout_gateway_lag_messages", .gauge,
         "Messages of the latest-layout (topic=\"latest\") and change-set (topic=\"changes\") topics not read yet.")
-    public static let gatewayEventsQueued = MetricFamily(
-        "layout_gateway_events_queued", .gauge, "Events handed to streams since the start.")
+    public static let gatewayStreamsRefused = MetricFamily(
+        "layout_gateway_streams_refused_total", .counter,
+        "Stream requests answered 503 because the gateway follows as many streams as its limits allow.")
+    public static let gatewayStreamLimit = MetricFamily(
+        "layout_gateway_stream_limit", .gauge,
+        "Streams this gateway follows at most (from its descriptor limit, memory and --max-streams).")
+    public static let gatewayDescriptorLimit = MetricFamily(
+        "layout_gateway_descriptor_limit", .gauge, "The process's file descriptor limit (soft, raised to the hard).")
+    public static let gatewayChangeSetFreshness = MetricFamily(
+        "layout_gateway_change_set_freshness_seconds", .histogram,
+        "From the input's Kafka timestamp to its change set read by the gateway.")
+    public static let gatewayStreamFreshness = MetricFamily(
+        "layout_gateway_stream_freshness_seconds", .histogram,
+        "From the input's Kafka timestamp to its event written to a stream (one observation per stream).")
+    public static let gatewayFanOut = MetricFamily(
+        "layout_gateway_fanout_seconds", .histogram,
+        "From the first to the last stream one event was written to, per event loop.")
     // Accounting: consumed = published + dead-lettered + skipped + in flight.
     public static let consumed = MetricFamily(
         "layout_worker_consumed_total", .counter, "Input messages taken into processing.")
@@ -220,7 +235,9 @@ public enum MetricCatalog {
         buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs,
         processStartTime,
         gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,
-        gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions, gatewayEventsQueued,
+        gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions,
+        gatewayStreamsRefused,
+        gatewayStreamLimit, gatewayDescriptorLimit, gatewayChangeSetFreshness, gatewayStreamFreshness, gatewayFanOut,
         gatewayLag, gatewayPageLookups, gatewayPageStoreUp, gatewayPageStoreDiskBytes, gatewayPageStorePages,
         gatewayPageStoreUnflushed, gatewayCatchUpSeconds, gatewayCatchUpMessages,
     ]

@@ -28,7 +28,7 @@ import Testing
             broker: broker, changes: changes, state: state, stateDirectory: dir, extra: extra)
         try #require(gateway.port > 0, "\(gateway.logText)")
         #expect(
-            try GatewayTests.eventually(60) { try RawHTTP.get(gateway.port, "/readyz").status == 200 },
+            try GatewayTests.eventually(60) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
             "\(gateway.logText.suffix(2000))")
         return gateway
     }
@@ -66,7 +66,7 @@ import Testing
                 wrong.isEmpty,
                 "round \(round): \(wrong.count) of 200 not answered with their record: \(wrong.prefix(5))")
         }
-        let metrics = String(decoding: try RawHTTP.get(gateway.port, "/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try RawHTTP.get(gateway.opsPort, "/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"layout_gateway_page_lookups_total{result="disk"}"#), "\(metrics)")
         #expect(metrics.contains("layout_gateway_page_store_up 1"), "\(metrics)")
         // Stopped, 10 pages change, started again: it reads those 10 only, and answers them new.

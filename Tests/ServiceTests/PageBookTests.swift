@@ -2,110 +2,187 @@ import Foundation
 import Kafka
 import LayoutKit
 import PageStore
+import Synchronization
 import Testing
 
 @testable import Gateway
 
 /// The gateway's page book without Kafka: which events streams get, resuming, slow streams, the byte budget.
+/// Keeps what the page book hands to streams, in order.
+final class RecordingSink: StreamSink {
+    let events = Mutex<[(key: String, event: EventBytes)]>([])
+    func publish(_ key: String, _ event: EventBytes) { events.withLock { $0.append((key, event)) } }
+}
+
+/// One stream as `GatewayConnection` runs it, without a socket: its opening, then each published event through
+/// its cursor (the current record when it cannot apply one). What it was sent, as `GatewayEvent`s.
+final class SimulatedStream {
+    let book: PageBook
+    let key: String
+    var cursor: StreamCursor
+    var sent: [GatewayEvent]
+    var seen = 0
+
+    init(_ book: PageBook, _ key: String, from: StreamPosition? = nil) {
+        self.book = book
+        self.key = key
+        let opening = book.subscribe(key, from: from)
+        (cursor, sent) = (opening.cursor, opening.catchUp)
+    }
+
+    /// Takes what was published since the last look.
+    func take(_ sink: RecordingSink) -> [GatewayEvent] {
+        let new = sink.events.withLock { Array($0.dropFirst(seen)) }
+        seen += new.count
+        for (key, bytes) in new where key == self.key {
+            switch cursor.decide(bytes.event) {
+            case .skip: break
+            case .send:
+                sent.append(Self.decode(bytes))
+                cursor.moved(to: bytes.event.target)
+            case .sendRecord:
+                if case .page(let record, let at) = book.read(key), cursor.wants(record: at) {
+                    sent.append(.record(record, at: at))
+                    cursor.moved(to: at)
+                }
+            }
+        }
+        return sent
+    }
+
+    /// The event back from its shared bytes (its `data:` line).
+    static func decode(_ bytes: EventBytes) -> GatewayEvent {
+        let text = String(decoding: bytes.plain.readableBytesView, as: UTF8.self)
+        let data = Array(text.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8)
+        switch bytes.event {
+        case .record(let at): return .record(data, at: at)
+        case .changeSet(let base, let target): return .changeSet(data, base: base, target: target)
+        }
+    }
+}
+
+/// The gateway's page book without Kafka: which events streams get, resuming, positions, the byte budget.
 @Suite struct PageBookTests {
-    static func settings(maxBytes: Int = 1 << 20, buffer: Int = 8) -> GatewaySettings {
+    static func settings(maxBytes: Int = 1 << 20) -> GatewaySettings {
         var s = GatewaySettings(
             kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1"), latestTopic: "latest", changesTopic: "changes")
         s.maxBytes = maxBytes
-        s.streamBuffer = buffer
         s.changeSetGraceMs = 1_000
         return s
     }
 
     static func record(_ n: Int) -> [UInt8] { Array(#"{"version":2,"n":\#(n)}"#.utf8) }
     static func hash(_ n: Int) -> ContentHash { ContentHash(of: record(n)) }
+    static func at(_ n: Int, _ offset: Int64? = nil) -> StreamPosition { StreamPosition(hash: hash(n), offset: offset) }
     static func changeSet(_ from: Int, _ to: Int) -> [UInt8] { Array("cs \(from)->\(to)".utf8) }
 
-    /// What a stream holds right now (without waiting).
-    static func drain(_ stream: PageBook.Stream) async -> [PageBook.Item] {
-        var out: [PageBook.Item] = []
-        let book = Task {
-            var it = stream.items.makeAsyncIterator()
-            var got: [PageBook.Item] = []
-            while let item = await it.next() { got.append(item) }
-            return got
-        }
-        stream.continuation.finish()
-        out = await book.value
-        return out
+    static func book(maxBytes: Int = 1 << 20, disk: PageStore? = nil) -> (PageBook, RecordingSink) {
+        let sink = RecordingSink()
+        return (PageBook(settings: settings(maxBytes: maxBytes), sink: sink, disk: disk), sink)
     }
 
-    @Test func aStreamGetsTheRecordThenChangeSets() async {
-        let book = PageBook(settings: Self.settings())
+    @Test func aStreamGetsTheRecordThenChangeSets() {
+        let (book, sink) = Self.book()
         book.storeRecord(Self.record(1), for: "k", now: 0)
-        let stream = book.subscribe("k", lastEventID: nil)
+        let stream = SimulatedStream(book, "k")
         // The change set arrives first (the latest layout follows): the stream moves by the change set only.
-        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.hash(2), for: "k")
+        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2), for: "k")
         book.storeRecord(Self.record(2), for: "k", now: 1)
         book.flushPending(now: 5_000_000_000)
-        let items = await Self.drain(stream)
         #expect(
-            items == [
-                .event(.record(Self.record(1), hash: Self.hash(1))),
-                .event(.changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.hash(2))),
+            stream.take(sink) == [
+                .record(Self.record(1), at: Self.at(1)),
+                .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2)),
             ])
-        guard case .page(let record, let hash) = book.read("k") else { return #expect(Bool(false)) }
-        #expect(record == Self.record(2) && hash == Self.hash(2))
+        guard case .page(let record, let at) = book.read("k") else { return #expect(Bool(false)) }
+        #expect(record == Self.record(2) && at.hash == Self.hash(2))
+        // Pages without streams publish nothing.
+        book.storeRecord(Self.record(7), for: "other", now: 0)
+        #expect(sink.events.withLock { $0.allSatisfy { $0.key == "k" } })
     }
 
-    @Test func aRecordAheadOfItsChangeSetWaitsForIt() async {
-        let book = PageBook(settings: Self.settings())
+    @Test func aRecordAheadOfItsChangeSetWaitsForIt() {
+        let (book, sink) = Self.book()
         book.storeRecord(Self.record(1), for: "k", now: 0)
-        let stream = book.subscribe("k", lastEventID: nil)
+        let stream = SimulatedStream(book, "k")
         book.storeRecord(Self.record(2), for: "k", now: 10)
         book.flushPending(now: 10 + 500_000_000)  // within the grace period: nothing yet
-        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.hash(2), for: "k")
+        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2), for: "k")
         // No change set ever comes for the third: after the grace period the stream gets the record.
         book.storeRecord(Self.record(3), for: "k", now: 2_000_000_000)
         book.flushPending(now: 3_100_000_000)
-        let items = await Self.drain(stream)
         #expect(
-            items == [
-                .event(.record(Self.record(1), hash: Self.hash(1))),
-                .event(.changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.hash(2))),
-                .event(.record(Self.record(3), hash: Self.hash(3))),
+            stream.take(sink) == [
+                .record(Self.record(1), at: Self.at(1)),
+                .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2)),
+                .record(Self.record(3), at: Self.at(3)),
             ])
     }
 
-    @Test func aResumedStreamGetsTheChangeSetsSinceItsHashElseTheRecord() async {
-        let book = PageBook(settings: Self.settings())
+    @Test func aResumedStreamGetsTheChangeSetsSinceItsHashElseTheRecord() {
+        let (book, _) = Self.book()
         book.storeRecord(Self.record(1), for: "k", now: 0)
         for n in 1..<4 {
-            book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.hash(n + 1), for: "k")
+            book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.at(n + 1), for: "k")
             book.storeRecord(Self.record(n + 1), for: "k", now: 0)
         }
-        let resumed = await Self.drain(book.subscribe("k", lastEventID: Self.hash(2)))
         #expect(
-            resumed == [
-                .event(.changeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.hash(3))),
-                .event(.changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.hash(4))),
+            book.subscribe("k", from: Self.at(2)).catchUp == [
+                .changeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.at(3)),
+                .changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4)),
             ])
-        #expect(await Self.drain(book.subscribe("k", lastEventID: Self.hash(4))).isEmpty)
-        let unknown = await Self.drain(book.subscribe("k", lastEventID: ContentHash(value: 42)))
-        #expect(unknown == [.event(.record(Self.record(4), hash: Self.hash(4)))])
-        #expect(await Self.drain(book.subscribe("never", lastEventID: nil)).isEmpty)
+        #expect(book.subscribe("k", from: Self.at(4)).catchUp.isEmpty)
+        let unknown = book.subscribe("k", from: StreamPosition(hash: ContentHash(value: 42), offset: nil))
+        #expect(unknown.catchUp == [.record(Self.record(4), at: Self.at(4))])
+        #expect(book.subscribe("never", from: nil).catchUp.isEmpty)
+        #expect(book.streamCount == 4)
+        for key in ["k", "k", "k", "never"] { book.unsubscribe(key) }
+        #expect(book.streamCount == 0)
     }
 
-    @Test func aStreamThatCannotKeepUpIsToldToTakeTheRecord() async {
-        let book = PageBook(settings: Self.settings(buffer: 2))
-        book.storeRecord(Self.record(0), for: "k", now: 0)
-        let stream = book.subscribe("k", lastEventID: nil)  // holds the record: 1 of 2
-        for n in 0..<5 {
-            book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.hash(n + 1), for: "k")
-        }
-        #expect(stream.takeOverflow())
-        #expect(!stream.takeOverflow())
-        #expect(await Self.drain(stream).count == 2)
+    /// A client that comes from a replica ahead of this one (its position is newer than the page here) is sent
+    /// nothing older: not the record held here, not a change set to a position before its own; the first event at
+    /// or past its position reaches it.
+    @Test func aClientAheadOfThisGatewayIsNeverSentAnOlderPage() {
+        let (book, sink) = Self.book()
+        book.storeRecord(Self.record(1), for: "k", position: 5, now: 0)
+        let ahead = SimulatedStream(book, "k", from: Self.at(3, 9))
+        #expect(ahead.sent.isEmpty)
+        // The page moves to position 7 (still older than the client's 9): nothing.
+        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 7), for: "k")
+        book.storeRecord(Self.record(2), for: "k", position: 7, now: 0)
+        #expect(ahead.take(sink).isEmpty)
+        // It reaches the client's own position: nothing to send (the client has it); past it: sent.
+        book.storeChangeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.at(3, 9), for: "k")
+        book.storeRecord(Self.record(3), for: "k", position: 9, now: 0)
+        #expect(ahead.take(sink).isEmpty)
+        book.storeChangeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4, 11), for: "k")
+        #expect(ahead.take(sink) == [.changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4, 11))])
+        // A client behind the page (or with no position) gets the record.
+        #expect(book.subscribe("k", from: Self.at(8, 1)).catchUp == [.record(Self.record(3), at: Self.at(3, 9))])
+    }
+
+    @Test func aCursorNeverMovesBackAndAsksForTheRecordOnAGap() {
+        var cursor = StreamCursor(held: Self.hash(1), floor: 4)
+        #expect(cursor.decide(.changeSet(base: Self.hash(1), target: Self.at(2, 5))) == .send)
+        #expect(cursor.decide(.changeSet(base: Self.hash(1), target: Self.at(2, 3))) == .skip)
+        #expect(cursor.decide(.changeSet(base: Self.hash(9), target: Self.at(2, 6))) == .sendRecord)
+        #expect(cursor.decide(.changeSet(base: Self.hash(0), target: Self.at(1))) == .skip)
+        #expect(cursor.decide(.record(Self.at(1, 4))) == .skip)
+        #expect(cursor.decide(.record(Self.at(2, 2))) == .skip)
+        #expect(cursor.decide(.record(Self.at(2))) == .send)
+        #expect(!cursor.wants(record: Self.at(3, 3)) && cursor.wants(record: Self.at(3, 4)))
+        cursor.moved(to: Self.at(3, 8))
+        cursor.moved(to: Self.at(4))
+        #expect(cursor.floor == 8 && cursor.held == Self.hash(4))
+        #expect(StreamPosition(parsing: "\(Self.hash(4))@8") == Self.at(4, 8))
+        #expect(StreamPosition(parsing: Self.hash(4).description) == Self.at(4))
+        #expect(StreamPosition(parsing: "\(Self.hash(4))@-1") == nil && StreamPosition(parsing: "x@1") == nil)
     }
 
     @Test func pagesBeyondTheBudgetAreLetGoLeastRecentlyReadFirst() {
         let size = Self.record(0).count
-        let book = PageBook(settings: Self.settings(maxBytes: size * 3))
+        let (book, _) = Self.book(maxBytes: size * 3)
         for n in 0..<3 { book.storeRecord(Self.record(n), for: "p\(n)", now: 0) }
         _ = book.read("p0")  // p1 is now the least recently read
         _ = book.read("p2")
@@ -116,21 +193,21 @@ import Testing
         #expect(book.figures.bytes <= size * 3 && book.figures.evictions >= 1)
         // A page let go is served again once it changes.
         book.storeRecord(Self.record(9), for: "p1", now: 0)
-        guard case .page(_, let h) = book.read("p1") else { return #expect(Bool(false)) }
-        #expect(h == Self.hash(9))
+        guard case .page(_, let at) = book.read("p1") else { return #expect(Bool(false)) }
+        #expect(at.hash == Self.hash(9))
     }
 
     /// With a page store nothing is let go for good: a page past the budget is read back from disk, with its
     /// change sets, and a tombstone removes it there too.
-    @Test func withAPageStorePagesPastTheBudgetAreReadFromDisk() async throws {
+    @Test func withAPageStorePagesPastTheBudgetAreReadFromDisk() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, _) = try PageStore.open(directory: dir, identity: "test")
         let size = Self.record(0).count
-        let book = PageBook(settings: Self.settings(maxBytes: size * 3), disk: store)
-        for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", now: 0) }
-        book.storeChangeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.hash(21), for: "p1")
-        book.storeRecord(Self.record(21), for: "p1", now: 0)
+        let (book, _) = Self.book(maxBytes: size * 3, disk: store)
+        for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", position: Int64(n), now: 0) }
+        book.storeChangeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.at(21, 30), for: "p1")
+        book.storeRecord(Self.record(21), for: "p1", position: 30, now: 0)
         #expect(book.flush() == nil)
         #expect(book.figures.pages <= 3 && book.figures.evictions > 0)
         for n in 2..<20 {
@@ -138,8 +215,11 @@ import Testing
             #expect(record == Self.record(n))
         }
         // p1 comes back from disk with its change set: a stream holding version 1 gets it, not the record.
-        let resumed = await Self.drain(book.subscribe("p1", lastEventID: Self.hash(1)))
-        #expect(resumed == [.event(.changeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.hash(21)))])
+        let resumed = book.subscribe("p1", from: Self.at(1, 1)).catchUp
+        #expect(resumed == [.changeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.at(21, 30))])
+        // Its position came back from disk too.
+        guard case .page(_, let at) = book.read("p7") else { return #expect(Bool(false)) }
+        #expect(at == Self.at(7, 7))
         book.storeRecord(nil, for: "p5", now: 0)
         #expect(book.flush() == nil)
         guard case .unknown = book.read("p5") else { return #expect(Bool(false), "p5 was cleared") }
@@ -163,15 +243,6 @@ import Testing
             ).count == 3)
     }
 
-    @Test func streamsDecideOnEachEventByTheHashTheyHold() {
-        let (h1, h2, h3) = (Self.hash(1), Self.hash(2), Self.hash(3))
-        #expect(GatewayEndpoints.decide(.changeSet([], base: h1, target: h2), holding: h1) == .send)
-        #expect(GatewayEndpoints.decide(.changeSet([], base: h1, target: h2), holding: h2) == .skip)
-        #expect(GatewayEndpoints.decide(.changeSet([], base: h2, target: h3), holding: h1) == .sendRecord)
-        #expect(GatewayEndpoints.decide(.record([], hash: h2), holding: h2) == .skip)
-        #expect(GatewayEndpoints.decide(.record([], hash: h2), holding: nil) == .send)
-    }
-
     @Test func keysAreDecodedOnceAndBounded() throws {
         #expect(try PageKey.decode("a%2Fb%252F", maxBytes: 64).get() == "a/b%2F")
         #expect(try PageKey.decode("caf%C3%A9", maxBytes: 64).get() == "café")
@@ -185,8 +256,10 @@ import Testing
             }
             #expect(p.code == code, "\(raw)")
         }
-        #expect(GatewayEndpoints.matches(#"W/"abc", "def""#, #""def""#))
-        #expect(!GatewayEndpoints.matches(#""abc""#, #""def""#))
+        let h = Self.hash(1)
+        #expect(GatewayEndpoints.matches(#"W/"abc", "\#(h)""#, h))
+        #expect(GatewayEndpoints.matches(#""\#(h)-gzip""#, h) && GatewayEndpoints.matches("*", h))
+        #expect(!GatewayEndpoints.matches(#""abc""#, h))
         #expect(GatewayEndpoints.acceptsGzip("br, gzip;q=0.8") && !GatewayEndpoints.acceptsGzip("gzip;q=0"))
     }
 }

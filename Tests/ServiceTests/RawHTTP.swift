@@ -82,7 +82,7 @@ final class RawHTTP {
     /// The server-sent events received so far: (event, id, data).
     var events: [(event: String, id: String, data: String)] {
         let text = String(decoding: received, as: UTF8.self)
-        return text.matches(of: /event: ([a-z-]+)\nid: ([0-9a-f]+)\ndata: ([^\n]*)\n\n/).map {
+        return text.matches(of: /event: ([a-z-]+)\nid: ([0-9a-f@]+)\ndata: ([^\n]*)\n\n/).map {
             (String($0.output.1), String($0.output.2), String($0.output.3))
         }
     }

@@ -85,11 +85,11 @@ public struct LayoutFeed: Sendable {
                 return nil
             }
 
-            /// Opens the stream, with the hash held as `Last-Event-ID`.
+            /// Opens the stream, with the event id (or hash) held as `Last-Event-ID`.
             mutating func open() {
                 var request = URLRequest(url: feed.url.appendingPathComponent("changes"))
                 request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-                if let hash = state.hash { request.setValue(hash.description, forHTTPHeaderField: "Last-Event-ID") }
+                if let id = state.lastEventID { request.setValue(id, forHTTPHeaderField: "Last-Event-ID") }
                 request.timeoutInterval = 3_600
                 let (stream, delegate) = ChunkDelegate.stream()
                 connection = Connection(request, delegate)

@@ -1,0 +1,231 @@
+import NIOCore
+import NIOHTTP1
+
+/// What every connection of a listener shares.
+struct GatewayEdge: Sendable {
+    let endpoints: GatewayEndpoints
+    let book: PageBook
+    let hub: StreamHub
+    let metrics: GatewayMetrics
+    let limits: StreamLimits
+    let requestTimeout: TimeAmount
+}
+
+/// One connection: HTTP requests answered in order until one asks for a stream; then the request decoder is taken
+/// out of the pipeline and the connection becomes a stream of one page, held by its event loop's `LoopStreams`,
+/// written the shared bytes of each event. Its client leaving (the read side closing, or a reset) closes it at
+/// once and frees its slot. A connection that does not send a whole request within the request timeout (a
+/// slowloris, or an idle kept-alive one) is closed.
+final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = ByteBuffer
+
+    let edge: GatewayEdge
+    let port: GatewayEndpoints.Port
+    private var decoder: ByteToMessageHandler<HTTPRequestDecoder>?
+    private var head: HTTPRequestHead?
+    private var deadline: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+
+    // As a stream:
+    private(set) var key = ""
+    /// Its place in its loop's list of the page's streams (-1: none).
+    var slot = -1
+    private var streaming = false
+    private var chunked = true
+    private var cursor = StreamCursor(held: nil, floor: nil)
+    /// An event did not fit (the client reads slower than events come): once it catches up, it gets the record.
+    private var behind = false
+
+    init(edge: GatewayEdge, port: GatewayEndpoints.Port, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+        self.edge = edge
+        self.port = port
+        self.decoder = decoder
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        armDeadline(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        if streaming {
+            streaming = false
+            edge.hub.streams(on: context.eventLoop).remove(self)
+            edge.book.unsubscribe(key)
+        }
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !streaming else { return }  // a stream's client has nothing more to say
+        switch unwrapInboundIn(data) {
+        case .head(let h): head = h
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            answer(head, context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !streaming, context.channel.isActive else {
+            context.close(promise: nil)
+            return
+        }
+        if error is HTTPParserError {
+            let refused = HTTPAnswer.error(.badRequest, "bad-request", "the request is not valid HTTP/1.1")
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(refused.bytes(headOnly: false, keepAlive: false))).whenComplete {
+                _ in channel.close(promise: nil)
+            }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if streaming, behind, context.channel.isWritable {
+            behind = false
+            sendCurrentRecord()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    // MARK: Requests
+
+    private func armDeadline(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        // Cancelled when an answer is written or a stream starts (on this loop, before it could fire).
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: edge.requestTimeout) { channel.close(promise: nil) }
+    }
+
+    private func answer(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
+        switch edge.endpoints.answer(head, on: port) {
+        case .response(let response):
+            respond(response, head, context)
+        case .stream(let key, let from, let headers):
+            guard edge.book.streamCount < edge.limits.streams else {
+                edge.metrics.streamsRefused.increment()
+                var busy = HTTPAnswer.error(
+                    .serviceUnavailable, "too-many-streams",
+                    "this gateway follows as many streams as its descriptors and memory allow; try again (or another replica)"
+                )
+                busy.set("retry-after", String(edge.limits.retryAfterSeconds))
+                respond(busy, head, context, keepAlive: false)
+                return
+            }
+            startStream(
+                key, from: from, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context
+            )
+        }
+    }
+
+    private func respond(
+        _ response: HTTPAnswer, _ head: HTTPRequestHead, _ context: ChannelHandlerContext, keepAlive: Bool = true
+    ) {
+        let keep = keepAlive && head.isKeepAlive
+        deadline?.cancel()
+        let bytes = response.bytes(headOnly: head.method == .HEAD, keepAlive: keep)
+        let written = context.writeAndFlush(wrapOutboundOut(bytes))
+        if keep {
+            armDeadline(context)
+        } else {
+            let channel = context.channel
+            written.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    // MARK: As a stream
+
+    private func startStream(
+        _ key: String, from: StreamPosition?, headers: [(String, String)], http11: Bool,
+        _ context: ChannelHandlerContext
+    ) {
+        deadline?.cancel()
+        deadline = nil
+        if let decoder {
+            context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
+            self.decoder = nil
+        }
+        self.key = key
+        chunked = http11
+        streaming = true
+        let opening = edge.book.subscribe(key, from: from)
+        cursor = opening.cursor
+        edge.hub.streams(on: context.eventLoop).add(self)
+        edge.metrics.streamsOpened.increment()
+        var out = ByteBuffer()
+        // HTTP/1.0 has no chunked coding (RFC 9112 §7.1): the body ends with the connection.
+        HTTPAnswer.writeHead(
+            .ok, headers + (http11 ? [("transfer-encoding", "chunked")] : [("connection", "close")]), into: &out)
+        out.writeString("\r\n")
+        // A retry hint, and an opening comment so proxies pass the headers on at once.
+        let opener = EventBytes.frames(Array("retry: 2000\n: open\n\n".utf8))
+        out.writeImmutableBuffer(http11 ? opener.chunked : opener.plain)
+        for event in opening.catchUp {
+            let frames = EventBytes.frames(event.serverSentEvent)
+            out.writeImmutableBuffer(http11 ? frames.chunked : frames.plain)
+        }
+        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        if !opening.catchUp.isEmpty { edge.metrics.eventsWritten.increment(by: Int64(opening.catchUp.count)) }
+    }
+
+    /// Writes `event` if this stream's client takes it; whether it was written.
+    func take(_ event: EventBytes) -> Bool {
+        guard streaming, let context else { return false }
+        switch cursor.decide(event.event) {
+        case .skip: return false
+        case .sendRecord: return sendCurrentRecord()
+        case .send:
+            guard context.channel.isWritable else {
+                behind = true
+                return false
+            }
+            context.writeAndFlush(wrapOutboundOut(chunked ? event.chunked : event.plain), promise: nil)
+            cursor.moved(to: event.event.target)
+            return true
+        }
+    }
+
+    /// The page's record, when it is news to the client and not older than what it holds.
+    @discardableResult
+    private func sendCurrentRecord() -> Bool {
+        guard let context, case .page(let record, let at) = edge.book.read(key), cursor.wants(record: at) else {
+            return false
+        }
+        guard context.channel.isWritable else {
+            behind = true
+            return false
+        }
+        let frames = EventBytes.frames(GatewayEvent.record(record, at: at).serverSentEvent)
+        context.writeAndFlush(wrapOutboundOut(chunked ? frames.chunked : frames.plain), promise: nil)
+        cursor.moved(to: at)
+        edge.metrics.recordsForSlowStreams.increment()
+        return true
+    }
+
+    func heartbeat() {
+        guard streaming, let context, context.channel.isWritable else { return }
+        context.writeAndFlush(
+            wrapOutboundOut(chunked ? EventBytes.heartbeat.chunked : EventBytes.heartbeat.plain), promise: nil)
+    }
+
+    /// Ends the stream (the gateway stops): the last chunk, then close.
+    func end() {
+        guard streaming, let context else { return }
+        if chunked {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(EventBytes.lastChunk)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
