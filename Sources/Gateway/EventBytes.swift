@@ -3,8 +3,9 @@ public import NIOCore
 
 /// One event as every stream writes it, made once and shared: the same bytes framed as an HTTP/1.1 chunk and bare
 /// (HTTP/1.0 streams end with the connection, RFC 9112 §6.3), with what a stream needs to decide whether to write
-/// it. Writing it to N streams is N writes of the same buffers: nothing is copied per stream.
-public struct EventBytes: Sendable {
+/// it. Writing it to N streams is N writes of the same buffers: nothing is copied per stream (a class: handed to
+/// every stream by one reference).
+public final class EventBytes: Sendable {
     public let event: Kind
     public let chunked: ByteBuffer
     public let plain: ByteBuffer

@@ -1,14 +1,27 @@
 import NIOCore
 import NIOHTTP1
 
-/// What every connection of a listener shares.
-struct GatewayEdge: Sendable {
+/// What every connection of a listener shares: one reference per connection (a stream's connection is most of
+/// what a stream costs, so nothing is copied into it).
+final class GatewayEdge: Sendable {
     let endpoints: GatewayEndpoints
     let book: PageBook
     let hub: StreamHub
     let metrics: GatewayMetrics
     let limits: StreamLimits
     let requestTimeout: TimeAmount
+
+    init(
+        endpoints: GatewayEndpoints, book: PageBook, hub: StreamHub, metrics: GatewayMetrics, limits: StreamLimits,
+        requestTimeout: TimeAmount
+    ) {
+        self.endpoints = endpoints
+        self.book = book
+        self.hub = hub
+        self.metrics = metrics
+        self.limits = limits
+        self.requestTimeout = requestTimeout
+    }
 }
 
 /// One connection: HTTP requests answered in order until one asks for a stream; then the request decoder is taken
@@ -168,11 +181,11 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         // A retry hint, and an opening comment so proxies pass the headers on at once.
         let opener = EventBytes.frames(Array("retry: 2000\n: open\n\n".utf8))
         out.writeImmutableBuffer(http11 ? opener.chunked : opener.plain)
+        context.write(wrapOutboundOut(out), promise: nil)
         for event in opening.catchUp {
-            let frames = EventBytes.frames(event.serverSentEvent)
-            out.writeImmutableBuffer(http11 ? frames.chunked : frames.plain)
+            context.write(wrapOutboundOut(http11 ? event.chunked : event.plain), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        context.flush()
         if !opening.catchUp.isEmpty { edge.metrics.eventsWritten.increment(by: Int64(opening.catchUp.count)) }
     }
 

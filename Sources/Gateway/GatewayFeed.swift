@@ -45,7 +45,7 @@ public struct GatewayFeed: Sendable {
         var lastLag = DispatchTime.now()
         var lastFlush = DispatchTime.now()
         var lastTrim = DispatchTime.now()
-        var evictionsTrimmed = 0
+        var trimmedAt = (evictions: 0, streams: 0)
         var read = 0
         while !stop() {
             status.beat()
@@ -83,7 +83,7 @@ public struct GatewayFeed: Sendable {
                 lastLag = .now()
             }
             if DispatchTime.now().uptimeNanoseconds - lastTrim.uptimeNanoseconds >= 10_000_000_000 {
-                giveBackFreedMemory(&evictionsTrimmed)
+                giveBackFreedMemory(&trimmedAt)
                 lastTrim = .now()
             }
         }
@@ -91,13 +91,14 @@ public struct GatewayFeed: Sendable {
         book.closeStore()
     }
 
-    /// Pages the memory cache lets go leave holes in the heap that glibc keeps resident (it returns only the heap's
-    /// top); after evictions, every free page is given back, so resident memory follows the cache, not its peak.
-    /// (Mapping every record on its own instead cost six times the GET throughput.)
-    private func giveBackFreedMemory(_ evictionsTrimmed: inout Int) {
-        let evictions = book.figures.evictions
-        guard evictions != evictionsTrimmed else { return }
-        evictionsTrimmed = evictions
+    /// Pages the memory cache lets go, and connections that open and close (each leaves the request it parsed, its
+    /// decoder and, for a stream, its opening behind), leave holes in the heap that glibc keeps resident (it returns
+    /// only the heap's top); after either, every free page is given back, so resident memory follows what is held,
+    /// not its peak. (Mapping every record on its own instead cost six times the GET throughput.)
+    private func giveBackFreedMemory(_ trimmedAt: inout (evictions: Int, streams: Int)) {
+        let now = (evictions: book.figures.evictions, streams: book.streamsOpened)
+        guard now != trimmedAt else { return }
+        trimmedAt = now
         _ = lw_allocator_trim()
     }
 

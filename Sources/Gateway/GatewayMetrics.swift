@@ -74,12 +74,7 @@ public final class GatewayMetrics: Sendable {
         catchUpMessages = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.gatewayCatchUpMessages))
     }
 
-    /// Input to client: a few milliseconds on one machine, seconds when a partition lags.
-    static let freshnessBuckets: [Duration] = [
-        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
-        .seconds(30), .seconds(60),
-    ]
+    static let freshnessBuckets = MetricCatalog.freshnessBuckets
     static let fanOutBuckets: [Duration] = [
         .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),

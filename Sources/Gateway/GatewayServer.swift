@@ -83,6 +83,11 @@ struct HTTPService: Service {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
+            // Each connection keeps its last receive buffer for the next read: 256 bytes to start with (NIO's
+            // default is 2 KiB, half of what a stream would cost); a larger request grows it as it is read.
+            .childChannelOption(
+                .recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536)
+            )
             .childChannelInitializer { channel in
                 guard gate.admit(channel) else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {

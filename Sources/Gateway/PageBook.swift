@@ -24,9 +24,10 @@ public final class PageBook: Sendable {
         case evicted
     }
 
-    /// What a new stream starts from: the events its client lacks, and where it is once it has them.
-    public struct Opening: Sendable, Equatable {
-        public var catchUp: [GatewayEvent]
+    /// What a new stream starts from: the events its client lacks (a new client's record is made once per record
+    /// and shared by every stream that opens on it), and where it is once it has them.
+    public struct Opening: Sendable {
+        public var catchUp: [EventBytes]
         public var cursor: StreamCursor
     }
 
@@ -36,6 +37,8 @@ public final class PageBook: Sendable {
         /// The record's position (its input offset), when it has one.
         var position: Int64?
         var gzip: [UInt8]?
+        /// The record as an event, for the streams that open on it (made when the first one does).
+        var recordEvent: EventBytes?
         /// Where streams were last brought to.
         var streamAt: StreamPosition?
         /// When `record` became newer than `streamAt` (waiting for its change set).
@@ -54,7 +57,10 @@ public final class PageBook: Sendable {
 
         /// Where the record puts a client.
         var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }
-        var bytes: Int { (record?.count ?? 0) + (gzip?.count ?? 0) + history.reduce(0) { $0 + $1.bytes.count } }
+        var bytes: Int {
+            (record?.count ?? 0) + (gzip?.count ?? 0) + (recordEvent.map { $0.plain.readableBytes * 2 } ?? 0)
+                + history.reduce(0) { $0 + $1.bytes.count }
+        }
         var stored: StoredPage { StoredPage(position: position, record: record, history: history) }
     }
 
@@ -85,6 +91,7 @@ public final class PageBook: Sendable {
     let evictions = Atomic<Int>(0)
     let memoryHits = Atomic<Int>(0)
     let diskReads = Atomic<Int>(0)
+    private let opened = Atomic<Int>(0)
 
     public init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil) {
         self.settings = settings
@@ -137,6 +144,7 @@ public final class PageBook: Sendable {
             page.hash = hash
             page.position = position
             page.gzip = nil
+            page.recordEvent = nil
             page.history = Self.keep(page.history, recordBytes: bytes.count)
             let at = StreamPosition(hash: hash, offset: position)
             if page.streamAt == nil {
@@ -364,29 +372,37 @@ public final class PageBook: Sendable {
     /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
     /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`.
     public func subscribe(_ key: String, from: StreamPosition?) -> Opening {
-        withPage(key) { s, held in
+        opened.add(1, ordering: .relaxed)
+        return withPage(key) { s, held in
             s.streams[key, default: 0] += 1
             s.streamTotal += 1
             let unchanged = Opening(catchUp: [], cursor: StreamCursor(held: from?.hash, floor: from?.offset))
             guard var page = held, let record = page.record, let at = page.at else { return unchanged }
             s.tick += 1
             page.lastRead = s.tick
-            s.pages[key] = page
+            defer { s.pages[key] = page }
             let current = page.streamAt ?? at
-            guard let from else { return Opening(catchUp: [.record(record, at: at)], cursor: Self.cursor(at)) }
+            func recordEvent() -> EventBytes {
+                if let made = page.recordEvent { return made }
+                let made = EventBytes(.record(record, at: at))
+                page.recordEvent = made
+                s.bytes += made.plain.readableBytes * 2
+                return made
+            }
+            guard let from else { return Opening(catchUp: [recordEvent()], cursor: Self.cursor(at)) }
             if from.hash == current.hash || from.hash == at.hash { return unchanged }
             if let chain = Self.chain(from: from.hash, to: current.hash, in: page.history),
                 chain.reduce(0, { $0 + $1.bytes.count }) <= record.count
             {
-                let steps: [GatewayEvent] = chain.map { step in
+                let steps: [EventBytes] = chain.map { step in
                     let target = step.target == current.hash ? current : StreamPosition(hash: step.target, offset: nil)
-                    return .changeSet(step.bytes, base: step.base, target: target)
+                    return EventBytes(.changeSet(step.bytes, base: step.base, target: target))
                 }
                 return Opening(catchUp: steps, cursor: Self.cursor(current, floor: from.offset))
             }
             // A client ahead of this gateway (it came from a replica that had read further): nothing older.
             if let mine = at.offset, let theirs = from.offset, mine < theirs { return unchanged }
-            return Opening(catchUp: [.record(record, at: at)], cursor: Self.cursor(at, floor: from.offset))
+            return Opening(catchUp: [recordEvent()], cursor: Self.cursor(at, floor: from.offset))
         }
     }
 
@@ -404,6 +420,9 @@ public final class PageBook: Sendable {
             s.streamTotal -= 1
         }
     }
+
+    /// Streams opened since the start.
+    public var streamsOpened: Int { opened.load(ordering: .relaxed) }
 
     /// Streams followed now.
     public var streamCount: Int { state.withLock { $0.streamTotal } }

@@ -79,11 +79,13 @@ final class LoopStreams: @unchecked Sendable {
         let sourceNs = event.sourceTimeMs.map { UInt64(max(0, $0)) * 1_000_000 }
         let wallAtStart = UInt64(Date().timeIntervalSince1970 * 1e9)
         var written = 0
-        for stream in list where stream.take(event) {
-            written += 1
-            if let sourceNs {
-                let now = wallAtStart &+ (DispatchTime.now().uptimeNanoseconds &- start)
-                metrics.streamFreshness.recordNanoseconds(Int64(bitPattern: now &- sourceNs))
+        list.withUnsafeBufferPointer { streams in
+            for stream in streams where stream.take(event) {
+                written += 1
+                if let sourceNs {
+                    let now = wallAtStart &+ (DispatchTime.now().uptimeNanoseconds &- start)
+                    metrics.streamFreshness.recordNanoseconds(Int64(bitPattern: now &- sourceNs))
+                }
             }
         }
         guard written > 0 else { return }

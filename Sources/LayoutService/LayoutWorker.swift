@@ -135,6 +135,9 @@ public final class LayoutWorker {
                 ])
         }
         delivery.onAcknowledged = { [unowned self] message, part, report in
+            if part.topic == settings.outputTopic, let sent = message.timestamp {
+                metrics.recordAcknowledged(inputTimestampMs: sent)
+            }
             // A page's latest layout is on its topic: the page store may take it (and its checkpoint).
             guard let c = settings.changes, part.topic == c.stateTopic, let key = part.key else { return }
             self.changes?.pages.acknowledged(
@@ -187,7 +190,14 @@ public final class LayoutWorker {
             settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
         revokedDuringPoll.removeAll()
         while batch.count < limit && bytes < room && !status.stopRequested {
-            guard let result = consumer.poll(timeoutMs: batch.isEmpty ? 100 : 0) else { break }
+            // Idle, the consumer may hold the loop 100 ms; with outputs awaiting their acknowledgement the loop
+            // waits on the producer instead (a change set is produced once its latest layout is acknowledged: a
+            // 100 ms poll here would add up to 100 ms to every change set's freshness).
+            let waiting = batch.isEmpty && delivery.inFlightMessages > 0
+            guard let result = consumer.poll(timeoutMs: batch.isEmpty && !waiting ? 100 : 0) else {
+                if waiting { delivery.service(timeoutMs: 5) }
+                break
+            }
             switch result {
             case .success(let m):
                 if batch.isEmpty, status.unreachable != nil { status.setUnreachable(nil) }

@@ -1,5 +1,6 @@
 public import CoreMetrics
 public import Delivery
+import Foundation
 import Kafka
 import LayoutDiff
 import Metrics
@@ -15,6 +16,7 @@ public final class WorkerMetrics: DeliveryMetrics {
     let inFlight: Gauge
     let inFlightBytes: Gauge
     let compileLatency: Timer
+    let freshness: Timer
     /// Last cumulative values seen, so cumulative figures (librdkafka's totals, store evictions) become counters.
     private let lastTotals = Mutex<[String: Int]>([:])
 
@@ -27,6 +29,8 @@ public final class WorkerMetrics: DeliveryMetrics {
         inFlightBytes = Gauge(label: MetricCatalog.inFlightBytes.name, factory: factory)
         compileLatency = Timer(
             label: MetricCatalog.compileSeconds.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
+        freshness = Timer(
+            label: MetricCatalog.freshness.name, dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
         // Families that must show from the first scrape, before anything happened.
         for family in [
             MetricCatalog.produceRetries, MetricCatalog.producerReplacements, MetricCatalog.commits,
@@ -115,6 +119,12 @@ public final class WorkerMetrics: DeliveryMetrics {
             MetricCatalog.pageStoreCheckpointLag,
             [("topic", partition.topic), ("partition", String(partition.partition))]
         ).record(messages)
+    }
+
+    /// A layout record acknowledged on the output topic: how long after its input was written to Kafka.
+    func recordAcknowledged(inputTimestampMs: Int64) {
+        let ageMs = Int64(Date().timeIntervalSince1970 * 1_000) - inputTimestampMs
+        freshness.recordNanoseconds(max(0, ageMs) * 1_000_000)
     }
 
     func stateRebuilt(seconds: Double) {

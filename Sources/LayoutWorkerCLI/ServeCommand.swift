@@ -94,7 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
             LayoutCompiler(config: checked.config, maxInputBytes: serve.limits.maxMessageBytes),
             configHash: checked.hash)
         let registry = PrometheusCollectorRegistry()
-        let metrics = WorkerMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[MetricCatalog.freshness.name] = MetricCatalog.freshnessBuckets
+        let metrics = WorkerMetrics(factory: factory)
         let status = WorkerStatus(
             stallLimitSeconds: try sources.read(SettingTable.livenessStallSeconds, livenessStallSeconds)
                 ?? WorkerStatus.defaultStallLimitSeconds)

@@ -91,6 +91,16 @@ public enum MetricCatalog {
         "layout_worker_in_flight_bytes", .gauge,
         "Input plus output bytes consumed or produced and not yet acknowledged.")
     // The compiler.
+    public static let freshness = MetricFamily(
+        "layout_worker_freshness_seconds", .histogram,
+        "From an input's Kafka timestamp to its layout record acknowledged on the output topic.")
+    /// The buckets of every freshness histogram (input to output, to the gateway, to a stream): a few milliseconds
+    /// on one machine, seconds when a partition lags.
+    public static let freshnessBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(75),
+        .milliseconds(100), .milliseconds(150), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2_500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+    ]
     public static let compileSeconds = MetricFamily(
         "layout_worker_compile_seconds", .histogram, "Time to compile one message.")
     public static let diagnostics = MetricFamily(
@@ -223,7 +233,7 @@ public enum MetricCatalog {
     public static let all: [MetricFamily] = [
         consumed, published, deadLettered, skipped, inFlight, inFlightBytes, compileSeconds, diagnostics,
         changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
-        stateRebuildSeconds, stateReadMessages, pageLookups, pageStoreUp, pageStoreDiskBytes, pageStorePages,
+        stateRebuildSeconds, freshness, stateReadMessages, pageLookups, pageStoreUp, pageStoreDiskBytes, pageStorePages,
         pageStoreCheckpointLag, pageStoreUnstored,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,
         rebalances, commits, commitFailures, uncommitted, uncommittedSeconds, assignedPartitions, ready, lag,

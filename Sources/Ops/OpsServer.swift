@@ -1,7 +1,6 @@
 import Dispatch
 public import Hummingbird
 public import Logging
-public import Ops
 import Prometheus
 
 /// The ops endpoints on Hummingbird (SwiftNIO underneath: every connection is served concurrently on an event loop,
