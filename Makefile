@@ -24,17 +24,22 @@ help:
 	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
-	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams; then make bench-state"
+	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); then make bench-state"
 	@echo "make bench-state - the page store with 100,000 and 1,000,000 pages: restarts warm vs rebuilt, GETs from disk, RSS, disk per page"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
-deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
+deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/.proxies $(DEPS)/venv/.layout-worker-2
 	@$(ROOT)/scripts/ensure-chromium.sh >/dev/null
 
 $(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
+	@mkdir -p $(DEPS) && touch $@
+
+# nginx and Varnish: the gateway's tests run it behind both, configured as docs/operating.md says.
+$(DEPS)/.proxies: scripts/ensure-debian-packages.sh
+	@$(ROOT)/scripts/ensure-debian-packages.sh nginx varnish
 	@mkdir -p $(DEPS) && touch $@
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh

@@ -153,3 +153,7 @@ echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RS
 
 # The gateway under load: 1,000 event streams, change-set latency, RSS, GET requests/s (scripts/bench-gateway.sh).
 BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-gateway.sh | tail -n1
+
+# The gateway at scale: 10,000 and 18,000 streams on one page, C clients (scripts/bench-fanout.sh).
+echo
+BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" BENCH_CLIENT_NICE=10 scripts/bench-fanout.sh

@@ -30,7 +30,7 @@ t="gw-$$"
   --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=10 2> "$run/bench-gateway-serve.log" &
 pids+=($!)
-"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 \
+"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 --http 127.0.0.1:0 \
   --state-dir "$work/gateway-store" --log-format json > "$work/gateway.out" 2> "$run/bench-gateway.log" &
 gateway_pid=$!
 pids+=($gateway_pid)
@@ -51,10 +51,11 @@ for name, doc in (("a", page), ("b", later)):
         open(os.path.join(work, name, f"page-{k}"), "w").write(text)
 PY
 "$bin" produce --brokers "$broker" --topic "$t-in" "$work"/a/page-* >/dev/null
-url=""
+url="" ops=""
 for _ in $(seq 1 300); do
-  url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$work/gateway.out" | head -n1 || true)"
-  [ -n "$url" ] && curl -sf "$url/readyz" >/dev/null 2>&1 && break
+  url="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$work/gateway.out" | cut -c10- || true)"
+  ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$work/gateway.out" | cut -c14- || true)"
+  [ -n "$ops" ] && curl -sf "$ops/readyz" >/dev/null 2>&1 && break
   sleep 0.2
 done
 python3 scripts/bench-gateway.py "$url" "$STREAMS" "$KEYS" "$ROUNDS" "$gateway_pid" "$bin" "$broker" "$t-in" "$work"

@@ -39,13 +39,14 @@ rss_kb() { awk -v f="$2" '$1 == f ":" {print $2}' "/proc/$1/status"; }  # pid, V
 start_gateway() {
   local dir="$1" held="$2" started
   started="$(now)"
-  "$bin" gateway --brokers "$broker" --changes-topic s-changes --state-topic s-latest --port 0 --state-dir "$dir" \
-    --max-held-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
+  "$bin" gateway --brokers "$broker" --changes-topic s-changes --state-topic s-latest --port 0 --http 127.0.0.1:0 \
+    --state-dir "$dir" --max-held-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
   gw_pid=$!; pids+=("$gw_pid")
-  gw_url=""
+  gw_url="" gw_ops=""
   for _ in $(seq 1 36000); do
-    [ -n "$gw_url" ] || gw_url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | head -n1 || true)"
-    if [ -n "$gw_url" ] && curl -sf "$gw_url/readyz" >/dev/null 2>&1; then break; fi
+    [ -n "$gw_url" ] || gw_url="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | cut -c10- || true)"
+    [ -n "$gw_ops" ] || gw_ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | cut -c14- || true)"
+    if [ -n "$gw_ops" ] && curl -sf "$gw_ops/readyz" >/dev/null 2>&1; then break; fi
     sleep 0.1
   done
   gw_ready_s="$(python3 -c "print(f'{$(now) - $started:.1f}')")"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ensures Debian packages are installed: `make deps` asks for RocksDB's C library (librocksdb-dev, the page store's
-# engine); the benchmarks ask for theirs (liblmdb-dev, wrk). Idempotent: when all are there it only asks dpkg.
+# engine) and nginx and Varnish (the gateway runs behind both in the tests); the benchmarks ask for theirs (liblmdb-dev,
+# wrk). Idempotent: when all are there it only asks dpkg.
 # Usage: scripts/ensure-debian-packages.sh PACKAGE...
 set -euo pipefail
 need=()

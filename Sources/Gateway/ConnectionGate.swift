@@ -14,14 +14,15 @@ final class ConnectionGate: Sendable {
 
     func attach(_ channel: any Channel) { server.withLock { $0 = channel } }
 
-    /// A connection was accepted: counts it until it closes; false when it must be closed at once (over the limit).
-    func admit(_ channel: any Channel) -> Bool {
+    /// A connection was accepted: counts it until it closes. One accepted past the limit (the listener accepts a
+    /// few at a time before the pause takes effect) is served all the same: its descriptor is spent already, and
+    /// what it asks for gets an answer (a stream past the stream limit a 503), never a reset.
+    func admit(_ channel: any Channel) {
         let n = open.wrappingAdd(1, ordering: .relaxed).newValue
         channel.closeFuture.whenComplete { [self] _ in
             if open.wrappingSubtract(1, ordering: .relaxed).newValue == limit - 1 { reconcile() }
         }
         if n == limit { reconcile() }
-        return n <= limit
     }
 
     /// Accepts or not as the count is when this runs on the listener's loop: whatever order crossings come in,

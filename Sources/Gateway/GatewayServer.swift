@@ -89,7 +89,7 @@ struct HTTPService: Service {
                 .recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536)
             )
             .childChannelInitializer { channel in
-                guard gate.admit(channel) else { return channel.close() }
+                gate.admit(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
                     try channel.pipeline.syncOperations.addHandler(decoder)

@@ -390,7 +390,9 @@ public final class PageBook: Sendable {
                 return made
             }
             guard let from else { return Opening(catchUp: [recordEvent()], cursor: Self.cursor(at)) }
-            if from.hash == current.hash || from.hash == at.hash { return unchanged }
+            // Current: the client holds what streams were brought to, or the record that waits for its change set
+            // (not a record the streams are past: a change set that came before its record moved them on).
+            if from.hash == current.hash || (from.hash == at.hash && page.pendingSince != nil) { return unchanged }
             if let chain = Self.chain(from: from.hash, to: current.hash, in: page.history),
                 chain.reduce(0, { $0 + $1.bytes.count }) <= record.count
             {

@@ -140,6 +140,21 @@ final class SimulatedStream {
         #expect(book.streamCount == 0)
     }
 
+    /// A change set that came before its record moved the streams on: a client holding the record (older than
+    /// the streams) is sent the change set, not left behind.
+    @Test func aClientHoldingARecordTheStreamsArePastGetsTheChangeSet() {
+        let (book, _) = Self.book()
+        book.storeRecord(Self.record(1), for: "k", position: 1, now: 0)
+        book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2), for: "k")
+        #expect(
+            book.subscribe("k", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode) == [
+                .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2))
+            ])
+        // Its record then arrives: a client holding it is current.
+        book.storeRecord(Self.record(2), for: "k", position: 2, now: 0)
+        #expect(book.subscribe("k", from: Self.at(2, 2)).catchUp.isEmpty)
+    }
+
     /// A client that comes from a replica ahead of this one (its position is newer than the page here) is sent
     /// nothing older: not the record held here, not a change set to a position before its own; the first event at
     /// or past its position reaches it.

@@ -66,7 +66,15 @@ final class RawHTTP {
 
     /// A whole response (the connection closes after it): status, headers (lower-cased names), body.
     func response(timeout: Double = 10) -> (status: Int, headers: [String: String], body: [UInt8]) {
-        read(timeout: timeout) { _ in false }
+        // Until the peer closes, or the body has its Content-Length (a proxy may keep the connection open).
+        read(timeout: timeout) { r in
+            guard let end = r.firstRange(of: Array("\r\n\r\n".utf8)) else { return false }
+            let head = String(decoding: r[..<end.lowerBound], as: UTF8.self).lowercased()
+            guard let m = head.firstMatch(of: /content-length: *([0-9]+)/), let n = Int(m.output.1) else {
+                return false
+            }
+            return r.count - end.upperBound >= n
+        }
         guard let end = received.firstRange(of: Array("\r\n\r\n".utf8)) else { return (0, [:], []) }
         let head = String(decoding: received[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
         let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
@@ -76,12 +84,36 @@ final class RawHTTP {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
-        return (status, headers, Array(received[end.upperBound...]))
+        let body = Array(received[end.upperBound...])
+        return (status, headers, headers["transfer-encoding"] == "chunked" ? Self.dechunk(body) : body)
+    }
+
+    /// A chunked body's data.
+    static func dechunk(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while let lineEnd = body[i...].firstRange(of: [0x0D, 0x0A]) {
+            guard let size = Int(String(decoding: body[i..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0,
+                lineEnd.upperBound + size <= body.count
+            else { break }
+            out += body[lineEnd.upperBound..<lineEnd.upperBound + size]
+            i = lineEnd.upperBound + size + 2
+            guard i < body.count else { break }
+        }
+        return out
     }
 
     /// The server-sent events received so far: (event, id, data).
     var events: [(event: String, id: String, data: String)] {
-        let text = String(decoding: received, as: UTF8.self)
+        // A chunked stream is read as its data (a proxy may cut an event across chunks).
+        var bytes = received
+        if let end = received.firstRange(of: Array("\r\n\r\n".utf8)),
+            String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased().contains(
+                "transfer-encoding: chunked")
+        {
+            bytes = Self.dechunk(Array(received[end.upperBound...]))
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         return text.matches(of: /event: ([a-z-]+)\nid: ([0-9a-f@]+)\ndata: ([^\n]*)\n\n/).map {
             (String($0.output.1), String($0.output.2), String($0.output.3))
         }

@@ -1,0 +1,215 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A proxy (Debian's nginx or Varnish, installed by `make deps`) on loopback ports of its own, in a directory of its
+/// own, stopped by PID.
+final class ProxyProcess {
+    let process = Process()
+    let directory: URL
+    let ports: [Int]
+    /// What stops it: nginx stops on SIGTERM, varnishd (in the foreground) on SIGINT.
+    private var stopSignal = SIGTERM
+
+    /// nginx with `http` (the body of its `http { }` block, `PORTn` standing for the n-th listening port).
+    init(nginx http: String, ports count: Int) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        ports = try (0..<count).map { _ in Int(try TestBroker.freePort()) }
+        let d = directory.path
+        var body = http
+        for (n, port) in ports.enumerated() { body = body.replacingOccurrences(of: "PORT\(n)", with: String(port)) }
+        let conf = """
+            pid \(d)/nginx.pid;
+            error_log \(d)/error.log warn;
+            events { worker_connections 4096; }
+            http {
+              access_log off;
+              client_body_temp_path \(d)/body; proxy_temp_path \(d)/proxy; fastcgi_temp_path \(d)/fastcgi;
+              uwsgi_temp_path \(d)/uwsgi; scgi_temp_path \(d)/scgi;
+            \(body)
+            }
+            """
+        try conf.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-e", "\(d)/error.log", "-p", d, "-c", "\(d)/nginx.conf", "-g", "daemon off;"]
+        try start()
+    }
+
+    /// Varnish with the VCL `vcl`, listening on one port.
+    init(varnish vcl: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("varnish-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        ports = [Int(try TestBroker.freePort())]
+        stopSignal = SIGINT
+        try vcl.write(to: directory.appendingPathComponent("default.vcl"), atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/varnishd")
+        process.arguments = [
+            "-F", "-j", "none", "-n", directory.appendingPathComponent("work").path, "-a", "127.0.0.1:\(ports[0])",
+            "-f", directory.appendingPathComponent("default.vcl").path, "-s", "malloc,64m", "-T", "none",
+        ]
+        try start()
+    }
+
+    private func start() throws {
+        let log = directory.appendingPathComponent("out.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = process.standardOutput
+        try process.run()
+        let up = GatewayTests.eventually(20) { (try? RawHTTP(port: self.ports[0])) != nil }
+        try #require(up, "\(logText)")
+    }
+
+    var logText: String {
+        ["out.log", "error.log"].compactMap {
+            try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+        }.joined(separator: "\n")
+    }
+
+    static var installed: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/varnishd")
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, stopSignal)
+            if !GatewayTests.eventually(10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// The gateway behind nginx and Varnish, configured with the snippets docs/operating.md gives (and nginx also with a
+/// stock `proxy_pass`): events arrive within 100 ms of the direct path, records are cached and never served
+/// superseded past their max-age.
+@Suite(.serialized, .enabled(if: ProxyProcess.installed, "nginx and varnish come with make deps"))
+struct GatewayProxyTests {
+    /// The first fenced block of `language` in the gateway section of docs/operating.md.
+    static func documented(_ language: String) throws -> String {
+        let guide = Fixtures.text("docs/operating.md")
+        guard let start = guide.range(of: "```\(language)\n"),
+            let end = guide.range(of: "```", range: start.upperBound..<guide.endIndex)
+        else { throw TestBrokerError("docs/operating.md has no \(language) block") }
+        return String(guide[start.upperBound..<end.lowerBound])
+    }
+
+    /// The documented nginx snippet pointed at `gatewayPort`: (its `http` part, its `server` part).
+    static func nginxSnippet(gatewayPort: Int, cache: String) throws -> (http: String, server: String) {
+        let text = try documented("nginx")
+        let parts = text.components(separatedBy: "# In server { }:")
+        try #require(parts.count == 2, "the nginx snippet has an http part and a server part")
+        let http = parts[0].split(separator: "\n").map { line -> String in
+            if line.hasPrefix("upstream layout_gateway") {
+                return "upstream layout_gateway { server 127.0.0.1:\(gatewayPort); keepalive 64; }"
+            }
+            return String(line).replacingOccurrences(of: "/var/cache/nginx/layouts", with: cache)
+        }.joined(separator: "\n")
+        return (http, parts[1])
+    }
+
+    /// Reads the streams until each has `count` events; when each got there.
+    static func arrivals(_ streams: [RawHTTP], count: Int, timeout: Double = 15) -> [Date?] {
+        var at = [Date?](repeating: nil, count: streams.count)
+        let deadline = Date().addingTimeInterval(timeout)
+        while at.contains(where: { $0 == nil }) && Date() < deadline {
+            for (i, s) in streams.enumerated() where at[i] == nil {
+                s.read(timeout: 0.002) { _ in s.events.count >= count }
+                if s.events.count >= count { at[i] = Date() }
+            }
+        }
+        return at
+    }
+
+    @Test func behindNginxEventsArriveAtOnceAndRecordsAreCached() throws {
+        let rig = try GatewayOnTopics()
+        try rig.publish("k", version: 0)
+        let gateway = try rig.start()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let snippet = try Self.nginxSnippet(gatewayPort: gateway.port, cache: cache.path)
+        let nginx = try ProxyProcess(
+            nginx: """
+                \(snippet.http)
+                server { listen 127.0.0.1:PORT0;
+                \(snippet.server)
+                }
+                server { listen 127.0.0.1:PORT1; location / { proxy_pass http://127.0.0.1:\(gateway.port); } }
+                """, ports: 2)
+        let (documented, stock) = (nginx.ports[0], nginx.ports[1])
+        #expect(
+            try GatewayTests.eventually { try RawHTTP.get(documented, "/v1/layouts/k").status == 200 },
+            "\(nginx.logText)")
+
+        let streams = try [gateway.port, documented, stock].map { port in
+            let s = try RawHTTP(port: port)
+            s.request("/v1/layouts/k/changes")
+            return s
+        }
+        #expect(Self.arrivals(streams, count: 1).allSatisfy { $0 != nil }, "\(nginx.logText)")
+        for v in 1...3 {
+            try rig.publish("k", version: v)
+            let at = Self.arrivals(streams, count: 1 + v)
+            let direct = try #require(at[0], "direct stream, version \(v)")
+            for (name, arrival) in [("documented", at[1]), ("stock proxy_pass", at[2])] {
+                let arrived = try #require(arrival, "\(name) proxy, version \(v): \(nginx.logText)")
+                #expect(
+                    arrived.timeIntervalSince(direct) < 0.1, "\(name): \(arrived.timeIntervalSince(direct)) s later")
+            }
+            #expect(streams.allSatisfy { $0.events.last?.id == GatewayOnTopics.id(v) })
+        }
+
+        // GETs through the documented snippet are cached a second (max-age=1), then revalidated: the newest record
+        // is served within a second and a bit of the gateway having it, and 40 GETs in half a second reach the
+        // gateway a few times.
+        let gatewayHasIt = Date()
+        let served = GatewayTests.eventually(5) {
+            (try? RawHTTP.get(documented, "/v1/layouts/k"))?.body == GatewayOnTopics.record(3)
+        }
+        #expect(served && Date().timeIntervalSince(gatewayHasIt) < 1.5, "\(Date().timeIntervalSince(gatewayHasIt)) s")
+        let before = try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0
+        var hits = 0
+        for _ in 0..<40 {
+            let got = try RawHTTP.get(documented, "/v1/layouts/k")
+            #expect(got.status == 200 && got.body == GatewayOnTopics.record(3))
+            if got.headers["x-cache-status"] == "HIT" { hits += 1 }
+            usleep(12_000)
+        }
+        let reached =
+            (try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0) - before
+        #expect(hits >= 30 && reached <= 3, "\(hits) hits, \(reached) requests reached the gateway")
+    }
+
+    @Test func behindVarnishARecordIsNeverServedPastItsMaxAge() throws {
+        let rig = try GatewayOnTopics()
+        try rig.publish("k", version: 0)
+        let gateway = try rig.start()
+        let vcl = try Self.documented("vcl").replacingOccurrences(
+            of: #".host = "10.0.0.5"; .port = "8090";"#, with: #".host = "127.0.0.1"; .port = "\#(gateway.port)";"#)
+        let varnish = try ProxyProcess(varnish: vcl)
+        let port = varnish.ports[0]
+        #expect(
+            try GatewayTests.eventually { try RawHTTP.get(port, "/v1/layouts/k").status == 200 }, "\(varnish.logText)")
+        let stream = try RawHTTP(port: port)
+        stream.request("/v1/layouts/k/changes")
+        #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 }, "the stream through varnish")
+        for v in 1...3 {
+            // Varnish holds version v - 1 (asked for just now); v is published.
+            #expect(try RawHTTP.get(port, "/v1/layouts/k").body == GatewayOnTopics.record(v - 1))
+            try rig.publish("k", version: v)
+            #expect(
+                try GatewayTests.eventually(10) {
+                    try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(v)
+                })
+            let gatewayHasIt = Date()
+            let served = GatewayTests.eventually(5) {
+                (try? RawHTTP.get(port, "/v1/layouts/k"))?.body == GatewayOnTopics.record(v)
+            }
+            let after = Date().timeIntervalSince(gatewayHasIt)
+            #expect(served && after < 1.5, "version \(v) served by varnish \(after) s after the gateway had it")
+            #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 + v }, "stream event \(v) through varnish")
+        }
+    }
+}
