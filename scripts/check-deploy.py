@@ -75,6 +75,17 @@ gw_env = {e["name"]: e.get("value") for e in gw.get("env", [])}
 check(gw.get("command", [])[-1:] == ["gateway"], "the gateway Deployment runs layout-worker gateway")
 check(gw.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz"
       and gw.get("livenessProbe", {}).get("httpGet", {}).get("path") == "/healthz", "the gateway's probes")
+# The probes and /metrics are on the ops port (--http), which the Service does not expose; the API has no probes.
+gw_ports = {p.get("name"): p.get("containerPort") for p in gw.get("ports", [])}
+ops_port = (gw_env.get("LAYOUT_WORKER_HTTP") or "").rpartition(":")[2]
+check(ops_port.isdigit() and gw_ports.get("ops") == int(ops_port)
+      and all(gw.get(probe, {}).get("httpGet", {}).get("port") == "ops"
+              for probe in ("startupProbe", "livenessProbe", "readinessProbe"))
+      and gw_spec and gateway_docs.get("Deployment", {}).get("spec", {}).get("template", {}).get("metadata", {})
+      .get("annotations", {}).get("prometheus.io/port") == ops_port,
+      "the gateway's probes and scrape on its ops port")
+check(all(p.get("targetPort") != "ops" for p in gateway_docs.get("Service", {}).get("spec", {}).get("ports", [])),
+      "the gateway's Service exposes the API only")
 check(gw_env.get("LAYOUT_WORKER_HOST") == "0.0.0.0" and gw_env.get("LAYOUT_WORKER_CHANGES_TOPIC"),
       "the gateway listens beyond loopback and names the change-set topic")
 check(gw.get("image", "").endswith(":" + version) and gw_spec.get("securityContext", {}).get("runAsNonRoot") is True,

@@ -73,34 +73,7 @@ public struct GatewayEndpoints: Sendable {
             refused.set("allow", "GET, HEAD, OPTIONS")
             return .response(refused)
         }
-        if port == .ops {
-            switch path {
-            case "/healthz":
-                return .response(
-                    status.isAlive ? .text(.ok, "ok\n") : .text(.serviceUnavailable, "not alive: the feed stalled\n"))
-            case "/readyz":
-                guard let why = status.notReady else {
-                    let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
-                    return .response(.text(.ok, "ready\(warning)\n"))
-                }
-                return .response(.text(.serviceUnavailable, "not ready: \(why)\n"))
-            case "/metrics":
-                return .response(
-                    HTTPAnswer(
-                        .ok, headers: [("content-type", MetricsExposition.contentType), ("cache-control", "no-store")],
-                        body: ByteBuffer(bytes: metrics.render(book, status))))
-            default:
-                if let file = page.file(at: path) {
-                    return .response(
-                        HTTPAnswer(
-                            .ok,
-                            headers: [
-                                ("content-type", file.type), ("cache-control", "no-cache"),
-                                ("content-security-policy", EmbeddedPage.securityPolicy),
-                            ], body: file.body))
-                }
-            }
-        }
+        if port == .ops, let answer = opsAnswer(path) { return .response(answer) }
         guard path.hasPrefix(Self.prefix) else {
             return .response(
                 .error(
@@ -150,6 +123,32 @@ public struct GatewayEndpoints: Sendable {
             return .stream(key: key, from: from, headers: Self.streamHeaders + cors)
         }
         return .response(record(key, head))
+    }
+
+    /// The ops port's own paths: probes, metrics, the live page's files; nil for any other.
+    private func opsAnswer(_ path: String) -> HTTPAnswer? {
+        switch path {
+        case "/healthz":
+            return status.isAlive ? .text(.ok, "ok\n") : .text(.serviceUnavailable, "not alive: the feed stalled\n")
+        case "/readyz":
+            guard let why = status.notReady else {
+                let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
+                return .text(.ok, "ready\(warning)\n")
+            }
+            return .text(.serviceUnavailable, "not ready: \(why)\n")
+        case "/metrics":
+            return HTTPAnswer(
+                .ok, headers: [("content-type", MetricsExposition.contentType), ("cache-control", "no-store")],
+                body: ByteBuffer(bytes: metrics.render(book, status)))
+        default:
+            guard let file = page.file(at: path) else { return nil }
+            return HTTPAnswer(
+                .ok,
+                headers: [
+                    ("content-type", file.type), ("cache-control", "no-cache"),
+                    ("content-security-policy", EmbeddedPage.securityPolicy),
+                ], body: file.body)
+        }
     }
 
     // MARK: A record

@@ -21,6 +21,8 @@ const children = [];
 let logs = "";
 let brokers = "";
 let gateway = "";
+/** The gateway's ops port: probes and the live page. */
+let ops = "";
 /** @type {Chromium} */
 let browser;
 
@@ -71,17 +73,21 @@ before(async () => {
     "--changes-topic", "changes", "--http", "off", "--log-format", "text",
     "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
   ]);
-  const gw = start(bin, ["gateway", "--brokers", brokers, "--changes-topic", "changes", "--port", "0", "--log-format", "text"]);
-  gateway = await new Promise((resolve, reject) => {
+  const gw = start(bin, [
+    "gateway", "--brokers", brokers, "--changes-topic", "changes", "--port", "0", "--http", "127.0.0.1:0",
+    "--log-format", "text",
+  ]);
+  [gateway, ops] = await new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`gateway did not start: ${logs}`)), 30000);
     gw.stdout?.on("data", (d) => {
       out += d;
-      const m = /gateway: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      const api = /gateway: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      const live = /gateway ops: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (api && live) { clearTimeout(timer); resolve([api[1], live[1]]); }
     });
   });
-  await until(async () => (await fetch(`${gateway}/readyz`)).status === 200);
+  await until(async () => (await fetch(`${ops}/readyz`)).status === 200);
   browser = await Chromium.launch();
 });
 
@@ -110,7 +116,7 @@ async function latest() {
 test("the live page follows the page's responses without a reload", async () => {
   cli(["produce", "--topic", "in", "--key", key, "samples/search-page.json"]);
   const first = await until(latest);
-  const page = await browser.open(`${gateway}/?key=${encodeURIComponent(key)}`);
+  const page = await browser.open(`${ops}/?key=${encodeURIComponent(key)}`);
   try {
     await page.waitFor(`document.body.dataset.hash === ${JSON.stringify(first.etag)}`, 30000);
     assert.equal(await page.evaluate("window.feed.text"), first.text);
