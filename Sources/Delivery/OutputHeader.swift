@@ -52,7 +52,7 @@ public enum OutputHeader {
 
     /// The offset a latest layout (or its tombstone) was made from, from its `sourceOffset` header.
     public static func position(of message: KafkaMessage) -> Int64? {
-        message.header(sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        message.integerHeader(sourceOffset)
     }
 
     /// `content-type` of a layout record (output and latest-layout topics) and of a change set; the media type of

@@ -4,6 +4,7 @@ import Foundation
 public import Kafka
 import LayoutKit
 public import Logging
+import Ops
 import PageStore
 
 /// Reads the latest-layout topic, then the change-set topic, both by assignment (no consumer group: any number of
@@ -212,11 +213,9 @@ public struct GatewayFeed: Sendable {
         case .success(let m):
             status.setProblem(nil)
             guard let keyBytes = m.key, let key = String(validating: keyBytes, as: UTF8.self) else { return }
-            let sourceTimeMs = m.header(Wire.Header.sourceTimestamp).flatMap {
-                Int64(String(decoding: $0, as: UTF8.self))
-            }
+            let sourceTimeMs = m.integerHeader(Wire.Header.sourceTimestamp)
             if latest {
-                let position = m.header(Wire.Header.sourceOffset).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+                let position = m.integerHeader(Wire.Header.sourceOffset)
                 book.storeRecord(m.value, for: key, position: position, sourceTimeMs: sourceTimeMs)
             } else if let value = m.value {
                 guard let hashes = ChangeSetHashes(value) else {
@@ -228,8 +227,7 @@ public struct GatewayFeed: Sendable {
                     return
                 }
                 if let sourceTimeMs {
-                    let ageMs = Int64(Date().timeIntervalSince1970 * 1_000) - sourceTimeMs
-                    metrics.changeSetFreshness.recordNanoseconds(max(0, ageMs) * 1_000_000)
+                    metrics.changeSetFreshness.recordNanoseconds(InputAge.nanoseconds(since: sourceTimeMs))
                 }
                 book.storeChangeSet(
                     value, base: hashes.base, target: hashes.target, for: key, sourceTimeMs: sourceTimeMs)

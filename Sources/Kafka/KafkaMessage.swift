@@ -57,6 +57,11 @@ public struct KafkaMessage: Sendable {
     /// The value of the first header called `name`.
     public func header(_ name: String) -> [UInt8]? { headers.first { $0.name == name }?.value ?? nil }
 
+    /// A header written as a decimal integer (an offset, a timestamp), or nil.
+    public func integerHeader(_ name: String) -> Int64? {
+        header(name).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+    }
+
     init(_ m: UnsafePointer<rd_kafka_message_t>) {
         let msg = m.pointee
         topic = msg.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""

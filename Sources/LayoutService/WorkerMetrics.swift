@@ -1,6 +1,5 @@
 public import CoreMetrics
 public import Delivery
-import Foundation
 import Kafka
 import LayoutDiff
 import Metrics
@@ -123,8 +122,7 @@ public final class WorkerMetrics: DeliveryMetrics {
 
     /// A layout record acknowledged on the output topic: how long after its input was written to Kafka.
     func recordAcknowledged(inputTimestampMs: Int64) {
-        let ageMs = Int64(Date().timeIntervalSince1970 * 1_000) - inputTimestampMs
-        freshness.recordNanoseconds(max(0, ageMs) * 1_000_000)
+        freshness.recordNanoseconds(InputAge.nanoseconds(since: inputTimestampMs))
     }
 
     func stateRebuilt(seconds: Double) {
