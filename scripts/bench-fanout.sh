@@ -20,18 +20,9 @@ gcc -O2 -o "$run/bench-streams" scripts/bench-streams.c
 # shellcheck disable=SC2046
 gcc -O2 -o "$run/bench-fanout-producer" scripts/bench-fanout-producer.c \
   $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
-broker="$(scripts/broker.sh start)"
-own_broker=""
-[ -n "${BENCH_KEEP_BROKER:-}" ] || own_broker=1
-work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-fanout.XXXXXX")"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-  [ -z "$own_broker" ] || scripts/broker.sh stop >/dev/null
-}
-trap cleanup EXIT
+# shellcheck source=scripts/gateway-scripts.sh
+. scripts/gateway-scripts.sh
+bench_setup fanout
 t="fan-$$"
 "$bin" create-topics --brokers "$broker" --partitions 1 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
 "$bin" create-topics --brokers "$broker" --partitions 1 --compacted "$t-latest" >/dev/null
@@ -41,18 +32,7 @@ serve_ops="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("12
   --log-format json --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   ${BENCH_SERVE_ARGS:-} 2> "$run/bench-fanout-serve.log" &
 pids+=($!)
-python3 - "$work" <<'PY'
-import json, sys
-work = sys.argv[1]
-page = json.load(open("samples/search-page.json"))
-later = json.loads(json.dumps(page))
-records = later["contents"][0]["MainContent"][0]["contents"][2]["records"]
-del records[3]; del records[1]
-records.insert(0, records.pop())
-records[2]["attributes"]["sku.activePrice"] = ["0.99"]
-for name, doc in (("a", page), ("b", later)):
-    open(f"{work}/{name}.json", "w").write(json.dumps(doc, separators=(",", ":")))
-PY
+page_versions "$work"
 "$run/bench-fanout-producer" "$broker" "$t-in" fan "$work/a.json" "$work/b.json" 1 0 >/dev/null
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
@@ -67,11 +47,10 @@ for size in $SIZES; do
     > "$work/gateway-$size.out" 2> "$run/bench-fanout-gateway-$size.log" &
   gw=$!
   pids+=($gw)
-  api="" ops=""
   for _ in $(seq 1 300); do
-    api="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$work/gateway-$size.out" | grep -oE '[0-9]+$' || true)"
-    ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$work/gateway-$size.out" | cut -c14- || true)"
-    [ -n "$ops" ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$api/v1/layouts/fan")" = 200 ] && break
+    gateway_urls "$work/gateway-$size.out"
+    api="${gateway_api##*:}" ops="$gateway_ops"
+    [ -n "$ops" ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "$gateway_api/v1/layouts/fan")" = 200 ] && break
     sleep 0.2
   done
   sleep 1

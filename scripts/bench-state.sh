@@ -13,6 +13,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+# shellcheck source=scripts/gateway-scripts.sh
+. scripts/gateway-scripts.sh
 bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
 run="$root/.run"; mkdir -p "$run"
 "$root/scripts/ensure-debian-packages.sh" wrk librocksdb-dev pkg-config
@@ -44,8 +46,7 @@ start_gateway() {
   gw_pid=$!; pids+=("$gw_pid")
   gw_url="" gw_ops=""
   for _ in $(seq 1 36000); do
-    [ -n "$gw_url" ] || gw_url="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | cut -c10- || true)"
-    [ -n "$gw_ops" ] || gw_ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$work/gw.out" | cut -c14- || true)"
+    [ -n "$gw_ops" ] || { gateway_urls "$work/gw.out"; gw_url="$gateway_api" gw_ops="$gateway_ops"; }
     if [ -n "$gw_ops" ] && curl -sf "$gw_ops/readyz" >/dev/null 2>&1; then break; fi
     sleep 0.1
   done

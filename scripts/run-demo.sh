@@ -50,10 +50,11 @@ gateway_log="$root/.run/gateway.log"
   > "$root/.run/gateway.out" 2> "$gateway_log" &
 gateway_pid=$!
 trap 'kill "$gateway_pid" 2>/dev/null; wait "$gateway_pid" 2>/dev/null; scripts/broker.sh stop >/dev/null' EXIT
-url="" ops=""
+# shellcheck source=scripts/gateway-scripts.sh
+. scripts/gateway-scripts.sh
 for _ in $(seq 1 150); do
-  url="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | cut -c10- | head -n1 || true)"
-  ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$root/.run/gateway.out" | cut -c14- | head -n1 || true)"
+  gateway_urls "$root/.run/gateway.out"
+  url="$gateway_api" ops="$gateway_ops"
   [ -n "$ops" ] && curl -sf "$ops/readyz" >/dev/null 2>&1 && break
   sleep 0.2
 done

@@ -1,0 +1,42 @@
+# Sourced by the scripts that run a gateway (scripts/run-demo.sh and the gateway benchmarks): one definition of
+# each step they share. Run from the repository's root.
+
+# Sets gateway_api and gateway_ops to the URLs a gateway printed into FILE ("gateway: http://..." and
+# "gateway ops: http://..."); empty while it has not printed them yet.
+gateway_urls() {
+  gateway_api="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$1" | head -n1 | cut -c10- || true)"
+  gateway_ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$1" | head -n1 | cut -c14- || true)"
+}
+
+# A benchmark's surroundings: the test broker (kept when BENCH_KEEP_BROKER is set), a work directory named after
+# NAME, and a cleanup on exit that stops every PID added to `pids` and removes the directory. Sets broker, work.
+bench_setup() {
+  broker="$(scripts/broker.sh start)"
+  own_broker=""
+  [ -n "${BENCH_KEEP_BROKER:-}" ] || own_broker=1
+  work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-$1.XXXXXX")"
+  pids=()
+  trap bench_cleanup EXIT
+}
+bench_cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+  [ -z "$own_broker" ] || scripts/broker.sh stop >/dev/null
+}
+
+# Two versions of the 45 KB search page in DIR/a.json and DIR/b.json (the later one: two products gone, one moved
+# to the top, a price changed: a 3.9 KB change set).
+page_versions() {
+  python3 - "$1" <<'PY'
+import json, sys
+page = json.load(open("samples/search-page.json"))
+later = json.loads(json.dumps(page))
+records = later["contents"][0]["MainContent"][0]["contents"][2]["records"]
+del records[3]; del records[1]
+records.insert(0, records.pop())
+records[2]["attributes"]["sku.activePrice"] = ["0.99"]
+for name, doc in (("a", page), ("b", later)):
+    open(f"{sys.argv[1]}/{name}.json", "w").write(json.dumps(doc, separators=(",", ":")))
+PY
+}
