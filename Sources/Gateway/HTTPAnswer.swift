@@ -24,10 +24,6 @@ public struct HTTPAnswer: Sendable {
         headers.append((name, value))
     }
 
-    public func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
-    }
-
     /// The status line, headers and (unless `headOnly`) the body; `Content-Length` is the body's even for HEAD.
     public func bytes(headOnly: Bool, keepAlive: Bool) -> ByteBuffer {
         var out = ByteBuffer()
