@@ -58,17 +58,15 @@ final class LoopStreams: @unchecked Sendable {
         byKey[stream.key, default: []].append(stream)
     }
 
+    /// Takes `stream` out in place: the page's last stream moves into its slot (a copy of the list here would make
+    /// N streams leaving at once cost N² references).
     func remove(_ stream: GatewayConnection) {
         loop.preconditionInEventLoop()
-        guard var list = byKey[stream.key], stream.slot >= 0, stream.slot < list.count, list[stream.slot] === stream
-        else { return }
-        let last = list.removeLast()
-        if last !== stream {
-            list[stream.slot] = last
-            last.slot = stream.slot
-        }
+        let slot = stream.slot
+        guard slot >= 0, slot < byKey[stream.key]?.count ?? 0, byKey[stream.key]?[slot] === stream else { return }
+        let emptied = byKey[stream.key]?.removeSwapping(at: slot) ?? true
         stream.slot = -1
-        byKey[stream.key] = list.isEmpty ? nil : list
+        if emptied { byKey[stream.key] = nil }
     }
 
     /// Writes `event` to this loop's streams of `key` that take it; records how long the whole took and, per stream,
@@ -100,5 +98,17 @@ final class LoopStreams: @unchecked Sendable {
     func endAll() {
         let all = byKey.values.flatMap { $0 }
         for stream in all { stream.end() }
+    }
+}
+
+extension [GatewayConnection] {
+    /// Removes the stream at `slot`, the last one taking its place (and its slot number); whether none is left.
+    fileprivate mutating func removeSwapping(at slot: Int) -> Bool {
+        let last = removeLast()
+        if slot < count {
+            self[slot] = last
+            last.slot = slot
+        }
+        return isEmpty
     }
 }
