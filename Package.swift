@@ -210,6 +210,13 @@ let package = Package(
             dependencies: ["PageStore", "TestSupport", .product(name: "LayoutKit", package: "swift")],
             swiftSettings: strict),
         .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "Kafka", "PageStore", .product(name: "LayoutKit", package: "swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ContentTreeTests", dependencies: ["ContentTree", "LayoutJSON", "TestSupport"], swiftSettings: strict),
