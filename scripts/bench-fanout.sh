@@ -13,10 +13,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
 SIZES="${BENCH_FANOUT_STREAMS:-10000 18000}" ROUNDS="${BENCH_FANOUT_ROUNDS:-7}" PER_PROCESS=6000
+EVENT_BYTES=3950  # the floor's event: about the change set's SSE bytes (3.9 KB)
 run="$root/.run"; mkdir -p "$run"
 pc="$(scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)"
 rpath=""; [ -d "$root/.deps/librdkafka/lib" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
 gcc -O2 -o "$run/bench-streams" scripts/bench-streams.c
+gcc -O2 -pthread -o "$run/bench-fanout-floor" scripts/bench-fanout-floor.c
 # shellcheck disable=SC2046
 gcc -O2 -o "$run/bench-fanout-producer" scripts/bench-fanout-producer.c \
   $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
@@ -41,6 +43,20 @@ echo "|---|---|---|---|---|---|---|---|---|"
 hops="$work/hops.md"
 echo "| streams | produce → record acknowledged (serve) | → change set read (gateway) | → written to a stream (gateway) | → read by a client | one event's writes per event loop, first → last (gateway) |" > "$hops"
 echo "|---|---|---|---|---|---|" >> "$hops"
+floor_table="$work/floor.md"
+echo "| streams | fired → first stream (floor) | → p99 | → last | **first → last (floor)** | first → last (gateway) | gateway ÷ floor |" > "$floor_table"
+echo "|---|---|---|---|---|---|---|" >> "$floor_table"
+# COUNT streams per size from loopback addresses 127.0.0.(BASE+1)... to PORT, arrivals in WORK/PREFIX-SIZE-i.
+start_clients() {
+  local prefix="$1" port="$2" base="$3" each=$(( size / procs ))
+  for i in $(seq 1 "$procs"); do
+    nice -n "${BENCH_CLIENT_NICE:-0}" "$run/bench-streams" "127.0.0.$((base + i))" 127.0.0.1 "$port" \
+      /v1/layouts/fan/changes "$each" "$ROUNDS" 60 "$work/$prefix-$size-$i" > "$work/ready-$size-$prefix-$i" \
+      2> "$work/client-$size-$prefix-$i.log" &
+    clients+=($!)
+    pids+=($!)
+  done
+}
 for size in $SIZES; do
   "$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 \
     --http 127.0.0.1:0 --state-dir "$work/gateway-store-$size" --log-format json \
@@ -56,16 +72,20 @@ for size in $SIZES; do
   sleep 1
   before=$(rss_kib "$gw")
   procs=$(( (size + PER_PROCESS - 1) / PER_PROCESS ))
-  each=$(( size / procs ))
+  # The floor: the same clients' twins on a C server that only writes (scripts/bench-fanout-floor.c), fired between
+  # the gateway's rounds; its streams wait idle while the gateway's rounds run, and the other way round.
+  mkfifo "$work/fire-$size"
+  "$run/bench-fanout-floor" 127.0.0.1 0 "$(nproc)" "$EVENT_BYTES" < "$work/fire-$size" > "$work/fired-$size" &
+  floor=$!
+  pids+=($floor)
+  exec 7> "$work/fire-$size"
+  for _ in $(seq 1 100); do grep -q '^port ' "$work/fired-$size" && break; sleep 0.1; done
+  floor_port="$(awk '/^port / {print $2}' "$work/fired-$size")"
   clients=()
-  for i in $(seq 1 "$procs"); do
-    nice -n "${BENCH_CLIENT_NICE:-0}" "$run/bench-streams" "127.0.0.$((10 + i))" 127.0.0.1 "$api" /v1/layouts/fan/changes "$each" "$ROUNDS" 60 \
-      "$work/arrivals-$size-$i" > "$work/ready-$size-$i" 2> "$work/client-$size-$i.log" &
-    clients+=($!)
-    pids+=($!)
-  done
+  start_clients arrivals "$api" 10
+  start_clients floor-arrivals "$floor_port" 20
   for _ in $(seq 1 600); do
-    [ "$(cat "$work"/ready-"$size"-* 2>/dev/null | grep -c ready)" = "$procs" ] && break
+    [ "$(cat "$work"/ready-"$size"-* 2>/dev/null | grep -c ready)" = $((2 * procs)) ] && break
     sleep 0.2
   done
   # The gateway gives freed heap pages back every 10 s (what the connections' requests left): its steady state.
@@ -77,55 +97,26 @@ for size in $SIZES; do
   [ -z "${BENCH_PERF:-}" ] || { perf record -F 999 -g -p "$gw" -o "$run/bench-fanout-$size.perf" -- sleep "$ROUNDS" \
     >/dev/null 2>&1 & }
   "$run/bench-fanout-producer" "$broker" "$t-in" fan "$work/b.json" "$work/a.json" "$ROUNDS" 1000 \
-    > "$work/produced-$size"
+    > "$work/produced-$size" &
+  producer=$!
+  sleep 0.5
+  for _ in $(seq 1 "$ROUNDS"); do echo fire >&7; sleep 1; done
+  wait "$producer"
   for c in "${clients[@]}"; do wait "$c" || true; done
+  exec 7>&-
+  sed -i '/^port /d' "$work/fired-$size"
   curl -s "$ops/metrics" > "$work/metrics-$size"
   curl -s "http://$serve_ops/metrics" >> "$work/metrics-$size"
-  python3 - "$work" "$size" "$procs" "$before" "$with" "$following" "$hops" <<'PY'
-import glob, statistics, sys
-work, size, procs, before, with_, following = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6] or 0)
-hops = sys.argv[7]
-produced = {int(r): int(ns) for r, ns in (line.split() for line in open(f"{work}/produced-{size}"))}
-arrivals = {}
-for path in glob.glob(f"{work}/arrivals-{size}-*"):
-    for line in open(path):
-        _, r, ns = line.split()
-        arrivals.setdefault(int(r), []).append(int(ns))
-rows = []
-for r, t0 in sorted(produced.items()):
-    got = sorted((ns - t0) / 1e6 for ns in arrivals.get(r, []))
-    if not got:
-        continue
-    p = lambda q: got[min(len(got) - 1, int(q * len(got)))]
-    rows.append((len(got), got[0], p(0.5), p(0.99), got[-1], got[-1] - got[0]))
-med = lambda i: statistics.median(row[i] for row in rows) if rows else float("nan")
-def quantiles(family):
-    buckets, count, first = [], 0, 0
-    for line in open(f"{work}/metrics-{size}"):
-        if line.startswith(family + "_bucket"):
-            le = line.split('le="')[1].split('"')[0]
-            buckets.append((float("inf") if le == "+Inf" else float(le), float(line.split()[-1])))
-        elif line.startswith(family + "_count"):
-            count = float(line.split()[-1])
-    # Buckets cumulate since the start; the rounds are what came after the first value (the page's first record).
-    def q(x):
-        for le, n in buckets:
-            if count and n >= x * count:
-                return f"≤ {le * 1000:.0f}" if le != float("inf") else "> 60,000"
-        return "n/a"
-    return f"{q(0.5)} / {q(0.99)} ms"
-complete = min((row[0] for row in rows), default=0)
-rss_per = (with_ - before) * 1024 / max(1, following)
-print(f"| {following:,} (every round reached {complete:,}) | {procs} | {before / 1024:.0f} → {with_ / 1024:.0f} MiB | {rss_per:,.0f} B | "
-      f"{med(1):.1f} ms | {med(2):.1f} ms | {med(3):.1f} ms | {med(4):.1f} ms | **{med(5):.1f} ms** |")
-with open(hops, "a") as f:
-    f.write(f"| {following:,} | {quantiles('layout_worker_freshness_seconds')} | {quantiles('layout_gateway_change_set_freshness_seconds')} | "
-            f"{quantiles('layout_gateway_stream_freshness_seconds')} | {med(2):.0f} / {med(3):.0f} ms | "
-            f"{quantiles('layout_gateway_fanout_seconds')} |\n")
-PY
-  kill "$gw"; wait "$gw" 2>/dev/null || true
+  python3 scripts/bench-fanout-report.py gateway "$work" "$size" "$procs" "$before" "$with" "$following" "$hops"
+  python3 scripts/bench-fanout-report.py floor "$work" "$size" "$floor_table"
+  kill "$gw" "$floor" 2>/dev/null || true; wait "$gw" "$floor" 2>/dev/null || true
 done
 echo
 echo "Medians of $ROUNDS rounds (one change set a second). Per hop, p50 / p99 since the start (the histograms' bucket bounds; the clients' medians of rounds):"
 echo
 cat "$hops"
+echo
+echo "The floor: the same event written by a C server with $(nproc) threads and nothing else to do, to as many streams"
+echo "from the same clients, its rounds between the gateway's (medians of $ROUNDS):"
+echo
+cat "$floor_table"

@@ -38,7 +38,9 @@ static long long now_ns(void) {
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static void scan(stream_t *s, const char *p, ssize_t n, int rounds) {
+// Counts the change sets in `p`; whether the stream's last round arrived in it.
+static int scan(stream_t *s, const char *p, ssize_t n, int rounds) {
+  int before = s->got;
   size_t plen = strlen(pattern);
   for (ssize_t i = 0; i < n; i++) {
     char c = p[i];
@@ -58,6 +60,7 @@ static void scan(stream_t *s, const char *p, ssize_t n, int rounds) {
     }
     s->last = c;
   }
+  return before < rounds && s->got >= rounds;
 }
 
 int main(int argc, char **argv) {
@@ -79,7 +82,7 @@ int main(int argc, char **argv) {
   struct sockaddr_in from = {.sin_family = AF_INET}, to = {.sin_family = AF_INET, .sin_port = htons(port)};
   inet_pton(AF_INET, source, &from.sin_addr);
   inet_pton(AF_INET, host, &to.sin_addr);
-  int opened = 0, headed = 0, ready_said = 0;
+  int opened = 0, headed = 0, ready_said = 0, finished = 0;  // finished: closed, or every round arrived
   long long ready_at = 0;
   char buffer[65536];
   struct epoll_event events[1024];
@@ -115,6 +118,7 @@ int main(int argc, char **argv) {
           epoll_ctl(ep, EPOLL_CTL_DEL, s->fd, NULL);
           close(s->fd);
           s->fd = -1;
+          if (s->got < rounds) finished++;
           if (!s->headed) { s->headed = 1; headed++; }
           continue;
         }
@@ -125,7 +129,7 @@ int main(int argc, char **argv) {
           s->headed = 1;
           headed++;
         }
-        scan(s, buffer, got, rounds);
+        finished += scan(s, buffer, got, rounds);
       }
     }
     if (!ready_said && headed == count) {
@@ -135,9 +139,7 @@ int main(int argc, char **argv) {
       ready_at = now_ns();
     }
     if (ready_said) {
-      int done = 1;
-      for (int i = 0; i < count && done; i++) done = streams[i].fd < 0 || streams[i].got >= rounds;
-      if (done || now_ns() - ready_at > (long long)timeout * 1000000000LL) break;
+      if (finished == count || now_ns() - ready_at > (long long)timeout * 1000000000LL) break;
     }
   }
   FILE *f = fopen(out, "w");
