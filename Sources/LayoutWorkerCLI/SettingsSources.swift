@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContentTree
 import Foundation
 import Kafka
 import Yams
@@ -107,7 +108,8 @@ struct SettingsSources {
         for key in out.keys.sorted() {
             guard let problem = KafkaConfiguration.problem(key: key, value: out[key]!) else { continue }
             let suggestion =
-                Librdkafka.propertyNames.contains(key) ? "" : Self.suggestion(for: key, among: Librdkafka.propertyNames)
+                Librdkafka.propertyNames.contains(key)
+                ? "" : Suggestion.clause(for: key, among: Librdkafka.propertyNames)
             throw ValidationError("\(name) \(key): \(problem)\(suggestion)")
         }
         return out
@@ -117,7 +119,7 @@ struct SettingsSources {
     func validate() throws {
         for key in file.keys.sorted() where !SettingTable.names.contains(key) {
             throw ValidationError(
-                "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Self.suggestion(for: key, among: SettingTable.names))"
+                "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Suggestion.clause(for: key, among: SettingTable.names))"
             )
         }
         let variables = Dictionary(uniqueKeysWithValues: SettingTable.names.map { (Self.variable($0), $0) })
@@ -128,34 +130,9 @@ struct SettingsSources {
             {
                 continue
             }
-            let suggestion = Self.suggestion(for: name, among: Set(variables.keys))
+            let suggestion = Suggestion.clause(for: name, among: Set(variables.keys))
             throw ValidationError("unknown environment variable \(name)\(suggestion)")
         }
-    }
-
-    /// `"; did you mean 'x'?"` for the closest candidate within a small edit distance, else "".
-    static func suggestion(for word: String, among candidates: Set<String>) -> String {
-        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.sorted {
-            $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0
-        }
-        guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return "" }
-        return "; did you mean '\(best.0)'?"
-    }
-
-    /// Levenshtein distance.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 
     static func readFile(_ path: String) throws -> [String: FileValue] {

@@ -1,3 +1,4 @@
+import ContentTree
 import LayoutJSON
 
 /// Recursive-descent parser for conditions; nesting is bounded by `Condition.maxDepth`.
@@ -14,7 +15,7 @@ struct ConditionParser {
         if i >= s.count { throw error("empty condition") }
         let e = try orExpression()
         skipSpace()
-        if i < s.count { throw error("unexpected '\(s[i])'") }
+        if i < s.count { throw unexpected(afterValue: true) }
         guard e.isBoolean else {
             throw error("a condition must be a test (comparison, exists, in, and/or/not), not a bare value", at: 0)
         }
@@ -114,6 +115,9 @@ struct ConditionParser {
         let opStart = i
         for op in [ComparisonOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
         where symbol(op.rawValue) {
+            if op == .equal || op == .notEqual, i < s.count, s[i] == "=" {  // JavaScript's === and !==
+                throw error("unexpected '\(op.rawValue)='; did you mean '\(op.rawValue)'?", at: opStart)
+            }
             let right = try primary()
             if left.isBoolean || right.isBoolean, op != .equal && op != .notEqual {
                 throw error("'\(op.rawValue)' compares values, not tests", at: opStart)
@@ -160,7 +164,9 @@ struct ConditionParser {
         if c == "(" {
             i += 1
             let inner = try orExpression()
-            guard symbol(")") else { throw error("expected ')'") }
+            guard symbol(")") else {
+                throw i < s.count ? unexpected(expecting: "')'", afterValue: true) : error("expected ')'")
+            }
             return inner
         }
         if c == "\"" || c == "'" { return .literal(.string(try stringLiteral())) }
@@ -182,7 +188,36 @@ struct ConditionParser {
             throw error("'\(word)' cannot start a value", at: i - word.unicodeScalars.count)
         }
         if FieldPath.isIdentifierStart(c) || c == "[" { return .field(try fieldPath()) }
-        throw error("unexpected '\(c)'")
+        throw unexpected()
+    }
+
+    /// The words a condition is made of, for suggestions.
+    static let keywords = [
+        "and", "or", "not", "in", "exists", "startsWith", "endsWith", "contains", "true", "false", "null",
+    ]
+    /// What people write for an operator in other languages, and the one meant.
+    static let foreignSymbols: [(written: String, meant: String)] = [
+        ("&&", "and"), ("||", "or"), ("=<", "<="), ("=>", ">="), ("<>", "!="),
+        ("=", "=="),
+    ]
+
+    /// The error for what stands at `i`: the word or symbol, and the keyword or operator probably meant (`!` means
+    /// `!=` after a value, `not` before one).
+    private func unexpected(expecting: String? = nil, afterValue: Bool = false) -> ConditionError {
+        let want = expecting.map { " (expected \($0))" } ?? ""
+        if FieldPath.isIdentifierStart(s[i]) {
+            var end = i
+            while end < s.count, FieldPath.isIdentifierPart(s[end]) { end += 1 }
+            let word = String(String.UnicodeScalarView(s[i..<end]))
+            return error("unexpected '\(word)'\(want)\(Suggestion.clause(for: word, among: Self.keywords))")
+        }
+        for (written, meant) in Self.foreignSymbols + [("!", afterValue ? "!=" : "not")] {
+            let w = Array(written.unicodeScalars)
+            if i + w.count <= s.count, Array(s[i..<i + w.count]) == w {
+                return error("unexpected '\(written)'\(want); did you mean '\(meant)'?")
+            }
+        }
+        return error("unexpected '\(s[i])'\(want)")
     }
 
     private mutating func fieldPath() throws(ConditionError) -> FieldPath {

@@ -301,8 +301,16 @@ private struct Reader {
         case "none": return GenericAdaptor.Rows.none
         case "auto": return .auto
         default:
-            if text.hasPrefix("field:"), text.count > 6 { return .field(String(text.dropFirst(6))) }
-            fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'")
+            let name = text.drop { $0 != ":" }.dropFirst()
+            let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            if text.hasPrefix("field:"), !name.isEmpty, trimmed == name { return .field(String(name)) }
+            var meant = ""
+            if text.lowercased().drop(while: \.isWhitespace).hasPrefix("field"), !trimmed.isEmpty {
+                meant = "; did you mean 'field:\(trimmed)'?"
+            } else if let word = Suggestion.closest(to: text, among: ["one", "none", "auto"]) {
+                meant = "; did you mean '\(word)'?"
+            }
+            fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'\(meant)")
             return nil
         }
     }
