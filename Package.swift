@@ -65,7 +65,10 @@ let package = Package(
         // The pure compiler: bytes in, layout record bytes out.
         .target(
             name: "LayoutCompiler",
-            dependencies: ["LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord"],
+            dependencies: [
+                "LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord",
+                .product(name: "LayoutKit", package: "swift"),
+            ],
             swiftSettings: strict),
         // previous layout + new record → record with the adaptors' carried attributes and the change set to it
         // (`PageStep`; needs state, so not the compiler).

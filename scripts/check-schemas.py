@@ -36,6 +36,7 @@ record = validator("layout-record.schema.json")
 config = validator("mapping-config.schema.json")
 response = validator("assembler-response.schema.json")
 change_set = validator("layout-change-set.schema.json")
+validator("check-report.schema.json")  # valid Draft 2020-12; make test validates check's output against it
 for path in sorted(glob.glob(os.path.join(root, "config", "**", "*.yaml"), recursive=True)):
     with open(path) as f:
         check(config, yaml.safe_load(f), os.path.relpath(path, root))

@@ -32,6 +32,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case undecidedOverlap = "undecided-overlap"
     case noDefaultRenderer = "no-default-renderer"
     case emptyConfig = "empty-config"
+    case unknownType = "unknown-type"
+    case neverMatched = "never-matched"
+    case rowsFieldMissing = "rows-field-missing"
+    case unknownAttribute = "unknown-attribute"
     case configNotFound = "config-not-found"
     case configEncoding = "config-encoding"
 }

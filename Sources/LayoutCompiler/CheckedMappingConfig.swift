@@ -1,12 +1,11 @@
 public import ContentTree
 import Foundation
-public import LayoutCompiler
 import LayoutKit
-public import Logging
 public import Mapping
 
-/// A mapping config file as `serve` takes it, at start and on every reload: read once, loaded and checked like
-/// `layout-worker check` does. A config with any error finding is refused; warnings come with it.
+/// A mapping config file as every command takes it (`compile`, `diff`, `preview`, `serve` at start and on every
+/// reload, `replay`; `check` reports the same findings): read once, loaded and checked by `ConfigChecker`. A config
+/// with any error finding is refused by all of them alike; warnings come with it.
 public struct CheckedMappingConfig: Sendable {
     public let path: String
     public let config: MappingConfig
@@ -17,7 +16,12 @@ public struct CheckedMappingConfig: Sendable {
 
     /// Reads, loads and checks the config at `path`; the failure holds every error finding.
     public static func load(_ path: String) -> Result<CheckedMappingConfig, MappingConfigError> {
-        let contents = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        load(contents: FileManager.default.contents(atPath: path).map { [UInt8]($0) }, path: path)
+    }
+
+    /// Loads and checks `contents`, read from `path` (nil: it could not be read); the failure holds every error
+    /// finding.
+    public static func load(contents: [UInt8]?, path: String) -> Result<CheckedMappingConfig, MappingConfigError> {
         let config: MappingConfig
         switch ConfigFile.load(contents: contents, path: path) {
         case .success(let c): config = c
@@ -30,13 +34,6 @@ public struct CheckedMappingConfig: Sendable {
             CheckedMappingConfig(
                 path: path, config: config, hash: ContentHash(of: contents ?? []).description,
                 warnings: findings.filter { $0.severity != .error }))
-    }
-
-    /// Logs each of `check`'s warnings (at start and on every reload).
-    public func logWarnings(_ logger: Logger) {
-        for warning in warnings {
-            logger.warning("config warning", metadata: ["finding": .string(warning.description)])
-        }
     }
 }
 

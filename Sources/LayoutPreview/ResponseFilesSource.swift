@@ -67,9 +67,12 @@ public struct ResponseFilesSource: Service {
         switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
-            switch ConfigFile.load(contents: bytes, path: configPath) {
-            case .success(let config):
-                let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
+            switch CheckedMappingConfig.load(contents: bytes, path: configPath) {
+            case .success(let checked):
+                for warning in checked.warnings where warning.severity == .warning {
+                    logger.warning("config warning", metadata: ["finding": "\(warning)"])
+                }
+                let compiler = LayoutCompiler(config: checked.config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
                 state.step = PageStep(for: compiler)
                 recompileAll = true

@@ -1,4 +1,4 @@
-import LayoutCompiler
+public import LayoutCompiler
 public import Logging
 import Ops
 public import ServiceLifecycle
@@ -81,6 +81,15 @@ public struct ConfigReloader: Service {
                     "trigger": .string(why),
                 ])
             return true
+        }
+    }
+}
+
+extension CheckedMappingConfig {
+    /// Logs each of `check`'s warnings (at start and on every reload).
+    public func logWarnings(_ logger: Logger) {
+        for warning in warnings {
+            logger.warning("config warning", metadata: ["finding": .string(warning.description)])
         }
     }
 }

@@ -5,12 +5,25 @@ import LayoutJSON
 import LayoutRecord
 import Mapping
 
-/// `layout-worker check`: validate a config, and show how each row of given responses resolves.
+/// `layout-worker check`: validate a config, and show how each row of given responses resolves; against the
+/// responses, also what the config names that they never have (typos, mappings that match nothing).
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a mapping config statically and report every row's resolution for the given responses."
+        abstract: "Validate a mapping config statically and report every row's resolution for the given responses.",
+        discussion: """
+            Exit status: 0 when no finding is at or above --fail-on (default error), 1 when one is, 2 when the \
+            config cannot be read or parsed. --format json prints one document (schemas/check-report.schema.json).
+            """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    /// A severity as `--fail-on` spells it.
+    enum Threshold: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, info
+        var severity: Diagnostic.Severity { Diagnostic.Severity(rawValue: rawValue)! }
+    }
 
     @Argument(help: "Mapping config (YAML).")
     var config: String
@@ -18,66 +31,78 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Responses to resolve against the config.")
     var responses: [String] = []
 
+    @Option(help: "Output: text (for people) or json (one document, for CI).")
+    var format: Format = .text
+
+    @Option(
+        name: .customLong("fail-on"), help: "The least severe finding that fails the check: error, warning or info.")
+    var failOn: Threshold = .error
+
     @OptionGroup var limit: InputLimitOptions
 
     func run() throws {
+        var report = CheckReport(config: config)
         let mapping: MappingConfig
         switch ConfigFile.load(config) {
         case .success(let c): mapping = c
         case .failure(let e):
-            for d in e.diagnostics { Output.line(d.description) }
-            Output.error("\(config): \(e.diagnostics.count) error\(e.diagnostics.count == 1 ? "" : "s")")
+            report.findings = e.diagnostics.map(CheckReport.configFinding)
+            report.tally(failOn: .error)
+            emit(report)
+            if format == .text {
+                Output.error("\(config): \(e.diagnostics.count) error\(e.diagnostics.count == 1 ? "" : "s")")
+            }
+            throw ExitCode(2)
+        }
+        var survey = ResponseSurvey()
+        report.responses = responses.map { compile($0, with: mapping, into: &survey) }
+        report.findings =
+            ConfigChecker().check(mapping, against: responses.isEmpty ? nil : survey).map(CheckReport.configFinding)
+        report.tally(failOn: failOn.severity)
+        emit(report)
+        guard report.ok else {
+            if format == .text {
+                let failing = Diagnostic.Severity.allCases.filter { $0 >= failOn.severity }
+                let n = failing.reduce(0) { $0 + (report.counts[$1.rawValue] ?? 0) }
+                Output.error("\(n) finding\(n == 1 ? "" : "s") at \(failOn.rawValue) or worse")
+            }
             throw ExitCode(1)
         }
-        var errors = 0
-        for finding in ConfigChecker().check(mapping) {
-            Output.line(finding.description)
-            if finding.severity == .error { errors += 1 }
+        if format == .text { Output.line("ok") }
+    }
+
+    private func emit(_ report: CheckReport) {
+        switch format {
+        case .text: for line in report.text { Output.line(line) }
+        case .json: Output.outLine(report.json)
         }
-        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
-        for path in responses {
-            let input: NamedInput
-            switch InputSource.file(path, maxBytes: limit.maxInputBytes) {
-            case .success(let i): input = i
-            case .failure(let e):
-                Output.line("error [\(e.code)] \(e.name): \(e.message)")
-                errors += 1
-                continue
-            }
-            let document: JSONDocument
-            do {
-                document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
-            } catch {
-                Output.line("error [invalid-json] \(path): \(error)")
-                errors += 1
-                continue
-            }
-            let record = compiler.layout(ContentTree(document: document), source: RecordSource(file: path))
-            Output.line(
-                "\(path): \(record.sections.count) sections, \(record.sections.reduce(0) { $0 + $1.rows.count }) rows")
-            for section in record.sections {
-                let flags = section.visible ? "" : " (not visible)"
-                Output.line("  [\(section.index)] \(section.id) \(section.type) → \(section.adaptor)\(flags)")
-                for view in section.supplementary {
-                    Output.line("      \(view.kind) → \(view.renderer ?? "UNRESOLVED")")
-                }
-                if let p = section.placeholder {
-                    Output.line("      placeholder \(p.kind.rawValue) → \(p.renderer ?? "UNRESOLVED")")
-                }
-                for (n, row) in section.rows.enumerated() {
-                    Output.line("      row \(n) id=\(row.id) → \(row.renderer ?? "UNRESOLVED")")
-                }
-            }
-            for d in record.diagnostics {
-                Output.line("  \(d)")
-                if d.severity == .error { errors += 1 }
-            }
+    }
+
+    /// One response's sections, rows and findings (its survey added to `survey`).
+    private func compile(_ path: String, with mapping: MappingConfig, into survey: inout ResponseSurvey)
+        -> CheckReport.Response
+    {
+        let failed = { (code: String, message: String) in
+            CheckReport.Response(
+                file: path, sections: [],
+                findings: [.init(severity: "error", code: code, file: path, message: message)])
         }
-        if errors > 0 {
-            Output.error("\(errors) error\(errors == 1 ? "" : "s")")
-            throw ExitCode(1)
+        let input: NamedInput
+        switch InputSource.file(path, maxBytes: limit.maxInputBytes) {
+        case .success(let i): input = i
+        case .failure(let e): return failed(e.code, e.message)
         }
-        Output.line("ok")
+        let document: JSONDocument
+        do {
+            document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
+        } catch {
+            return failed("invalid-json", "\(error)")
+        }
+        let tree = ContentTree(document: document)
+        let record = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
+            .layout(tree, source: RecordSource(file: path))
+        survey.add(record, tree: tree)
+        return CheckReport.response(record, file: path)
     }
 }
 

@@ -33,7 +33,7 @@ struct CompileCommand: ParsableCommand {
     }
 
     func run() throws {
-        let mapping = try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path())
+        let mapping = try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config
         var queue = CompileQueue(
             compiler: LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes),
             maxInputBytes: limit.maxInputBytes, pretty: pretty,

@@ -36,23 +36,14 @@ enum DefaultMappingConfig {
     }
 }
 
-/// The config at `path` as `serve` and `replay` take it (checked: any error finding refuses it), or every error on
-/// stderr and exit 2.
+/// The config at `path` as every command takes it (checked: any error finding refuses it, as `check` would), or
+/// every error on stderr, what to do next, and exit 2.
 func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
-    try configOrExit(CheckedMappingConfig.load(path))
-}
-
-/// Loads a mapping config, printing every error on stderr and exiting with status 2 when it is unusable.
-func loadMappingConfigOrExit(_ path: String) throws -> MappingConfig {
-    try configOrExit(ConfigFile.load(path))
-}
-
-/// The loaded config, or every error on stderr and exit 2.
-private func configOrExit<Config>(_ result: Result<Config, MappingConfigError>) throws -> Config {
-    switch result {
+    switch CheckedMappingConfig.load(path) {
     case .success(let c): return c
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }
+        Output.error("\(path): not used (run `layout-worker check \(path)` for every finding, with responses)")
         throw ExitCode(2)
     }
 }

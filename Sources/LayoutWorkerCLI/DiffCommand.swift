@@ -28,7 +28,7 @@ struct DiffCommand: ParsableCommand {
         let compiler =
             responses
             ? LayoutCompiler(
-                config: try loadMappingConfigOrExit(config ?? DefaultMappingConfig.path()),
+                config: try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config,
                 maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {

@@ -15,8 +15,9 @@ public struct ConfigChecker: Sendable {
         let location: SourceLocation?
     }
 
-    /// Every finding about `config`; error findings make `layout-worker check` fail.
-    public func check(_ config: MappingConfig) -> [Diagnostic] {
+    /// Every finding about `config`, and about it against the responses of `survey` when given; error findings
+    /// make `layout-worker check` fail.
+    public func check(_ config: MappingConfig, against survey: ResponseSurvey? = nil) -> [Diagnostic] {
         let entries = Self.entries(of: config)
         let place = Place(origin: config.origin)
         var findings: [Diagnostic] = []
@@ -36,6 +37,8 @@ public struct ConfigChecker: Sendable {
             }
         }
         for (type, group) in Self.byScopeAndType(entries) { findings += check(group, for: type, place) }
+        findings += unknownTypes(config, survey)
+        if let survey { findings += responseFindings(config, survey) }
         if config.defaultRenderer == nil {
             findings.append(
                 Diagnostic(

@@ -198,8 +198,124 @@ private func sha256(_ data: Data) throws -> String {
         try "renderers:\n  - { renderer: A, types: Record, colour: red }\n".write(
             to: syntax, atomically: true, encoding: .utf8)
         let s = try run(["check", syntax.path])
-        #expect(s.status == 1)
+        #expect(s.status == 2, "a config that does not load: 2, as every command answers it")
         #expect(s.out.contains("error [unknown-field] \(syntax.path):2:35: unknown field 'colour'"))
+    }
+
+    /// A directory with `files` written in it, removed after `body`.
+    private func inDirectory<R>(_ files: [String: String], _ body: (URL) throws -> R) throws -> R {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in files {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return try body(dir)
+    }
+
+    /// A response with custom `Tiles` and `Banners` items whose rows are in `items` and `slides`.
+    static let tilesResponse = """
+        {"@type":"Page","contents":[{"@type":"Tiles","name":"t","items":[
+          {"@class":"com.shop.Tile","title":"a","attributes":{"tile.kind":["big"]}},
+          {"@class":"com.shop.Tile","title":"b","attributes":{"tile.kind":["small"]}}]},
+          {"@type":"Banners","slides":[{"@class":"com.shop.Slide","image":"x.png"}]}]}
+        """
+
+    @Test func checkCatchesEachTypoWithASuggestion() throws {
+        let typos = """
+            version: 1
+            defaultRenderer: Cell
+            adaptors:
+              Tiles: { adaptor: Generic, rows: "field:items" }
+              Banners: { adaptor: Generic, rows: "field:slide" }
+            renderers:
+              - { renderer: RefinementCell, types: Refinment }
+              - { renderer: BigTile, types: Tile, when: 'attributes["tile.knd"][0] == "big"' }
+              - { renderer: TitledTile, types: Tiles, when: 'titel == "a"' }
+            """
+        try inDirectory(["typos.yaml": typos, "tiles.json": Self.tilesResponse]) { dir in
+            let r = try run(["check", "typos.yaml", "tiles.json"], directory: dir)
+            #expect(r.status == 0, "warnings do not fail the check by default: \(r.out)")
+            for expected in [
+                "warning [unknown-type] typos.yaml:7:5: renderer RefinementCell names type 'Refinment'",
+                "did you mean 'Refinement'?",
+                "warning [rows-field-missing] typos.yaml:5:12: rows field 'slide' is in none of the 1 Banners items",
+                "did you mean 'slides'?",
+                "warning [unknown-attribute] typos.yaml:8:5:", "reads attribute 'tile.knd'",
+                "did you mean 'tile.kind'?", "reads 'titel', which no Tiles row's model has", "did you mean 'title'?",
+                "warning [never-matched] typos.yaml:7:5: renderer RefinementCell",
+            ] {
+                #expect(r.out.contains(expected), "\(expected) in \(r.out)")
+            }
+            let strict = try run(["check", "--fail-on", "warning", "typos.yaml", "tiles.json"], directory: dir)
+            #expect(strict.status == 1 && strict.err.contains("at warning or worse"), "\(strict.err)")
+        }
+        let syntax = """
+            renderers:
+              - { renderer: A, types: Record, when: 'name startswith "x"' }
+              - { renderer: B, types: Refinement, when: 'label = "x"' }
+              - { renderer: C, types: SearchBreadcrumb, when: 'label && x' }
+            adaptors:
+              Tiles: { adaptor: Generic, rows: "field: items" }
+            """
+        try inDirectory(["syntax.yaml": syntax]) { dir in
+            let r = try run(["check", "syntax.yaml"], directory: dir)
+            #expect(r.status == 2)
+            for expected in [
+                "unexpected 'startswith'; did you mean 'startsWith'?", "unexpected '='; did you mean '=='?",
+                "unexpected '&&'; did you mean 'and'?", "not 'field: items'; did you mean 'field:items'?",
+            ] {
+                #expect(r.out.contains(expected), "\(expected) in \(r.out)")
+            }
+        }
+    }
+
+    @Test func checkFormatJSONFollowsItsSchema() throws {
+        let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/check-report.schema.json"))
+        let ok = try run(["check", "--format", "json", "config/default.yaml", "samples/search-page.json"])
+        #expect(ok.status == 0 && ok.err.isEmpty, "\(ok.err)")
+        #expect(schema.validate(Array(ok.out.utf8)).isEmpty, "\(schema.validate(Array(ok.out.utf8)))")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(ok.out.utf8)) as? [String: Any])
+        #expect(doc["ok"] as? Bool == true)
+        let response = try #require((doc["responses"] as? [[String: Any]])?.first)
+        let rows = (response["sections"] as? [[String: Any]] ?? []).flatMap { $0["rows"] as? [[String: Any]] ?? [] }
+        #expect(rows.contains { $0["id"] as? String == "prod01000" && $0["renderer"] as? String == "SaleProductCell" })
+        // Errors: ok false, exit 1, every config finding with its line and column.
+        let bad = try run(["check", "--format", "json", "config/default.yaml", "samples/cartridge-error.json"])
+        #expect(bad.status == 1 && schema.validate(Array(bad.out.utf8)).isEmpty)
+        #expect(bad.out.contains(#""ok" : false"#) && bad.out.contains(#""code" : "rows-unreadable""#), "\(bad.out)")
+        try inDirectory(["overlap.yaml": Self.overlapping, "broken.yaml": "renderers: [\n"]) { dir in
+            let overlap = try run(["check", "--format", "json", "overlap.yaml"], directory: dir)
+            #expect(overlap.status == 1 && schema.validate(Array(overlap.out.utf8)).isEmpty)
+            #expect(overlap.out.contains(#""code" : "overlapping-conditions""#) && overlap.out.contains(#""line" : 3"#))
+            let broken = try run(["check", "--format", "json", "broken.yaml"], directory: dir)
+            #expect(broken.status == 2 && schema.validate(Array(broken.out.utf8)).isEmpty, "\(broken.out)")
+            #expect(broken.out.contains(#""code" : "yaml-syntax""#))
+        }
+    }
+
+    static let overlapping = """
+        renderers:
+          - { renderer: Sale, types: Record, when: 'price > 5' }
+          - { renderer: Cheap, types: Record, when: 'price < 10' }
+        """
+
+    /// The config `check` refuses is refused by every command that loads one, with the same finding and exit 2.
+    @Test func everyCommandRefusesTheConfigCheckRefuses() throws {
+        try inDirectory(["overlap.yaml": Self.overlapping]) { dir in
+            let sample = Fixtures.path("samples/search-page.json")
+            #expect(try run(["check", "overlap.yaml"], directory: dir).status == 1)
+            for args in [
+                ["compile", "--config", "overlap.yaml", sample],
+                ["diff", "--config", "overlap.yaml", "--responses", sample, sample],
+                ["serve", "--config", "overlap.yaml", "--input", "i", "--output", "o", "--http", "off"],
+                ["replay", "--config", "overlap.yaml", "--from-topic", "i", "--dry-run"],
+            ] {
+                let r = try run(args, directory: dir)
+                #expect(r.status == 2, "\(args[0]): \(r.status) \(r.err)")
+                #expect(r.err.contains("[overlapping-conditions] overlap.yaml:3:5"), "\(args[0]): \(r.err)")
+            }
+        }
     }
 
     @Test func checkReportsUnresolvedRowsInResponses() throws {
