@@ -81,15 +81,41 @@ struct ApplyCommand: ParsableCommand {
 
     @OptionGroup var limit: InputLimitOptions
     @Argument(help: "The base record ('-' for a change set from empty).") var base: String
-    @Argument(help: "The change set.") var changeSet: String
+    @Argument(
+        help:
+            "The change set; '-' reads change sets from stdin, one per line, and applies them in order (e.g. from `tail --key K --format value`)."
+    ) var changeSet: String
 
     func run() throws {
-        let record = base == "-" ? nil : try readFileOrExit(base, maxBytes: limit.maxInputBytes)
-        do {
+        var record = base == "-" ? nil : recordBytes(try readFileOrExit(base, maxBytes: limit.maxInputBytes))
+        if changeSet != "-" {
             let changes = try readFileOrExit(changeSet, maxBytes: limit.maxInputBytes)
-            Output.out(try ChangeSetApplier().apply(changes, to: record.map(recordBytes)) + [0x0A])
+            Output.out(try apply(changes, to: record, what: changeSet) + [0x0A])
+            return
+        }
+        var line = 0
+        while let text = readLine(strippingNewline: true) {
+            line += 1
+            guard !text.isEmpty else { continue }
+            guard text.utf8.count <= limit.maxInputBytes else {
+                Output.error("stdin:\(line): \(text.utf8.count) bytes, over --max-input-bytes \(limit.maxInputBytes)")
+                throw ExitCode(1)
+            }
+            record = try apply(Array(text.utf8), to: record, what: "stdin:\(line)")
+        }
+        guard let record else {
+            Output.error("stdin: no change set read (a page's change sets, one per line, oldest first)")
+            throw ExitCode(1)
+        }
+        Output.out(record + [0x0A])
+    }
+
+    /// `changes` applied to `record`, or why not on stderr and exit 1.
+    private func apply(_ changes: [UInt8], to record: [UInt8]?, what: String) throws -> [UInt8] {
+        do {
+            return try ChangeSetApplier().apply(changes, to: record)
         } catch let error as ChangeSetError {
-            Output.error("\(changeSet): \(error)")
+            Output.error("\(what): \(error)")
             throw ExitCode(1)
         }
     }

@@ -80,14 +80,8 @@ public final class Replayer {
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
         for p in partitions {
             let (low, high) = try reader.watermarks(p)
-            var start: Int64
-            switch settings.range.start {
-            case .beginning: start = low
-            case .offset(let n): start = max(n, low)
-            case .offsets(let map): start = max(map[p] ?? low, low)
-            case .time(let t):
-                start = try times.firstOffset(atOrAfter: t, partition: p, low: low, high: high, reader: reader)
-            }
+            let start = try settings.range.start.offset(
+                partition: p, low: low, high: high, times: times, reader: reader)
             var stop: Int64
             switch settings.range.stop {
             case .end: stop = high

@@ -51,3 +51,19 @@ public struct TimeLookup: Sendable {
         return answer
     }
 }
+
+extension ReplayRange.Start {
+    /// Where this start puts `partition`, whose offsets run from `low` to `high` (a time looked up with `times`;
+    /// never below `low`).
+    public func offset(
+        partition: Int32, low: Int64, high: Int64, times: TimeLookup, reader: TopicRangeReader
+    ) throws -> Int64 {
+        switch self {
+        case .beginning: low
+        case .offset(let n): max(n, low)
+        case .offsets(let map): max(map[partition] ?? low, low)
+        case .time(let t):
+            try times.firstOffset(atOrAfter: t, partition: partition, low: low, high: high, reader: reader)
+        }
+    }
+}

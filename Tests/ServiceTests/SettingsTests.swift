@@ -117,7 +117,7 @@ import Testing
                 == 0)
         let tail = try cli(["tail", "--topic", topic], environment: env)
         #expect(
-            tail.status == 0 && tail.out.contains("1 message(s) on \(topic) (2 of 2 partitions)"),
+            tail.status == 0 && tail.err.contains("1 message(s) read on \(topic), 2 of 2 partitions"),
             "\(tail.out) \(tail.err)")
         let offsets = try cli(["offsets", "--topic", topic], environment: env)
         #expect(
