@@ -373,7 +373,8 @@ function listPlan(cs, changes, oldCount, payload, what) {
 }
 
 /**
- * The record `changeSetText` makes from `baseRecordText` (null for a change set from empty), byte for byte.
+ * The record `changeSetText` makes from `baseRecordText` (null for a change set from empty; a line end after it is
+ * not part of it), byte for byte.
  * Checks both hashes: a base that is not the change set's throws `StaleBaseError` (fetch the full record); given its
  * own target (a change set delivered twice), it returns the base unchanged.
  * @param {string | null} baseRecordText
@@ -408,6 +409,8 @@ export function applyChangeSet(baseRecordText, changeSetText) {
     const expected = cs.string(cs.value(baseNode, "hash"));
     if (!expected || !/^[0-9a-fA-F]{16}$/.test(expected)) throw new ChangeSetError("no `base.hash`");
     if (baseRecordText === null || baseRecordText === undefined) throw new StaleBaseError(expected.toLowerCase(), "(no record)");
+    // A record read as a line (compile's or tail's output, a file) ends with its line end, which is not part of it.
+    baseRecordText = baseRecordText.replace(/[\r\n]+$/, "");
     const actual = xxh64Hex(baseRecordText);
     if (actual === target.toLowerCase() && actual !== expected.toLowerCase()) return baseRecordText;
     if (actual !== expected.toLowerCase()) throw new StaleBaseError(expected.toLowerCase(), actual);

@@ -4,8 +4,8 @@
 public struct ChangeSetApplier: Sendable {
     public init() {}
 
-    /// The record `changeSet` produces from `base` (nil, or ignored, for a change set from empty); checks both
-    /// hashes. Given its own target (a duplicate delivery), it returns `base` unchanged. A `baseMismatch` error means
+    /// The record `changeSet` produces from `base` (nil, or ignored, for a change set from empty; a line end after
+    /// it is not part of it); checks both hashes. Given its own target (a duplicate delivery), it returns `base` unchanged. A `baseMismatch` error means
     /// the renderer missed a change set: fetch the full record.
     public func apply(_ changeSet: [UInt8], to base: [UInt8]?) throws(ChangeSetError) -> [UInt8] {
         let cs = try JSONText(changeSet, what: "change set")
@@ -37,7 +37,10 @@ public struct ChangeSetApplier: Sendable {
             else {
                 throw .invalidChangeSet("no `base.hash`")
             }
-            guard let base else { throw .baseMismatch(expected: expected.description, actual: "(no record)") }
+            guard var base else { throw .baseMismatch(expected: expected.description, actual: "(no record)") }
+            // A record read as a line (`compile`'s or `tail`'s output, a file) ends with its line end, which is not
+            // part of the record.
+            while let last = base.last, last == 0x0A || last == 0x0D { base.removeLast() }
             // A change set delivered twice (at-least-once) finds its own target: applying it again changes nothing.
             let actual = ContentHash(of: base)
             if actual == target && actual != expected { return base }

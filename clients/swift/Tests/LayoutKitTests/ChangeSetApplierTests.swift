@@ -20,6 +20,15 @@ import Testing
     }
 
     @Test(.enabled(if: Fixtures.shared != nil, "\(Fixtures.missing)"))
+    func aBaseReadAsALineKeepsItsHash() throws {
+        let fixtures = try #require(Fixtures.shared)
+        let c = try #require(fixtures.cases.first { $0.base != nil && $0.base != $0.target })
+        for end: [UInt8] in [[0x0A], [0x0D, 0x0A]] {
+            #expect(try ChangeSetApplier().apply(c.changeSet, to: c.base! + end) == c.target, "\(end)")
+        }
+    }
+
+    @Test(.enabled(if: Fixtures.shared != nil, "\(Fixtures.missing)"))
     func aStaleBaseAsksForTheFullRecord() throws {
         let fixtures = try #require(Fixtures.shared)
         let c = try #require(fixtures.cases.first { $0.base != nil && $0.base != $0.target })
