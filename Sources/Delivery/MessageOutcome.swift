@@ -39,7 +39,7 @@ public enum MessageOutcome: Sendable {
                 compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") },
                 outline: compiled.outline)
         case .failure(let failure):
-            return .deadLetter(code: failure.code.rawValue, reason: failure.description)
+            return .deadLetter(code: failure.code.rawValue, reason: failure.reason)
         }
     }
 }

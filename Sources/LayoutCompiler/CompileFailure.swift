@@ -28,7 +28,8 @@ public struct CompileFailure: Error, Sendable, CustomStringConvertible {
         self.diagnostics = diagnostics
     }
 
-    public var description: String {
-        offset.map { "\(code.rawValue): \(message) (byte \($0))" } ?? "\(code.rawValue): \(message)"
-    }
+    /// What went wrong and where, without the code (a dead letter carries the code in a header of its own).
+    public var reason: String { offset.map { "\(message) (byte \($0))" } ?? message }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
 }
