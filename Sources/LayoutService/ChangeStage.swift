@@ -62,8 +62,7 @@ public struct ChangeStage: Sendable {
             if let record = item.record {
                 page = pageKey(item.message, record)
             } else {
-                page =
-                    settings.pageKey == .messageKey ? item.message.key.map { String(decoding: $0, as: UTF8.self) } : nil
+                page = settings.pageKey == .messageKey ? Self.page(keyedBy: item.message) : nil
             }
             guard let page else { continue }
             let key = LayoutStore.Key(topic: item.message.topic, partition: item.message.partition, page: page)
@@ -140,7 +139,7 @@ public struct ChangeStage: Sendable {
     func pageKey(_ message: KafkaMessage, _ record: RecordOutline) -> String? {
         switch settings.pageKey {
         case .messageKey:
-            return message.key.map { String(decoding: $0, as: UTF8.self) }
+            return Self.page(keyedBy: message)
         case .response:
             // Only the record's `page` member is read (a few hundred bytes).
             guard let m = record.pageMember, let doc = record.read(member: m) else { return nil }
@@ -150,6 +149,13 @@ public struct ChangeStage: Sendable {
             guard path != nil || state != nil else { return nil }
             return (path ?? "") + "|" + (state ?? "")
         }
+    }
+
+    /// The page a message's key names; none for a message without a key or with an empty one (no URL names it:
+    /// its record is published, and no change set or latest layout made).
+    static func page(keyedBy message: KafkaMessage) -> String? {
+        guard let key = message.key, !key.isEmpty else { return nil }
+        return String(decoding: key, as: UTF8.self)
     }
 
     static let contentPath = JSONKey(Wire.Key.contentPath)

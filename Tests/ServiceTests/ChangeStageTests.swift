@@ -176,8 +176,10 @@ private final class Offsets: Sendable {
         #expect(base("k1", partition: 2) == .some(nil))
         #expect(stage.outcomes([(message(key: "k1", value: nil), nil)])[0].cleared == "k1")
         #expect(base("k1") == .some(nil))
-        // No key, no page.
+        // No key, or an empty one (no gateway URL names it), no page; nor for a tombstone.
         #expect(base(nil) == nil)
+        #expect(base("") == nil)
+        #expect(stage.outcomes([(message(key: "", value: nil), nil)])[0].cleared == nil)
     }
 
     @Test func aBatchKeepsEachPageInOrderAcrossTombstones() throws {
