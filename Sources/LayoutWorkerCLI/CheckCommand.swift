@@ -28,7 +28,7 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Mapping config (YAML).")
     var config: String
 
-    @Argument(help: "Responses to resolve against the config.")
+    @Argument(help: "Responses to resolve against the config; '-' reads NDJSON from stdin (one response a line).")
     var responses: [String] = []
 
     @Option(help: "Output: text (for people) or json (one document, for CI).")
@@ -55,7 +55,16 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var survey = ResponseSurvey()
-        report.responses = responses.map { compile($0, with: mapping, into: &survey) }
+        for path in responses {
+            if path == "-" {
+                InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes) {
+                    report.responses.append(compile($0, with: mapping, into: &survey))
+                }
+            } else {
+                report.responses.append(
+                    compile(InputSource.file(path, maxBytes: limit.maxInputBytes), with: mapping, into: &survey))
+            }
+        }
         report.findings =
             ConfigChecker().check(mapping, against: responses.isEmpty ? nil : survey).map(CheckReport.configFinding)
         report.tally(failOn: failOn.severity)
@@ -79,24 +88,25 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// One response's sections, rows and findings (its survey added to `survey`).
-    private func compile(_ path: String, with mapping: MappingConfig, into survey: inout ResponseSurvey)
-        -> CheckReport.Response
-    {
-        let failed = { (code: String, message: String) in
+    private func compile(
+        _ read: Result<NamedInput, InputError>, with mapping: MappingConfig, into survey: inout ResponseSurvey
+    ) -> CheckReport.Response {
+        let failed = { (name: String, code: String, message: String) in
             CheckReport.Response(
-                file: path, sections: [],
-                findings: [.init(severity: "error", code: code, file: path, message: message)])
+                file: name, sections: [],
+                findings: [.init(severity: "error", code: code, file: name, message: message)])
         }
         let input: NamedInput
-        switch InputSource.file(path, maxBytes: limit.maxInputBytes) {
+        switch read {
         case .success(let i): input = i
-        case .failure(let e): return failed(e.code, e.message)
+        case .failure(let e): return failed(e.name, e.code, e.message)
         }
+        let path = input.name
         let document: JSONDocument
         do {
             document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
         } catch {
-            return failed("invalid-json", "\(error)")
+            return failed(path, "invalid-json", "\(error)")
         }
         let tree = ContentTree(document: document)
         let record = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)

@@ -26,13 +26,16 @@ enum DefaultMappingConfig {
         return out.filter { seen.insert($0).inserted }
     }
 
-    /// The path to use, or an error that says where it looked.
+    /// The path to use, or where it looked on stderr and exit 2 (no usable config, as for a config that does not
+    /// load).
     static func path() throws -> String {
         let places = candidates()
         if let found = places.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
-        throw ValidationError(
+        Output.error(
             "no mapping config given and no default found; looked in: \(places.joined(separator: ", ")) "
-                + "(none exists or is readable). Pass --config FILE.")
+                + "(none exists or is readable). Pass --config FILE (config/default.yaml of the release maps the stock cartridges)."
+        )
+        throw ExitCode(2)
     }
 }
 

@@ -81,7 +81,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let now = Date()
         let range: ReplayRange
         do {
-            range = ReplayRange(
+            range = try ReplayRange.checked(
                 start: try ReplayRange.parseStart(start, now: now), stop: try ReplayRange.parseStop(stop, now: now))
         } catch {
             throw ValidationError(error.description)

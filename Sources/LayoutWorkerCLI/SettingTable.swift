@@ -36,8 +36,8 @@ enum SettingTable {
     static let defaultGroup = "layout-worker"
     static let group = Setting<String>("group", [.serve, .offsets], "Consumer group id", default: defaultGroup)
     static let config = Setting<String>(
-        "config", [.serve, .replay, .preview], "Mapping config (YAML); serve loads it again on SIGHUP",
-        default: "the built-in config")
+        "config", [.serve, .replay, .preview], "Mapping config (YAML), checked as `check` checks it",
+        default: "config/default.yaml (beside the binary, or /etc/layout-worker/)")
     static let configWatchSeconds = Setting<Int>(
         "config-watch-seconds", [.serve],
         "Also load the config again when the file changes, looking this often (0: off)",

@@ -31,6 +31,19 @@ public struct ReplayRange: Sendable, Equatable {
         self.stop = stop
     }
 
+    /// The range, or why it holds nothing on any partition (a stop before its start, both offsets or both times).
+    public static func checked(start: Start, stop: Stop) throws(ParseError) -> ReplayRange {
+        switch (start, stop) {
+        case (.offset(let a), .offset(let b)) where b <= a:
+            throw ParseError(
+                description:
+                    "--stop offset:\(b) is not after --start offset:\(a): the range is empty (the stop is exclusive)")
+        case (.time(let a), .time(let b)) where b <= a:
+            throw ParseError(description: "--stop is not later than --start: the range is empty")
+        default: return ReplayRange(start: start, stop: stop)
+        }
+    }
+
     /// Why a start or stop text was not understood.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public let description: String

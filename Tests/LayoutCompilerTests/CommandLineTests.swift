@@ -318,6 +318,20 @@ private func sha256(_ data: Data) throws -> String {
         }
     }
 
+    @Test func replayRefusesAnEmptyRange() throws {
+        let r = try run(["replay", "--from-topic", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
+        #expect(r.status == 64 && r.err.contains("--stop offset:2 is not after --start offset:5"), "\(r.err)")
+    }
+
+    @Test func checkReadsResponsesFromStandardInput() throws {
+        let lines = ["samples/search-page.json", "samples/empty-results.json"].map {
+            String(decoding: Fixtures.bytes($0), as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        }
+        let r = try run(["check", "config/default.yaml", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        #expect(r.status == 0, "\(r.out) \(r.err)")
+        #expect(r.out.contains("stdin:1: 15 sections, 24 rows") && r.out.contains("stdin:2: "), "\(r.out)")
+    }
+
     @Test func checkReportsUnresolvedRowsInResponses() throws {
         let result = try run(["check", "config/default.yaml", "samples/cartridge-error.json"])
         #expect(result.status == 1)
@@ -523,7 +537,7 @@ private func sha256(_ data: Data) throws -> String {
             ["compile", Fixtures.path("samples/search-page.json")], binary: lonely.path, directory: elsewhere)
         if !FileManager.default.fileExists(atPath: "/etc/layout-worker/default.yaml") {
             #expect(
-                missing.status == 64 && missing.err.contains("looked in: ")
+                missing.status == 2 && missing.err.contains("looked in: ")
                     && missing.err.contains("share/layout-worker/default.yaml"), "\(missing.err)")
         }
     }
