@@ -11,6 +11,8 @@ public struct LayoutCompiler: Sendable {
 
     public var config: MappingConfig { setup.config }
     public var registry: AdaptorRegistry { setup.registry }
+    /// The renderer resolver rows are resolved with (for `explain`: the same one, the same answers).
+    public var resolver: RendererResolver { setup.resolver }
 
     /// A compiler for `config`; `registry` overrides the adaptors the config describes (the Swift extension point).
     public init(config: MappingConfig, registry: AdaptorRegistry? = nil, maxInputBytes: Int = Int(UInt32.max) - 1) {

@@ -11,7 +11,8 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
         abstract: "Compiles Endeca Experience Manager assembler responses into layout records.",
         version: WorkerVersion.current,
         subcommands: [
-            CompileCommand.self, CheckCommand.self, DiffCommand.self, ApplyCommand.self, ServeCommand.self,
+            CompileCommand.self, CheckCommand.self, ExplainCommand.self, DiffCommand.self, ApplyCommand.self,
+            ServeCommand.self,
             ReplayCommand.self, PreviewCommand.self, GatewayCommand.self,
             OffsetsCommand.self, CreateTopicsCommand.self, ProduceCommand.self, TailCommand.self,
         ]

@@ -318,6 +318,30 @@ private func sha256(_ data: Data) throws -> String {
         }
     }
 
+    @Test func explainPrintsARowsChain() throws {
+        let r = try run(["explain", "--config", "config/default.yaml", "samples/search-page.json", "--row", "13/0"])
+        #expect(r.status == 0, "\(r.err)")
+        for expected in [
+            "row 0 (id prod01000) of section 13", "model: @class com.endeca.infront.cartridge.model.Record",
+            "1. Record (@class short name)",
+            #"renderer SaleProductCell (config/default.yaml:23:5) when 'attributes["product.onSale"][0] == "true"' → true (attributes["product.onSale"][0] = "true")"#,
+            "→ false", "defaultRenderer: GenericContentCell", "chosen: SaleProductCell, at Record",
+            "runner-up: GenericContentCell",
+        ] {
+            #expect(r.out.contains(expected), "\(expected) in \(r.out)")
+        }
+        let byId = try run(
+            [
+                "explain", "--config", "config/default.yaml", "samples/search-page.json", "--row",
+                "content/Shared/Results List:MainContent[2]/prod01000",
+            ])
+        #expect(byId.out == r.out)
+        let wrong = try run([
+            "explain", "--config", "config/default.yaml", "samples/search-page.json", "--row", "13/99",
+        ])
+        #expect(wrong.status == 64 && wrong.err.contains("no row '99' in section 13: it has"), "\(wrong.err)")
+    }
+
     @Test func replayRefusesAnEmptyRange() throws {
         let r = try run(["replay", "--from-topic", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
         #expect(r.status == 64 && r.err.contains("--stop offset:2 is not after --start offset:5"), "\(r.err)")

@@ -1,0 +1,112 @@
+import ArgumentParser
+import ContentTree
+import LayoutCompiler
+import LayoutJSON
+import LayoutRecord
+import Mapping
+
+/// `layout-worker explain`: why a row of a response gets its renderer — the row's model, each level of its
+/// renderer chain with every mapping tried and its condition's values, the default, the winner and the runner-up.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show how a row of a response finds its renderer: every level of its chain, every condition tried.",
+        discussion: """
+            --row SECTION/ROW: the section as `check` lists it (its index, e.g. 13, or its id) and the row (its \
+            index in the section, or its id), split at the last '/'. Without --row, every row of the response.
+            """)
+
+    @Option(help: "Mapping config (YAML; default: config/default.yaml beside the binary).") var config: String?
+    @Option(help: "The row, as SECTION/ROW (see below).") var row: String?
+    @Argument(help: "The response.") var response: String
+    @OptionGroup var limit: InputLimitOptions
+
+    func run() throws {
+        let mapping = try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config
+        let input: NamedInput
+        switch InputSource.file(response, maxBytes: limit.maxInputBytes) {
+        case .success(let i): input = i
+        case .failure(let e):
+            Output.error("\(e.name): \(e.message)")
+            throw ExitCode(1)
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
+        } catch {
+            Output.error("\(response): invalid-json: \(error)")
+            throw ExitCode(1)
+        }
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
+        let record = compiler.layout(ContentTree(document: document), source: RecordSource(file: response))
+        let rows = try chosen(in: record)
+        for (n, (section, index)) in rows.enumerated() {
+            if n > 0 { Output.line("") }
+            let context = ConditionContext(
+                document: record.document, model: section.rows[index].model, row: index, section: section.index,
+                sectionType: section.type)
+            let explanation = compiler.resolver.explainRow(context, adaptor: section.adaptor)
+            for line in Self.text(explanation, row: section.rows[index], index: index, of: section, config: mapping) {
+                Output.line(line)
+            }
+        }
+    }
+
+    /// The rows `--row` names (every row without it), or a usage error that lists what there is.
+    private func chosen(in record: LayoutRecord) throws -> [(LayoutSection, Int)] {
+        guard let row else { return record.sections.flatMap { s in s.rows.indices.map { (s, $0) } } }
+        guard let slash = row.lastIndex(of: "/") else {
+            throw ValidationError("--row takes SECTION/ROW (e.g. 13/0, or a section id and a row id), not '\(row)'")
+        }
+        let (sectionName, rowName) = (String(row[..<slash]), String(row[row.index(after: slash)...]))
+        guard
+            let section = record.sections.first(where: { Int(sectionName) == $0.index })
+                ?? record.sections.first(where: { $0.id == sectionName })
+        else {
+            let withRows = record.sections.filter { !$0.rows.isEmpty }.map { "\($0.index) (\($0.id))" }
+            throw ValidationError(
+                "no section '\(sectionName)' in \(response); sections with rows: \(withRows.joined(separator: ", "))")
+        }
+        guard
+            let index = Int(rowName).flatMap({ section.rows.indices.contains($0) ? $0 : nil })
+                ?? section.rows.firstIndex(where: { $0.id == rowName })
+        else {
+            throw ValidationError(
+                "no row '\(rowName)' in section \(section.index): it has \(section.rows.count) rows (0 to \(section.rows.count - 1)), ids \(section.rows.prefix(5).map(\.id).joined(separator: ", "))\(section.rows.count > 5 ? ", …" : "")"
+            )
+        }
+        return [(section, index)]
+    }
+
+    /// The explanation as `explain` prints it.
+    static func text(
+        _ e: RowExplanation, row: LayoutRow, index: Int, of section: LayoutSection, config: MappingConfig
+    ) -> [String] {
+        var lines = [
+            "row \(index) (id \(row.id)) of section \(section.index) \(section.id): \(section.type) → \(section.adaptor)",
+            "model: " + (e.modelClass.map { "@class \($0)" } ?? "no @class"),
+            "chain:",
+        ]
+        let place = { (l: SourceLocation?) in l.map { " (\(config.origin):\($0))" } ?? "" }
+        for (n, level) in e.levels.enumerated() {
+            lines.append("  \(n + 1). \(level.type) (\(level.role))" + (level.candidates.isEmpty ? ": no mapping" : ""))
+            for c in level.candidates {
+                let when = c.condition.map { " when '\($0)'" } ?? " (no condition)"
+                let values = c.readings.map { "\($0.path) = \($0.value ?? "missing")" }.joined(separator: ", ")
+                lines.append(
+                    "     renderer \(c.renderer)\(place(c.location))\(when) → \(c.holds)"
+                        + (values.isEmpty ? "" : " (\(values))"))
+            }
+        }
+        lines.append("  \(e.levels.count + 1). defaultRenderer: \(e.defaultRenderer ?? "none")")
+        switch e.resolution {
+        case .resolved(let renderer, let type): lines.append("chosen: \(renderer), at \(type)")
+        case .defaulted(let renderer): lines.append("chosen: \(renderer), the default renderer (no mapping held)")
+        case .ambiguous(let type, let renderers):
+            lines.append("ambiguous at \(type): \(renderers.joined(separator: ", ")) all hold; the row is unresolved")
+        case .unmapped: lines.append("unmapped: no mapping held and there is no defaultRenderer")
+        }
+        lines.append("runner-up: \(e.runnerUp ?? "none")")
+        return lines
+    }
+}
