@@ -36,6 +36,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case neverMatched = "never-matched"
     case rowsFieldMissing = "rows-field-missing"
     case unknownAttribute = "unknown-attribute"
+    // What one app version (`check --client`) makes of a response's rows.
+    case clientFallback = "client-fallback"
+    case clientMissing = "client-missing"
     case configNotFound = "config-not-found"
     case configEncoding = "config-encoding"
 }

@@ -138,12 +138,14 @@ struct SectionBuilder {
         var duplicates: [String] = []
         // One context for the section, moved from row to row (making one per row counts references).
         var context = ConditionContext(document: doc, model: 0, row: 0, section: head.index, sectionType: head.type)
+        var fallbacks: [String] = []
         for n in 0..<count {
             // The row's fields are read in place: copying the whole row counts references.
             let r = rowIndexes?[n] ?? n
             context.model = adapted.rows[r].node
             context.row = n
-            let resolution = setup.resolver.resolveRow(context, mappings: plan.mappings, cache: &chainCache)
+            let resolution = setup.resolver.resolveRow(
+                context, mappings: plan.mappings, cache: &chainCache, fallbacks: &fallbacks)
             report(
                 resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: path, fallsBackToDefault: true)
             if count > 1
@@ -154,7 +156,7 @@ struct SectionBuilder {
             }
             rows.append(
                 LayoutRow(
-                    id: adapted.rows[r].id, renderer: resolution.renderer, model: context.model,
+                    id: adapted.rows[r].id, renderer: resolution.renderer, fallbacks: fallbacks, model: context.model,
                     action: adapted.rows[r].action,
                     events: setup.events.isEmpty
                         ? [] : rowEvents(context, adaptor: plan.mappings.adaptor, row: adapted.rows[r].id, path: path)))

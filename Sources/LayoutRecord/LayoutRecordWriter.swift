@@ -167,6 +167,12 @@ public struct LayoutRecordWriter: Sendable {
         w.string(rows[i].id)
         let idEnd = w.position
         w.key(Wire.Key.renderer); w.string(orNull: rows[i].renderer)
+        if !rows[i].fallbacks.isEmpty {
+            w.key(Wire.Key.fallbacks)
+            w.beginArray()
+            for name in rows[i].fallbacks { w.string(name) }
+            w.endArray()
+        }
         w.key(Wire.Key.model); w.raw(rows[i].model, of: doc)
         if let a = rows[i].action { w.key(Wire.Key.action); writeAction(a, doc, &w) }
         if !rows[i].events.isEmpty { writeEvents(rows[i], doc, &w) }

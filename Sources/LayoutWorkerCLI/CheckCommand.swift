@@ -38,10 +38,21 @@ struct CheckCommand: ParsableCommand {
         name: .customLong("fail-on"), help: "The least severe finding that fails the check: error, warning or info.")
     var failOn: Threshold = .error
 
+    @Option(
+        help:
+            "A file listing the renderers one app version has (one a line, or a JSON list): report the rows it would draw with a fallback or not at all."
+    ) var client: String?
+
     @OptionGroup var limit: InputLimitOptions
 
     func run() throws {
         var report = CheckReport(config: config)
+        let app: ClientRenderers?
+        do {
+            app = try client.map(ClientRenderers.load)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let mapping: MappingConfig
         switch ConfigFile.load(config) {
         case .success(let c): mapping = c
@@ -58,11 +69,12 @@ struct CheckCommand: ParsableCommand {
         for path in responses {
             if path == "-" {
                 InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes) {
-                    report.responses.append(compile($0, with: mapping, into: &survey))
+                    report.responses.append(compile($0, with: mapping, app: app, into: &survey))
                 }
             } else {
                 report.responses.append(
-                    compile(InputSource.file(path, maxBytes: limit.maxInputBytes), with: mapping, into: &survey))
+                    compile(
+                        InputSource.file(path, maxBytes: limit.maxInputBytes), with: mapping, app: app, into: &survey))
             }
         }
         report.findings =
@@ -89,7 +101,8 @@ struct CheckCommand: ParsableCommand {
 
     /// One response's sections, rows and findings (its survey added to `survey`).
     private func compile(
-        _ read: Result<NamedInput, InputError>, with mapping: MappingConfig, into survey: inout ResponseSurvey
+        _ read: Result<NamedInput, InputError>, with mapping: MappingConfig, app: ClientRenderers?,
+        into survey: inout ResponseSurvey
     ) -> CheckReport.Response {
         let failed = { (name: String, code: String, message: String) in
             CheckReport.Response(
@@ -112,7 +125,14 @@ struct CheckCommand: ParsableCommand {
         let record = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
             .layout(tree, source: RecordSource(file: path))
         survey.add(record, tree: tree)
-        return CheckReport.response(record, file: path)
+        var response = CheckReport.response(record, file: path)
+        if let app {
+            let drawn = app.findings(record)
+            response.findings += drawn.findings.map { CheckReport.responseFinding($0, file: path) }
+            response.client = .init(
+                name: app.name, mapped: drawn.mapped, fallback: drawn.fallback, missing: drawn.missing)
+        }
+        return response
     }
 }
 

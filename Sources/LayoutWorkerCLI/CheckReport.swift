@@ -42,10 +42,20 @@ struct CheckReport: Encodable {
         var rows: [Row]
     }
 
+    /// What one app version (`--client`) makes of a response's rows.
+    struct Client: Encodable {
+        var name: String
+        /// Rows drawn by their own renderer, by a fallback, and by none the app has.
+        var mapped: Int
+        var fallback: Int
+        var missing: Int
+    }
+
     struct Response: Encodable {
         var file: String
         var sections: [Section]
         var findings: [Finding]
+        var client: Client?
     }
 
     /// The report's format version (the schema's `version`).
@@ -115,6 +125,11 @@ struct CheckReport: Encodable {
                 }
             }
             lines += r.findings.map { "  " + Self.line($0) }
+            if let c = r.client {
+                lines.append(
+                    "  \(c.name): \(c.mapped) rows drawn as mapped, \(c.fallback) with a fallback, \(c.missing) by no renderer it has"
+                )
+            }
         }
         return lines
     }

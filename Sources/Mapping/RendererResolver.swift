@@ -79,15 +79,47 @@ public final class RendererResolver: Sendable {
     public func resolveRow(_ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache)
         -> Resolution
     {
+        var unused: [String] = []
+        return resolveRow(context, mappings: mappings, cache: &cache, fallbacks: &unused, wanted: false)
+    }
+
+    /// The renderer for one row, and in `fallbacks` what the lower levels of its chain give after the winning one
+    /// (each renderer once, the winner's left out), ending with the default renderer: what a renderer that lacks
+    /// the winner draws instead (Instant Cocoa's `with<ModelName>:` → `with<ModelClassName>:` → `withObject:`).
+    /// Empty for a row that got the default renderer, or none.
+    public func resolveRow(
+        _ context: ConditionContext, mappings: SectionMappings, cache: inout TypeChainCache,
+        fallbacks: inout [String], wanted: Bool = true
+    ) -> Resolution {
         let doc = context.document
         let classNode = Self.classNode(of: context)
         if !cache.valid || !Self.sameClass(classNode, cache.classNode, in: doc) {
             cache = classLevels(classNode, in: doc)
         }
-        if cache.short >= 0, let resolution = resolve(context, entry: cache.short) { return resolution }
-        if cache.full >= 0, let resolution = resolve(context, entry: cache.full) { return resolution }
+        fallbacks.removeAll(keepingCapacity: true)
+        var winner: Resolution?
+        // The levels in chain order; after the winner, the ones below it give the fallbacks.
+        func level(_ entry: Int) {
+            guard let resolution = resolve(context, entry: entry) else { return }
+            guard let won = winner else {
+                winner = resolution
+                return
+            }
+            if case .resolved(let r, _) = resolution, r != won.renderer, !fallbacks.contains(r) { fallbacks.append(r) }
+        }
+        if cache.short >= 0 { level(cache.short) }
+        if cache.full >= 0, winner == nil || wanted { level(cache.full) }
         for entry in mappings.rows where entry != cache.short && entry != cache.full {
-            if let resolution = resolve(context, entry: entry) { return resolution }
+            if winner != nil && !wanted { break }
+            level(entry)
+        }
+        if let winner {
+            guard case .resolved(let r, _) = winner, wanted else {
+                fallbacks.removeAll()
+                return winner
+            }
+            if let d = config.defaultRenderer, d != r, !fallbacks.contains(d) { fallbacks.append(d) }
+            return winner
         }
         if let d = config.defaultRenderer { return .defaulted(renderer: d) }
         var tried = classNode >= 0 ? Self.classTypes(doc.decodedStringBytes(classNode)) : []

@@ -31,7 +31,8 @@ public struct RowExplanation: Sendable {
     public var defaultRenderer: String?
     /// What the row gets (the same as `resolveRow`).
     public var resolution: Resolution
-    /// The renderer the row would get if its winning level had no mapping (nil: none).
+    /// The renderer the row would get if its winning level had no mapping, the first that is not the winner (nil:
+    /// none); for a resolved row, the first of its record's `fallbacks`.
     public var runnerUp: String?
 }
 
@@ -61,7 +62,8 @@ extension RendererResolver {
         outcomes.append(config.defaultRenderer.map { .defaulted(renderer: $0) })
         let decided = outcomes.indices.filter { outcomes[$0] != nil }
         let resolution = decided.first.flatMap { outcomes[$0] } ?? .unmapped(tried: levels.map(\.type))
-        let runnerUp = decided.dropFirst().lazy.compactMap { outcomes[$0]?.renderer }.first
+        let runnerUp = decided.dropFirst().lazy.compactMap { outcomes[$0]?.renderer }
+            .first { $0 != resolution.renderer }
         return RowExplanation(
             modelClass: modelClass, levels: levels, defaultRenderer: config.defaultRenderer, resolution: resolution,
             runnerUp: runnerUp)

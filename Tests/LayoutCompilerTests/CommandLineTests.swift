@@ -342,6 +342,53 @@ private func sha256(_ data: Data) throws -> String {
         #expect(wrong.status == 64 && wrong.err.contains("no row '99' in section 13: it has"), "\(wrong.err)")
     }
 
+    /// `check --client`: the rows one app version draws with a fallback of their chain, or cannot draw; the
+    /// records carry the chain (`fallbacks`) that makes it so.
+    @Test func checkClientReportsTheRowsAnOldAppDrawsWithAFallback() throws {
+        let config = """
+            version: 1
+            defaultRenderer: GenericCell
+            renderers:
+              - { renderer: SaleCell, types: Record, when: 'attributes["product.onSale"][0] == "true"' }
+              - { renderer: ListCell, types: ResultsList }
+              - { renderer: RefinementCell, types: Refinement }
+            supplementary:
+              - { kind: header, types: RefinementMenu, field: displayName, renderer: MenuHeader }
+            """
+        let app = "# app 1.0\nListCell\nMenuHeader   # headers\n"
+        try inDirectory([
+            "c.yaml": config, "app.txt": app, "app.json": #"["ListCell", "RefinementCell", "MenuHeader"]"#,
+        ]) { dir in
+            let sample = Fixtures.path("samples/search-page.json")
+            let compiled = try run(["compile", "--config", "c.yaml", sample], directory: dir)
+            #expect(compiled.out.contains(#""renderer":"SaleCell","fallbacks":["ListCell","GenericCell"]"#))
+            #expect(compiled.out.contains(#""renderer":"ListCell","fallbacks":["GenericCell"]"#))
+            let r = try run(["check", "--client", "app.txt", "c.yaml", sample], directory: dir)
+            #expect(r.status == 0, "\(r.out) \(r.err)")
+            #expect(r.out.contains("info [client-fallback]"))
+            #expect(
+                r.out.contains("row 0 (id prod01000): app.txt has no SaleCell; it draws the row as ListCell"),
+                "\(r.out)")
+            #expect(
+                r.out.contains("warning [client-missing]")
+                    && r.out.contains("app.txt has no RefinementCell nor any of its fallbacks (GenericCell)"))
+            #expect(
+                r.out.contains("app.txt: 6 rows drawn as mapped, 3 with a fallback, 15 by no renderer it has"),
+                "\(r.out)")
+            let failing = try run(
+                ["check", "--client", "app.txt", "--fail-on", "warning", "c.yaml", sample], directory: dir)
+            #expect(failing.status == 1)
+            let json = try run(["check", "--format", "json", "--client", "app.json", "c.yaml", sample], directory: dir)
+            let schema = try SchemaValidator(schema: Fixtures.bytes("schemas/check-report.schema.json"))
+            #expect(schema.validate(Array(json.out.utf8)).isEmpty, "\(schema.validate(Array(json.out.utf8)))")
+            #expect(
+                json.out.contains(#""missing" : 7"#) && json.out.contains(#""fallback" : 3"#), "\(json.out.suffix(400))"
+            )
+            let unreadable = try run(["check", "--client", "nope.txt", "c.yaml"], directory: dir)
+            #expect(unreadable.status == 64 && unreadable.err.contains("--client nope.txt: cannot read the file"))
+        }
+    }
+
     @Test func replayRefusesAnEmptyRange() throws {
         let r = try run(["replay", "--from-topic", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
         #expect(r.status == 64 && r.err.contains("--stop offset:2 is not after --start offset:5"), "\(r.err)")

@@ -42,6 +42,9 @@ import Testing
             for response in responses {
                 for (row, section, e) in try Self.explained(c, response) {
                     #expect(e.resolution.renderer == row.renderer, "\(config) \(section.id) \(row.id)")
+                    if case .resolved = e.resolution {
+                        #expect(row.fallbacks.first == e.runnerUp, "\(config) \(section.id) \(row.id)")
+                    }
                     rows += 1
                 }
             }

@@ -61,6 +61,8 @@ export interface RowEvent {
 export interface Row {
   id: string;
   renderer: string | null;
+  /** The lower levels of the row's renderer chain, ending with the default renderer: drawn when `renderer` is not available. */
+  fallbacks?: string[];
   model: unknown;
   action?: Action;
   events?: Record<string, RowEvent>;
@@ -121,7 +123,10 @@ export type RenderPlaceholder = (placeholder: Placeholder, section: Section, doc
 export interface LayoutViewOptions {
   /** The document elements are made in (default: the container's). */
   document?: Document;
+  /** Draws rows of other renderers, and of rows whose renderer none of `renderers` has. */
   renderRow?: RenderRow;
+  /** Row renderers by name: a row is drawn by its renderer, else the first of its `fallbacks` found here, else `renderRow`. */
+  renderers?: Record<string, RenderRow>;
   renderSupplementary?: RenderSupplementary;
   renderPlaceholder?: RenderPlaceholder;
   /** Draws a label as a section's first child (e.g. its type); none by default. */
@@ -136,6 +141,12 @@ export interface LayoutViewOptions {
 
 /** Makes the element labelling a section, or null for none. */
 export type RenderSectionLabel = (section: Section, document: Document) => Element | null;
+
+/** The renderer an app with `available` draws `row` with: its own, else the first of its fallbacks available, else null. */
+export declare function rendererFor(
+  row: Pick<Row, "renderer" | "fallbacks">,
+  available: readonly string[] | Record<string, unknown>,
+): string | null;
 
 /** Draws records into a container, keyed by section and row ids, animating what a change set changed. */
 export declare class LayoutView {

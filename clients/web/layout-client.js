@@ -672,6 +672,23 @@ export class LayoutFeed {
   }
 }
 
+/**
+ * The renderer `row` is drawn with by an app that has `available` (a list of names, or an object keyed by them): its
+ * own when available, else the first of its `fallbacks` that is (a renderer added after the app was released), else
+ * null (the app's generic drawing). An unresolved row (renderer null) has no chain: null.
+ * @param {{renderer: string | null, fallbacks?: string[]}} row
+ * @param {readonly string[] | Record<string, unknown>} available
+ * @returns {string | null}
+ */
+export function rendererFor(row, available) {
+  const has = Array.isArray(available)
+    ? (/** @type {string} */ name) => available.includes(name)
+    : (/** @type {string} */ name) => Object.prototype.hasOwnProperty.call(available, name);
+  if (row.renderer === null) return null;
+  if (has(row.renderer)) return row.renderer;
+  return (row.fallbacks || []).find(has) || null;
+}
+
 export class LayoutView {
   /**
    * @param {Element} container
@@ -681,6 +698,7 @@ export class LayoutView {
     this.container = container;
     this.document = options.document || container.ownerDocument;
     this.renderRow = options.renderRow || defaultRenderRow;
+    this.renderers = options.renderers || null;
     this.renderSupplementary = options.renderSupplementary || defaultRenderSupplementary;
     this.renderPlaceholder = options.renderPlaceholder || defaultRenderPlaceholder;
     this.renderSectionLabel = options.renderSectionLabel || null;
@@ -815,7 +833,9 @@ export class LayoutView {
     const rowKeys = itemKeys(rows);
     rows.forEach((/** @type {any} */ row, /** @type {number} */ n) => {
       keep(rowKeys[n], () => {
-        const rowEl = this.renderRow(row, section, this.document);
+        const renderers = this.renderers;
+        const chosen = renderers && rendererFor(row, renderers);
+        const rowEl = renderers && chosen ? renderers[chosen](row, section, this.document) : this.renderRow(row, section, this.document);
         rowEl.classList.add("lw-row");
         /** @type {HTMLElement} */ (rowEl).dataset.rowId = row.id;
         if (row.renderer === null) rowEl.classList.add("lw-unresolved");

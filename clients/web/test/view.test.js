@@ -2,7 +2,7 @@
 // stayed (so they can be animated rather than redrawn).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LayoutView, StaleBaseError } from "../layout-client.js";
+import { LayoutView, StaleBaseError, rendererFor } from "../layout-client.js";
 import { fixtures, skip, read } from "../test-support/fixtures.js";
 import { FakeDocument } from "../test-support/fake-dom.js";
 
@@ -93,6 +93,34 @@ test("clicking a row with events routes its onSelect", () => {
   assert.ok(b.classList.contains("lw-unresolved"));
   assert.equal(a.children[0].textContent, "Cell");
   assert.equal(a.children[1].textContent, "A");
+});
+
+test("an app without a row's renderer draws the first of its fallbacks it has", () => {
+  const document = new FakeDocument();
+  const record = JSON.stringify({
+    version: 2, source: null, page: null, diagnostics: [],
+    sections: [{ id: "S", path: "$", index: 0, type: "T", adaptor: "Generic", visible: true, rows: [
+      { id: "v", renderer: "VideoProductCell", fallbacks: ["ProductCell", "GenericContentCell"], model: {} },
+      { id: "p", renderer: "ProductCell", model: {} },
+      { id: "x", renderer: "Unknown", model: {} },
+      { id: "u", renderer: null, fallbacks: ["ProductCell"], model: {} },
+    ] }],
+  });
+  const cell = (name) => (row, _section, doc) => {
+    const el = doc.createElement("div");
+    el.textContent = `${name}:${row.id}`;
+    return el;
+  };
+  const container = document.createElement("div");
+  const view = new LayoutView(container, { document, animate: false, renderers: { ProductCell: cell("product") } });
+  view.render(record);
+  const [v, p, x, u] = container.children[0].children;
+  assert.equal(v.textContent, "product:v");
+  assert.equal(p.textContent, "product:p");
+  assert.equal(x.children[0].textContent, "Unknown", "no renderer of its chain: the default drawing");
+  assert.ok(u.classList.contains("lw-unresolved"));
+  assert.equal(rendererFor({ renderer: "VideoProductCell", fallbacks: ["ProductCell", "GenericContentCell"] }, ["GenericContentCell"]), "GenericContentCell");
+  assert.equal(rendererFor({ renderer: "VideoProductCell" }, ["ProductCell"]), null);
 });
 
 test("a section label, when asked for, is each section's first child and follows the record", { skip }, () => {

@@ -96,17 +96,21 @@ extension Layout {
         public var id: String
         /// Nil when no mapping resolved (the record's diagnostics say why).
         public var renderer: String?
+        /// What the lower levels of the row's renderer chain give, ending with the config's default renderer: an app
+        /// without a view for `renderer` draws the first of these it has (`RendererRegistry` does). Nil: none.
+        public var fallbacks: [String]?
         public var model: JSONValue
         public var action: Action?
         /// Named events (`onSelect`, ...) the config declares for the row.
         public var events: [String: Event]?
 
         public init(
-            id: String, renderer: String?, model: JSONValue = .object([:]), action: Action? = nil,
-            events: [String: Event]? = nil
+            id: String, renderer: String?, fallbacks: [String]? = nil, model: JSONValue = .object([:]),
+            action: Action? = nil, events: [String: Event]? = nil
         ) {
             self.id = id
             self.renderer = renderer
+            self.fallbacks = fallbacks
             self.model = model
             self.action = action
             self.events = events

@@ -59,9 +59,17 @@ public struct RendererRegistry<View> {
     /// Whether a renderer has a factory of its own (false: the fallback draws its rows).
     public func isRegistered(_ renderer: String) -> Bool { rows[renderer] != nil }
 
-    /// The view for `row` of `section`.
+    /// The renderer `row` is drawn with here: its own if registered, else the first of its `fallbacks` that is (a
+    /// renderer added after this app was released), else nil (the registry's fallback draws it).
+    public func renderer(for row: Layout.Row) -> String? {
+        if let r = row.renderer, rows[r] != nil { return r }
+        guard row.renderer != nil else { return nil }  // unresolved: no chain to fall back along
+        return row.fallbacks?.first { rows[$0] != nil }
+    }
+
+    /// The view for `row` of `section`: by `renderer(for:)`, else the registry's fallback.
     public func view(for row: Layout.Row, in section: Layout.Section) -> View {
-        (row.renderer.flatMap { rows[$0] } ?? fallback)(row, section)
+        (renderer(for: row).flatMap { rows[$0] } ?? fallback)(row, section)
     }
 
     /// The `kind` view of `section` (header, footer, ...), if it has one and something draws it.

@@ -43,6 +43,7 @@ extension Wire {
         @inlinable public static var rows: StaticString { "rows" }
         // A row, a view, an event, an action.
         @inlinable public static var renderer: StaticString { "renderer" }
+        @inlinable public static var fallbacks: StaticString { "fallbacks" }
         @inlinable public static var model: StaticString { "model" }
         @inlinable public static var action: StaticString { "action" }
         @inlinable public static var events: StaticString { "events" }
@@ -72,7 +73,8 @@ extension Wire {
         public static let all: [StaticString] = [
             version, source, page, sections, diagnostics, file, topic, partition, offset, timestamp, key, type, name,
             contentPath, siteRootPath, siteProductionURL, canonical, id, path, index, adaptor, visible, parent, group,
-            by, value, attributes, header, footer, supplementary, placeholder, kind, message, rows, renderer, model,
+            by, value, attributes, header, footer, supplementary, placeholder, kind, message, rows, renderer, fallbacks,
+            model,
             action, events, handler, fields, target, label, severity, code, base, hash, record, replace, updates,
             deletes, inserts, moves, paths, from, to, section, row,
         ]

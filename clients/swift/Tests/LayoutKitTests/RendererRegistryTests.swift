@@ -1,3 +1,4 @@
+import Foundation
 import LayoutKit
 import Testing
 
@@ -26,6 +27,31 @@ import Testing
         // A placeholder without a renderer uses the built-in name for its kind.
         #expect(registry.placeholderView(of: s) == "spinner:loading")
         #expect(registry.isRegistered("ProductCell") && !registry.isRegistered("Unregistered"))
+    }
+
+    /// An app released before `VideoProductCell` existed draws the row with the first renderer of its chain it has.
+    @Test func aRegistryWithoutTheRenderersFirstChoiceDrawsItsFallback() throws {
+        var oldApp = RendererRegistry<String>(fallback: { row, _ in "generic:\(row.id)" })
+        oldApp.register("ProductCell") { row, _ in "product:\(row.id)" }
+        oldApp.register("GenericContentCell") { row, _ in "content:\(row.id)" }
+        // As the server sends it: the record's row, read by the kit.
+        let json = #"{"id":"v1","renderer":"VideoProductCell","fallbacks":["ProductCell","GenericContentCell"],"model":{}}"#
+        let row = try JSONDecoder().decode(Layout.Row.self, from: Data(json.utf8))
+        #expect(row.fallbacks == ["ProductCell", "GenericContentCell"])
+        #expect(oldApp.renderer(for: row) == "ProductCell")
+        #expect(oldApp.view(for: row, in: Self.section) == "product:v1")
+        var older = RendererRegistry<String>(fallback: { row, _ in "generic:\(row.id)" })
+        older.register("GenericContentCell") { row, _ in "content:\(row.id)" }
+        #expect(older.view(for: row, in: Self.section) == "content:v1")
+        // An app that has it draws it; nothing registered: the registry's fallback.
+        var newApp = oldApp
+        newApp.register("VideoProductCell") { row, _ in "video:\(row.id)" }
+        #expect(newApp.view(for: row, in: Self.section) == "video:v1")
+        #expect(RendererRegistry<String>(fallback: { _, _ in "none" }).view(for: row, in: Self.section) == "none")
+        // A record without fallbacks (an older server) reads and draws as before.
+        let plain = try JSONDecoder().decode(
+            Layout.Row.self, from: Data(#"{"id":"p","renderer":"ProductCell","model":{}}"#.utf8))
+        #expect(plain.fallbacks == nil && oldApp.view(for: plain, in: Self.section) == "product:p")
     }
 
     @Test func selectionGoesToTheEventHandlerThenTheAction() {
