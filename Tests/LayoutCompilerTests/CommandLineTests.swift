@@ -389,6 +389,43 @@ private func sha256(_ data: Data) throws -> String {
         }
     }
 
+    /// docs/mapping-config.md's walkthrough, as written: each file it shows is written, each command run in that
+    /// directory (with the samples), and every output line it shows must appear, with the exit status it gives.
+    @Test func theDocumentedWalkthroughRunsAsWritten() throws {
+        let doc = Fixtures.text("docs/mapping-config.md")
+        let lines = doc.components(separatedBy: "\n")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("samples"), withDestinationURL: URL(fileURLWithPath: Fixtures.path("samples")))
+        /// The lines of the fenced block that starts after line `n`.
+        func block(after n: Int) -> [String] {
+            guard let open = lines[(n + 1)...].firstIndex(where: { $0.hasPrefix("```") }),
+                let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+            else { return [] }
+            return Array(lines[(open + 1)..<close])
+        }
+        var steps = 0
+        for (n, line) in lines.enumerated() {
+            if let name = line.firstMatch(of: /<!-- walkthrough file: (\S+) -->/)?.output.1 {
+                try (block(after: n).joined(separator: "\n") + "\n").write(
+                    to: dir.appendingPathComponent(String(name)), atomically: true, encoding: .utf8)
+            } else if let status = line.firstMatch(of: /<!-- walkthrough run status=([0-9]+) -->/)?.output.1 {
+                let shown = block(after: n)
+                let command = try #require(shown.first?.split(separator: " ").map(String.init))
+                try #require(command.count > 2 && command[0] == "$" && command[1] == "layout-worker")
+                let r = try run(Array(command.dropFirst(2)), directory: dir)
+                #expect(r.status == Int32(status), "\(shown[0]): \(r.status) \(r.err)")
+                for expected in shown.dropFirst() where !expected.isEmpty {
+                    #expect((r.out + r.err).contains(expected), "\(shown[0]) does not print: \(expected)\n\(r.out)")
+                }
+                steps += 1
+            }
+        }
+        #expect(steps >= 5)
+    }
+
     @Test func replayRefusesAnEmptyRange() throws {
         let r = try run(["replay", "--from-topic", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
         #expect(r.status == 64 && r.err.contains("--stop offset:2 is not after --start offset:5"), "\(r.err)")
