@@ -423,7 +423,7 @@ private func sha256(_ data: Data) throws -> String {
                 steps += 1
             }
         }
-        #expect(steps >= 5)
+        #expect(steps >= 6)
     }
 
     @Test func replayRefusesAnEmptyRange() throws {
