@@ -12,6 +12,8 @@ let rdkafkaLinker: [LinkerSetting] =
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // The project's own code builds without a warning (dependencies are built with theirs suppressed).
+    .unsafeFlags(["-warnings-as-errors"]),
 ]
 
 let package = Package(

@@ -114,7 +114,7 @@ struct ApplyCommand: ParsableCommand {
     private func apply(_ changes: [UInt8], to record: [UInt8]?, what: String) throws -> [UInt8] {
         do {
             return try ChangeSetApplier().apply(changes, to: record)
-        } catch let error as ChangeSetError {
+        } catch {
             Output.error("\(what): \(error)")
             throw ExitCode(1)
         }

@@ -1,5 +1,5 @@
 import Adaptors
-public import ContentTree
+import ContentTree
 import LayoutJSON
 
 /// The findings that catch a misspelling a config would otherwise take silently: a mapping's type that is close to

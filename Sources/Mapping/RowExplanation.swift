@@ -1,4 +1,4 @@
-public import LayoutJSON
+import LayoutJSON
 
 /// Why a row got its renderer: every level of its renderer chain (its model's `@class` short and full names, its
 /// section's type, the section's adaptor), each mapping tried there with its condition, the values the condition

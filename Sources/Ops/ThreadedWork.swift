@@ -1,5 +1,5 @@
 import Foundation
-public import ServiceLifecycle
+import ServiceLifecycle
 
 /// The one way every long-running command runs its blocking loop (the serve worker, a replay): on a thread of its
 /// own, inside a lifecycle service, so SIGTERM and SIGINT reach it the same way (ServiceLifecycle's graceful

@@ -397,8 +397,9 @@ private func sha256(_ data: Data) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-walk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = URL(fileURLWithPath: Fixtures.path("samples"))
         try FileManager.default.createSymbolicLink(
-            at: dir.appendingPathComponent("samples"), withDestinationURL: URL(fileURLWithPath: Fixtures.path("samples")))
+            at: dir.appendingPathComponent("samples"), withDestinationURL: samples)
         /// The lines of the fenced block that starts after line `n`.
         func block(after n: Int) -> [String] {
             guard let open = lines[(n + 1)...].firstIndex(where: { $0.hasPrefix("```") }),

@@ -35,7 +35,9 @@ import Testing
         oldApp.register("ProductCell") { row, _ in "product:\(row.id)" }
         oldApp.register("GenericContentCell") { row, _ in "content:\(row.id)" }
         // As the server sends it: the record's row, read by the kit.
-        let json = #"{"id":"v1","renderer":"VideoProductCell","fallbacks":["ProductCell","GenericContentCell"],"model":{}}"#
+        let json =
+            #"{"id":"v1","renderer":"VideoProductCell","#
+            + #""fallbacks":["ProductCell","GenericContentCell"],"model":{}}"#
         let row = try JSONDecoder().decode(Layout.Row.self, from: Data(json.utf8))
         #expect(row.fallbacks == ["ProductCell", "GenericContentCell"])
         #expect(oldApp.renderer(for: row) == "ProductCell")
