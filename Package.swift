@@ -168,6 +168,7 @@ let package = Package(
             name: "LayoutPreview",
             dependencies: [
                 "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka", "Ops",
+                "Mapping",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

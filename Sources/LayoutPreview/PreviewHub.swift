@@ -1,6 +1,8 @@
 import LayoutDiff
+import LayoutJSON
 import LayoutKit
 public import LayoutRecord
+public import Mapping
 public import ServiceLifecycle
 
 /// The pages a preview shows and the connections watching them. Sources hand it records (it diffs them against what
@@ -13,6 +15,8 @@ public actor PreviewHub: Service {
     private var subscribers: [Int: AsyncStream<PreviewEvent>.Continuation] = [:]
     private var nextSubscriber = 0
     private let pingInterval: Duration
+    /// The resolver of the config the records were compiled with (nil: none here, e.g. a followed topic).
+    private var resolver: RendererResolver?
 
     public init(pageNames: [String], pingInterval: Duration = .seconds(15)) {
         pages = pageNames.map { PreviewPage(name: $0) }
@@ -85,6 +89,28 @@ public actor PreviewHub: Service {
             return report("\(origin): \(error); waiting for a record or a change set from empty", page: page)
         }
         replace(page, with: target, changeSet: changeSet)
+    }
+
+    /// The records from now on are compiled with `resolver`'s config (what `explain` answers with).
+    public func use(_ resolver: RendererResolver?) { self.resolver = resolver }
+
+    /// Why row `row` of the `section`-th section of page `page` (as the record lists them) got its renderer: what
+    /// `layout-worker explain` prints, worked out on the record (its models are the response's bytes), or why not.
+    public func explain(page: Int, section: Int, row: Int) -> String {
+        guard let resolver else {
+            return "no mapping config here (this preview follows a topic): run `layout-worker explain` on the response"
+        }
+        guard pages.indices.contains(page), let record = pages[page].record, let doc = try? JSONReader().read(record)
+        else { return "page \(page) has no record" }
+        guard let sections = doc.value(doc.root, "sections"), let s = doc.element(sections, section),
+            let rows = doc.value(s, "rows"), let r = doc.element(rows, row), let model = doc.value(r, "model")
+        else { return "page \(page) has no row \(row) in its section \(section)" }
+        let text = { (key: JSONKey) in doc.value(s, key).flatMap(doc.string) ?? "" }
+        let context = ConditionContext(
+            document: doc, model: model, row: row, section: doc.value(s, "index").flatMap(doc.int) ?? section,
+            sectionType: text("type"))
+        let explanation = resolver.explainRow(context, adaptor: text("adaptor"))
+        return explanation.lines(origin: resolver.config.origin).joined(separator: "\n")
     }
 
     /// Sets (or, with nil, clears) the problem of one page, or of the whole preview when `page` is nil.

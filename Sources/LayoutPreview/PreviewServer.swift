@@ -54,6 +54,14 @@ public struct PreviewEndpoints: HTTPResponder {
                     try await writer.finish(nil)
                 })
         }
+        if request.uri.path == "/explain" {
+            // ?page=P&section=S&row=R: the row's renderer chain, as `layout-worker explain` prints it.
+            let query = request.uri.queryParameters
+            guard let p = query["page"].flatMap({ Int(String($0)) }),
+                let s = query["section"].flatMap({ Int(String($0)) }), let r = query["row"].flatMap({ Int(String($0)) })
+            else { return PlainResponse.text(.badRequest, "explain takes ?page=P&section=S&row=R (numbers)\n") }
+            return PlainResponse.text(.ok, await hub.explain(page: p, section: s, row: r) + "\n")
+        }
         return page.response(for: request) ?? PlainResponse.text(.notFound, "not found\n")
     }
 }

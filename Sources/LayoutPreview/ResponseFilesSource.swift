@@ -75,6 +75,7 @@ public struct ResponseFilesSource: Service {
                 let compiler = LayoutCompiler(config: checked.config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
                 state.step = PageStep(for: compiler)
+                await hub.use(compiler.resolver)
                 recompileAll = true
                 logger.info("config loaded", metadata: ["config": "\(configPath)"])
                 await hub.report(nil, page: nil)

@@ -78,35 +78,11 @@ struct ExplainCommand: ParsableCommand {
         return [(section, index)]
     }
 
-    /// The explanation as `explain` prints it.
+    /// The explanation as `explain` prints it: which row, then `RowExplanation.lines`.
     static func text(
         _ e: RowExplanation, row: LayoutRow, index: Int, of section: LayoutSection, config: MappingConfig
     ) -> [String] {
-        var lines = [
-            "row \(index) (id \(row.id)) of section \(section.index) \(section.id): \(section.type) → \(section.adaptor)",
-            "model: " + (e.modelClass.map { "@class \($0)" } ?? "no @class"),
-            "chain:",
-        ]
-        let place = { (l: SourceLocation?) in l.map { " (\(config.origin):\($0))" } ?? "" }
-        for (n, level) in e.levels.enumerated() {
-            lines.append("  \(n + 1). \(level.type) (\(level.role))" + (level.candidates.isEmpty ? ": no mapping" : ""))
-            for c in level.candidates {
-                let when = c.condition.map { " when '\($0)'" } ?? " (no condition)"
-                let values = c.readings.map { "\($0.path) = \($0.value ?? "missing")" }.joined(separator: ", ")
-                lines.append(
-                    "     renderer \(c.renderer)\(place(c.location))\(when) → \(c.holds)"
-                        + (values.isEmpty ? "" : " (\(values))"))
-            }
-        }
-        lines.append("  \(e.levels.count + 1). defaultRenderer: \(e.defaultRenderer ?? "none")")
-        switch e.resolution {
-        case .resolved(let renderer, let type): lines.append("chosen: \(renderer), at \(type)")
-        case .defaulted(let renderer): lines.append("chosen: \(renderer), the default renderer (no mapping held)")
-        case .ambiguous(let type, let renderers):
-            lines.append("ambiguous at \(type): \(renderers.joined(separator: ", ")) all hold; the row is unresolved")
-        case .unmapped: lines.append("unmapped: no mapping held and there is no defaultRenderer")
-        }
-        lines.append("runner-up: \(e.runnerUp ?? "none")")
-        return lines
+        ["row \(index) (id \(row.id)) of section \(section.index) \(section.id): \(section.type) → \(section.adaptor)"]
+            + e.lines(origin: config.origin)
     }
 }

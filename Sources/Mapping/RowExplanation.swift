@@ -36,6 +36,35 @@ public struct RowExplanation: Sendable {
     public var runnerUp: String?
 }
 
+extension RowExplanation {
+    /// The explanation as `explain` and the preview show it: the model, the chain level by level (each mapping with
+    /// its place in the config `origin`, its condition, the values read and the result), the winner, the runner-up.
+    public func lines(origin: String) -> [String] {
+        var lines = ["model: " + (modelClass.map { "@class \($0)" } ?? "no @class"), "chain:"]
+        let place = { (l: SourceLocation?) in l.map { " (\(origin):\($0))" } ?? "" }
+        for (n, level) in levels.enumerated() {
+            lines.append("  \(n + 1). \(level.type) (\(level.role))" + (level.candidates.isEmpty ? ": no mapping" : ""))
+            for c in level.candidates {
+                let when = c.condition.map { " when '\($0)'" } ?? " (no condition)"
+                let values = c.readings.map { "\($0.path) = \($0.value ?? "missing")" }.joined(separator: ", ")
+                lines.append(
+                    "     renderer \(c.renderer)\(place(c.location))\(when) → \(c.holds)"
+                        + (values.isEmpty ? "" : " (\(values))"))
+            }
+        }
+        lines.append("  \(levels.count + 1). defaultRenderer: \(defaultRenderer ?? "none")")
+        switch resolution {
+        case .resolved(let renderer, let type): lines.append("chosen: \(renderer), at \(type)")
+        case .defaulted(let renderer): lines.append("chosen: \(renderer), the default renderer (no mapping held)")
+        case .ambiguous(let type, let renderers):
+            lines.append("ambiguous at \(type): \(renderers.joined(separator: ", ")) all hold; the row is unresolved")
+        case .unmapped: lines.append("unmapped: no mapping held and there is no defaultRenderer")
+        }
+        lines.append("runner-up: \(runnerUp ?? "none")")
+        return lines
+    }
+}
+
 extension RendererResolver {
     /// The chain `resolveRow` walks for the row in `context` of a section made by `adaptor`, every mapping tried
     /// and its outcome.

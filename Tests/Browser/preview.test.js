@@ -123,7 +123,7 @@ test("an ambiguous row is marked, with its diagnostic on the row", async () => {
   assert.equal(plain, 0, "no other row carries a diagnostic");
 });
 
-test("selecting a row shows its JSON; containers show on demand", async () => {
+test("selecting a row shows its JSON and why it got its renderer; containers show on demand", async () => {
   const record = compiled();
   // The first ambiguous row of the results list (what the screenshot shows).
   const results = record.sections.find((/** @type {any} */ s) => s.type === "ResultsList");
@@ -133,6 +133,10 @@ test("selecting a row shows its JSON; containers show on demand", async () => {
   const json = JSON.parse(await page.evaluate(`document.getElementById("selected-json").textContent`));
   assert.deepEqual(json, results.rows[n]);
   assert.equal(await page.evaluate(`document.querySelectorAll(".lw-selected").length`), 1);
+  // Why it has no renderer: the server's explanation, as `layout-worker explain` prints it.
+  const why = await page.waitFor(`document.getElementById("selected-explain").textContent.includes("runner-up") && document.getElementById("selected-explain").textContent`);
+  assert.match(why, /^model: @class com\.endeca\.infront\.cartridge\.model\.Record\nchain:\n  1\. Record \(@class short name\)/);
+  assert.match(why, /\nambiguous at Record: .+ all hold; the row is unresolved\n/);
   const before = await page.evaluate(`document.querySelectorAll("#view > .lw-section").length`);
   await page.evaluate(`document.getElementById("containers").click()`);
   const all = await page.evaluate(`document.querySelectorAll("#view > .lw-section").length`);

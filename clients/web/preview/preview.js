@@ -18,6 +18,7 @@ const state = {
   findings: new Map(),
   /** @type {any} the current record, parsed */ record: null,
   /** @type {{section: string, row: number} | null} */ selected: null,
+  /** @type {string | null} the row whose explanation was asked for last */ explaining: null,
 };
 
 const view = new LayoutView($("view"), {
@@ -329,15 +330,31 @@ function markSelection() {
   if (!sel || row === undefined) {
     $("selected-where").textContent = "";
     $("selected-json").textContent = "";
+    $("selected-explain").textContent = "";
     return;
   }
   $("selected-where").textContent = `section ${sections[n].id} (${sections[n].type}), row ${sel.row}`;
   $("selected-json").textContent = JSON.stringify(row, null, 2);
+  explain(state.current, n, sel.row);
   const sectionEl = Array.from(view.container.children).find(
     (el) => /** @type {HTMLElement} */ (el).dataset.key === sel.section,
   );
   const rowEl = sectionEl && sectionEl.querySelector(`.lw-row[data-row-index="${sel.row}"]`);
   if (rowEl) rowEl.classList.add("lw-selected");
+}
+
+/**
+ * Shows why row `row` of the `section`-th section of page `page` got its renderer (the server's `/explain`, what
+ * `layout-worker explain` prints); a later selection wins over an answer still on its way.
+ * @param {number} page @param {number} section @param {number} row
+ */
+function explain(page, section, row) {
+  const asked = `${page}/${section}/${row}`;
+  state.explaining = asked;
+  fetch(`/explain?page=${page}&section=${section}&row=${row}`)
+    .then((response) => response.text())
+    .then((text) => { if (state.explaining === asked) $("selected-explain").textContent = text; })
+    .catch((error) => { if (state.explaining === asked) $("selected-explain").textContent = String(error); });
 }
 
 /** @type {HTMLInputElement} */ ($("containers")).addEventListener("change", (event) => {
