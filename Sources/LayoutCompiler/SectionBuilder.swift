@@ -138,7 +138,10 @@ struct SectionBuilder {
         var duplicates: [String] = []
         // One context for the section, moved from row to row (making one per row counts references).
         var context = ConditionContext(document: doc, model: 0, row: 0, section: head.index, sectionType: head.type)
+        // Each row's fallbacks are worked out in `fallbacks`; rows whose list is the same as the previous one's
+        // share that one's storage (`shared`), so a section's rows allocate one list, not one each.
         var fallbacks: [String] = []
+        var shared: [String] = []
         for n in 0..<count {
             // The row's fields are read in place: copying the whole row counts references.
             let r = rowIndexes?[n] ?? n
@@ -146,6 +149,10 @@ struct SectionBuilder {
             context.row = n
             let resolution = setup.resolver.resolveRow(
                 context, mappings: plan.mappings, cache: &chainCache, fallbacks: &fallbacks)
+            if fallbacks != shared {
+                shared = []  // storage of its own: `fallbacks` stays unshared, reused without copying
+                shared.append(contentsOf: fallbacks)
+            }
             report(
                 resolution, what: "row \(n) (id \(adapted.rows[r].id))", path: path, fallsBackToDefault: true)
             if count > 1
@@ -156,7 +163,7 @@ struct SectionBuilder {
             }
             rows.append(
                 LayoutRow(
-                    id: adapted.rows[r].id, renderer: resolution.renderer, fallbacks: fallbacks, model: context.model,
+                    id: adapted.rows[r].id, renderer: resolution.renderer, fallbacks: shared, model: context.model,
                     action: adapted.rows[r].action,
                     events: setup.events.isEmpty
                         ? [] : rowEvents(context, adaptor: plan.mappings.adaptor, row: adapted.rows[r].id, path: path)))
