@@ -4,6 +4,7 @@ import LayoutCompiler
 import LayoutDiff
 import LayoutRecord
 public import Logging
+import Mapping
 import Ops
 public import ServiceLifecycle
 
@@ -67,12 +68,17 @@ public struct ResponseFilesSource: Service {
         switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
-            switch CheckedMappingConfig.load(contents: bytes, path: configPath) {
-            case .success(let checked):
-                for warning in checked.warnings where warning.severity == .warning {
-                    logger.warning("config warning", metadata: ["finding": "\(warning)"])
+            switch ConfigFile.load(contents: bytes, path: configPath) {
+            case .success(let config):
+                // What `check` finds: a config with an error finding is still drawn here (the preview is where its
+                // ambiguous rows are seen), and the log says that serve and replay refuse it.
+                for finding in ConfigChecker().check(config) where finding.severity >= .warning {
+                    logger.warning(
+                        finding.severity == .error
+                            ? "config refused by check: serve and replay will not take it; drawn here to show it"
+                            : "config warning", metadata: ["finding": "\(finding)"])
                 }
-                let compiler = LayoutCompiler(config: checked.config, maxInputBytes: maxInputBytes)
+                let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
                 state.step = PageStep(for: compiler)
                 await hub.use(compiler.resolver)

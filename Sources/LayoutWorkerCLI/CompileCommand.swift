@@ -33,7 +33,7 @@ struct CompileCommand: ParsableCommand {
     }
 
     func run() throws {
-        let mapping = try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config
+        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path())
         var queue = CompileQueue(
             compiler: LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes),
             maxInputBytes: limit.maxInputBytes, pretty: pretty,

@@ -50,3 +50,22 @@ func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
         throw ExitCode(2)
     }
 }
+
+/// The config at `path` as the commands that show what a config does take it (`compile`, `diff`, `explain`): a
+/// config that does not load is every error on stderr and exit 2; one that `check` refuses (an ambiguity, say) is
+/// used all the same — these commands are where its effect is looked at — with each error finding on stderr and
+/// a line saying that `serve` and `replay` will not take it.
+func loadConfigToInspectOrExit(_ path: String) throws -> MappingConfig {
+    switch ConfigFile.load(path) {
+    case .failure(let e):
+        for d in e.diagnostics { Output.error(d.description) }
+        throw ExitCode(2)
+    case .success(let config):
+        let errors = ConfigChecker().check(config).filter { $0.severity == .error }
+        for d in errors { Output.error(d.description) }
+        if !errors.isEmpty {
+            Output.error("\(path): check refuses this config (serve and replay will not take it); used here as it is")
+        }
+        return config
+    }
+}

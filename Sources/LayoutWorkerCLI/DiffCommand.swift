@@ -28,7 +28,7 @@ struct DiffCommand: ParsableCommand {
         let compiler =
             responses
             ? LayoutCompiler(
-                config: try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config,
+                config: try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path()),
                 maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {

@@ -22,7 +22,7 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var limit: InputLimitOptions
 
     func run() throws {
-        let mapping = try loadCheckedConfigOrExit(config ?? DefaultMappingConfig.path()).config
+        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path())
         let input: NamedInput
         switch InputSource.file(response, maxBytes: limit.maxInputBytes) {
         case .success(let i): input = i
