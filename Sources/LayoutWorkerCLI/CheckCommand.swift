@@ -66,15 +66,16 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var survey = ResponseSurvey()
+        let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
         for path in responses {
             if path == "-" {
                 InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes) {
-                    report.responses.append(compile($0, with: mapping, app: app, into: &survey))
+                    report.responses.append(compile($0, with: compiler, app: app, into: &survey))
                 }
             } else {
                 report.responses.append(
                     compile(
-                        InputSource.file(path, maxBytes: limit.maxInputBytes), with: mapping, app: app, into: &survey))
+                        InputSource.file(path, maxBytes: limit.maxInputBytes), with: compiler, app: app, into: &survey))
             }
         }
         report.findings =
@@ -101,29 +102,18 @@ struct CheckCommand: ParsableCommand {
 
     /// One response's sections, rows and findings (its survey added to `survey`).
     private func compile(
-        _ read: Result<NamedInput, InputError>, with mapping: MappingConfig, app: ClientRenderers?,
+        _ read: Result<NamedInput, InputError>, with compiler: LayoutCompiler, app: ClientRenderers?,
         into survey: inout ResponseSurvey
     ) -> CheckReport.Response {
-        let failed = { (name: String, code: String, message: String) in
-            CheckReport.Response(
-                file: name, sections: [],
-                findings: [.init(severity: "error", code: code, file: name, message: message)])
+        let inspected: InspectedResponse
+        switch InspectedResponse.compile(read, with: compiler) {
+        case .success(let r): inspected = r
+        case .failure(let e):
+            return CheckReport.Response(
+                file: e.name, sections: [],
+                findings: [.init(severity: "error", code: e.code, file: e.name, message: e.message)])
         }
-        let input: NamedInput
-        switch read {
-        case .success(let i): input = i
-        case .failure(let e): return failed(e.name, e.code, e.message)
-        }
-        let path = input.name
-        let document: JSONDocument
-        do {
-            document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
-        } catch {
-            return failed(path, "invalid-json", "\(error)")
-        }
-        let tree = ContentTree(document: document)
-        let record = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
-            .layout(tree, source: RecordSource(file: path))
+        let (path, tree, record) = (inspected.name, inspected.tree, inspected.record)
         survey.add(record, tree: tree)
         var response = CheckReport.response(record, file: path)
         if let app {

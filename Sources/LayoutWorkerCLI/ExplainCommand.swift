@@ -23,22 +23,14 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path())
-        let input: NamedInput
-        switch InputSource.file(response, maxBytes: limit.maxInputBytes) {
-        case .success(let i): input = i
-        case .failure(let e):
-            Output.error("\(e.name): \(e.message)")
-            throw ExitCode(1)
-        }
-        let document: JSONDocument
-        do {
-            document = try JSONReader(maxDepth: mapping.options.maxDepth).read(input.bytes)
-        } catch {
-            Output.error("\(response): invalid-json: \(error)")
-            throw ExitCode(1)
-        }
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
-        let record = compiler.layout(ContentTree(document: document), source: RecordSource(file: response))
+        let record: LayoutRecord
+        switch InspectedResponse.compile(InputSource.file(response, maxBytes: limit.maxInputBytes), with: compiler) {
+        case .success(let r): record = r.record
+        case .failure(let e):
+            Output.error("\(e.name): \(e.code): \(e.message)")
+            throw ExitCode(1)
+        }
         let rows = try chosen(in: record)
         for (n, (section, index)) in rows.enumerated() {
             if n > 0 { Output.line("") }

@@ -51,7 +51,7 @@ public struct ConfigChecker: Sendable {
     /// Where an entry is, for findings: the config's origin with the entry's line.
     private struct Place {
         let origin: String
-        func at(_ e: Entry) -> String { e.location.map { "\(origin):\($0)" } ?? origin }
+        func at(_ e: Entry) -> String { ConfigChecker.place(origin, e.location) }
         func line(_ e: Entry) -> String { e.location.map { " (line \($0.line))" } ?? "" }
     }
 

@@ -108,8 +108,13 @@ extension ConfigChecker {
         survey.responses == 1 ? "this response" : "these \(survey.responses) responses"
     }
 
+    /// Where a finding is: the config's origin, with line and column when known.
+    static func place(_ origin: String, _ location: SourceLocation?) -> String {
+        location.map { "\(origin):\($0)" } ?? origin
+    }
+
     static func place(_ config: MappingConfig, _ location: SourceLocation?) -> String {
-        location.map { "\(config.origin):\($0)" } ?? config.origin
+        place(config.origin, location)
     }
 }
 
