@@ -3,9 +3,9 @@ import Foundation
 import LayoutKit
 public import Mapping
 
-/// A mapping config file as the commands that run it take it (`serve` at start and on every reload, `replay`;
-/// `check` reports the same findings, and `compile`, `diff`, `explain` and the preview print them): read once,
-/// loaded and checked by `ConfigChecker`. A config with any error finding is refused; warnings come with it.
+/// A mapping config file as every command takes it (`serve` at start and on every reload, `replay`, `compile`,
+/// `diff`, `explain`, the preview; `check` reports the same findings): read once, loaded and checked by
+/// `ConfigChecker`. A config with any error finding is refused; warnings come with it.
 public struct CheckedMappingConfig: Sendable {
     public let path: String
     public let config: MappingConfig

@@ -18,11 +18,13 @@ public struct ResponseFilesSource: Service {
     let responsePaths: [String]
     let hub: PreviewHub
     let maxInputBytes: Int
+    /// Draw a config `check` refuses (`--accept-check-errors`) instead of treating it as one that does not load.
+    let acceptCheckErrors: Bool
     let interval: Duration
     let logger: Logger
 
     public init(
-        config: String, responses: [String], hub: PreviewHub, maxInputBytes: Int,
+        config: String, responses: [String], hub: PreviewHub, maxInputBytes: Int, acceptCheckErrors: Bool = false,
         interval: Duration = .milliseconds(250),
         logger: Logger
     ) {
@@ -30,6 +32,7 @@ public struct ResponseFilesSource: Service {
         responsePaths = responses
         self.hub = hub
         self.maxInputBytes = maxInputBytes
+        self.acceptCheckErrors = acceptCheckErrors
         self.interval = interval
         self.logger = logger
     }
@@ -63,21 +66,33 @@ public struct ResponseFilesSource: Service {
     }
 
     /// Reads every file once; recompiles what changed.
+    /// The config in `bytes` if it loads and `check` finds no error in it (with `acceptCheckErrors`: if it loads;
+    /// its error findings are logged, saying that serve and replay refuse it); warnings are logged.
+    func usable(_ bytes: [UInt8]) -> Result<MappingConfig, MappingConfigError> {
+        let config: MappingConfig
+        switch ConfigFile.load(contents: bytes, path: configPath) {
+        case .success(let c): config = c
+        case .failure(let e): return .failure(e)
+        }
+        let findings = ConfigChecker().check(config)
+        let errors = findings.filter { $0.severity == .error }
+        if !errors.isEmpty && !acceptCheckErrors { return .failure(MappingConfigError(diagnostics: errors)) }
+        for finding in findings where finding.severity >= .warning {
+            logger.warning(
+                finding.severity == .error
+                    ? "config refused by check, drawn all the same (--accept-check-errors); serve and replay will not take it"
+                    : "config warning", metadata: ["finding": "\(finding)"])
+        }
+        return .success(config)
+    }
+
     func pass(_ state: inout State) async {
         var recompileAll = false
         switch read(configPath, as: "config", &state.stamps) {
         case .bytes(let bytes) where bytes != state.config:
             state.config = bytes
-            switch ConfigFile.load(contents: bytes, path: configPath) {
+            switch usable(bytes) {
             case .success(let config):
-                // What `check` finds: a config with an error finding is still drawn here (the preview is where its
-                // ambiguous rows are seen), and the log says that serve and replay refuse it.
-                for finding in ConfigChecker().check(config) where finding.severity >= .warning {
-                    logger.warning(
-                        finding.severity == .error
-                            ? "config refused by check: serve and replay will not take it; drawn here to show it"
-                            : "config warning", metadata: ["finding": "\(finding)"])
-                }
                 let compiler = LayoutCompiler(config: config, maxInputBytes: maxInputBytes)
                 state.compiler = compiler
                 state.step = PageStep(for: compiler)

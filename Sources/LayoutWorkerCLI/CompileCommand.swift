@@ -19,6 +19,7 @@ struct CompileCommand: ParsableCommand {
     var pretty = false
 
     @OptionGroup var limit: InputLimitOptions
+    @OptionGroup var accept: AcceptCheckErrorsOption
 
     @Argument(help: "Response files; none or '-' reads NDJSON from stdin.")
     var files: [String] = []
@@ -33,7 +34,8 @@ struct CompileCommand: ParsableCommand {
     }
 
     func run() throws {
-        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path())
+        let mapping = try loadConfigToInspectOrExit(
+            config ?? DefaultMappingConfig.path(), accepting: accept.accept)
         var queue = CompileQueue(
             compiler: LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes),
             maxInputBytes: limit.maxInputBytes, pretty: pretty,

@@ -46,16 +46,28 @@ func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
     case .success(let c): return c
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }
-        Output.error("\(path): not used (run `layout-worker check \(path)` for every finding, with responses)")
+        Output.error(
+            "\(path): not used (run `layout-worker check \(path)` for every finding, with responses; compile, diff,"
+                + " explain and preview take --accept-check-errors to show what it does anyway)")
         throw ExitCode(2)
     }
 }
 
-/// The config at `path` as the commands that show what a config does take it (`compile`, `diff`, `explain`): a
-/// config that does not load is every error on stderr and exit 2; one that `check` refuses (an ambiguity, say) is
-/// used all the same — these commands are where its effect is looked at — with each error finding on stderr and
-/// a line saying that `serve` and `replay` will not take it.
-func loadConfigToInspectOrExit(_ path: String) throws -> MappingConfig {
+/// `--accept-check-errors`, for the commands that show what a config does (`compile`, `diff`, `explain`,
+/// `preview`): use a config `check` refuses (an ambiguity, say) to look at its effect. Without it they refuse such
+/// a config as `serve` and `replay` do.
+struct AcceptCheckErrorsOption: ParsableArguments {
+    @Flag(
+        name: .customLong("accept-check-errors"),
+        help: "Use a config even when check finds an error in it (to see what it does); serve and replay never do.")
+    var accept = false
+}
+
+/// The config at `path` as the commands that show what a config does take it: one that does not load, or that
+/// `check` refuses, is every error on stderr and exit 2, as for `serve` and `replay`; with `accepting`, a config
+/// `check` refuses is used, its findings on stderr and a line saying so.
+func loadConfigToInspectOrExit(_ path: String, accepting: Bool) throws -> MappingConfig {
+    guard accepting else { return try loadCheckedConfigOrExit(path).config }
     switch ConfigFile.load(path) {
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }
@@ -64,7 +76,7 @@ func loadConfigToInspectOrExit(_ path: String) throws -> MappingConfig {
         let errors = ConfigChecker().check(config).filter { $0.severity == .error }
         for d in errors { Output.error(d.description) }
         if !errors.isEmpty {
-            Output.error("\(path): check refuses this config (serve and replay will not take it); used here as it is")
+            Output.error("\(path): used as it is (--accept-check-errors); serve and replay will not take it")
         }
         return config
     }

@@ -21,6 +21,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false
     @OptionGroup var limit: InputLimitOptions
+    @OptionGroup var accept: AcceptCheckErrorsOption
     @Argument(help: "The previous record (or '-').") var old: String
     @Argument(help: "The new record.") var new: String
 
@@ -28,7 +29,7 @@ struct DiffCommand: ParsableCommand {
         let compiler =
             responses
             ? LayoutCompiler(
-                config: try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path()),
+                config: try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path(), accepting: accept.accept),
                 maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {

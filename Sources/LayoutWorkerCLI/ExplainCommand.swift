@@ -20,9 +20,10 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "The row, as SECTION/ROW (see below).") var row: String?
     @Argument(help: "The response.") var response: String
     @OptionGroup var limit: InputLimitOptions
+    @OptionGroup var accept: AcceptCheckErrorsOption
 
     func run() throws {
-        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path())
+        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path(), accepting: accept.accept)
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
         let record: LayoutRecord
         switch InspectedResponse.compile(InputSource.file(response, maxBytes: limit.maxInputBytes), with: compiler) {

@@ -24,6 +24,7 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: "The page key to follow on --topic.") var key: String?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var limit: InputLimitOptions
+    @OptionGroup var accept: AcceptCheckErrorsOption
     @Argument(help: "Assembler responses to draw (JSON files).") var responses: [String] = []
 
     func validate() throws {
@@ -52,7 +53,7 @@ struct PreviewCommand: AsyncParsableCommand {
             hub = PreviewHub(pageNames: responses)
             source = ResponseFilesSource(
                 config: configPath, responses: responses, hub: hub, maxInputBytes: limit.maxInputBytes,
-                logger: logger)
+                acceptCheckErrors: accept.accept, logger: logger)
         }
         let host = try resolved.sources.read(SettingTable.host, self.host) ?? "127.0.0.1"
         let port = try resolved.sources.read(SettingTable.port, self.port) ?? SettingTable.defaultPreviewPort

@@ -38,14 +38,14 @@ let previewLog = "";
 
 /** The record `compile` makes of the response file now (what the page must show). */
 function compiled() {
-  return JSON.parse(execFileSync(bin, ["compile", "--config", config, response], { encoding: "utf8" }));
+  return JSON.parse(execFileSync(bin, ["compile", "--accept-check-errors", "--config", config, response], { encoding: "utf8" }));
 }
 
 before(async () => {
   writeFileSync(config, goodConfig);
   writeFileSync(response, searchPage);
   writeFileSync(second, readFileSync(join(root, "samples", "empty-results.json")));
-  preview = spawn(bin, ["preview", "--port", "0", "--log-format", "text", "--config", config, response, second], {
+  preview = spawn(bin, ["preview", "--port", "0", "--log-format", "text", "--accept-check-errors", "--config", config, response, second], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   preview.stderr?.on("data", (d) => { previewLog += d; });
