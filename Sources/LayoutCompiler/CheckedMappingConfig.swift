@@ -13,15 +13,24 @@ public struct CheckedMappingConfig: Sendable {
     public let hash: String
     /// `check`'s warnings (the config is used all the same).
     public let warnings: [Diagnostic]
+    /// `check`'s error findings, when the config was taken all the same (`acceptingErrors`); else empty.
+    public let acceptedErrors: [Diagnostic]
 
-    /// Reads, loads and checks the config at `path`; the failure holds every error finding.
-    public static func load(_ path: String) -> Result<CheckedMappingConfig, MappingConfigError> {
-        load(contents: FileManager.default.contents(atPath: path).map { [UInt8]($0) }, path: path)
+    /// Reads, loads and checks the config at `path`; the failure holds every error finding (with
+    /// `acceptingErrors`, only a config that does not load fails).
+    public static func load(_ path: String, acceptingErrors: Bool = false) -> Result<
+        CheckedMappingConfig, MappingConfigError
+    > {
+        load(
+            contents: FileManager.default.contents(atPath: path).map { [UInt8]($0) }, path: path,
+            acceptingErrors: acceptingErrors)
     }
 
     /// Loads and checks `contents`, read from `path` (nil: it could not be read); the failure holds every error
-    /// finding.
-    public static func load(contents: [UInt8]?, path: String) -> Result<CheckedMappingConfig, MappingConfigError> {
+    /// finding (with `acceptingErrors`, only a config that does not load fails; its errors are `acceptedErrors`).
+    public static func load(contents: [UInt8]?, path: String, acceptingErrors: Bool = false) -> Result<
+        CheckedMappingConfig, MappingConfigError
+    > {
         let config: MappingConfig
         switch ConfigFile.load(contents: contents, path: path) {
         case .success(let c): config = c
@@ -29,11 +38,11 @@ public struct CheckedMappingConfig: Sendable {
         }
         let findings = ConfigChecker().check(config)
         let errors = findings.filter { $0.severity == .error }
-        guard errors.isEmpty else { return .failure(MappingConfigError(diagnostics: errors)) }
+        guard errors.isEmpty || acceptingErrors else { return .failure(MappingConfigError(diagnostics: errors)) }
         return .success(
             CheckedMappingConfig(
                 path: path, config: config, hash: ContentHash(of: contents ?? []).description,
-                warnings: findings.filter { $0.severity != .error }))
+                warnings: findings.filter { $0.severity != .error }, acceptedErrors: errors))
     }
 }
 

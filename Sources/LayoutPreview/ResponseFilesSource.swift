@@ -69,21 +69,18 @@ public struct ResponseFilesSource: Service {
     /// The config in `bytes` if it loads and `check` finds no error in it (with `acceptCheckErrors`: if it loads;
     /// its error findings are logged, saying that serve and replay refuse it); warnings are logged.
     func usable(_ bytes: [UInt8]) -> Result<MappingConfig, MappingConfigError> {
-        let config: MappingConfig
-        switch ConfigFile.load(contents: bytes, path: configPath) {
-        case .success(let c): config = c
-        case .failure(let e): return .failure(e)
+        CheckedMappingConfig.load(contents: bytes, path: configPath, acceptingErrors: acceptCheckErrors).map {
+            checked in
+            for finding in checked.acceptedErrors {
+                logger.warning(
+                    "config refused by check, drawn all the same (--accept-check-errors); serve and replay will not take it",
+                    metadata: ["finding": "\(finding)"])
+            }
+            for finding in checked.warnings where finding.severity == .warning {
+                logger.warning("config warning", metadata: ["finding": "\(finding)"])
+            }
+            return checked.config
         }
-        let findings = ConfigChecker().check(config)
-        let errors = findings.filter { $0.severity == .error }
-        if !errors.isEmpty && !acceptCheckErrors { return .failure(MappingConfigError(diagnostics: errors)) }
-        for finding in findings where finding.severity >= .warning {
-            logger.warning(
-                finding.severity == .error
-                    ? "config refused by check, drawn all the same (--accept-check-errors); serve and replay will not take it"
-                    : "config warning", metadata: ["finding": "\(finding)"])
-        }
-        return .success(config)
     }
 
     func pass(_ state: inout State) async {

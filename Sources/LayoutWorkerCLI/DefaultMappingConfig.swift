@@ -68,16 +68,15 @@ struct AcceptCheckErrorsOption: ParsableArguments {
 /// `check` refuses is used, its findings on stderr and a line saying so.
 func loadConfigToInspectOrExit(_ path: String, accepting: Bool) throws -> MappingConfig {
     guard accepting else { return try loadCheckedConfigOrExit(path).config }
-    switch ConfigFile.load(path) {
+    switch CheckedMappingConfig.load(path, acceptingErrors: true) {
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }
         throw ExitCode(2)
-    case .success(let config):
-        let errors = ConfigChecker().check(config).filter { $0.severity == .error }
-        for d in errors { Output.error(d.description) }
-        if !errors.isEmpty {
+    case .success(let checked):
+        for d in checked.acceptedErrors { Output.error(d.description) }
+        if !checked.acceptedErrors.isEmpty {
             Output.error("\(path): used as it is (--accept-check-errors); serve and replay will not take it")
         }
-        return config
+        return checked.config
     }
 }
