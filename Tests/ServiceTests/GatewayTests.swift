@@ -41,10 +41,12 @@ final class GatewayProcess {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        // "gateway: http://127.0.0.1:PORT/v1/layouts/{key} ...", "gateway ops: http://127.0.0.1:PORT/readyz ..."
+        // "gateway: http://127.0.0.1:PORT/v1/layouts/{key} ...", "gateway ops: http://127.0.0.1:PORT/readyz ...",
+        // "gateway limits: ..."
         var text = ""
         let deadline = Date().addingTimeInterval(30)
-        while (port == 0 || opsPort == 0) && Date() < deadline {
+        // The limits line comes last, after both addresses: wait for all of it.
+        while text.firstMatch(of: /gateway limits: [^\n]*\n/) == nil && Date() < deadline {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
