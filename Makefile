@@ -57,7 +57,10 @@ release: deps
 
 test: build
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
-	$(SWIFT_ENV) swift package describe --type json | python3 scripts/check-imports.py
+	@mkdir -p $(RUN_DIR)
+	$(SWIFT_ENV) swift package describe --type json > $(RUN_DIR)/package.json
+	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
+	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
 	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
 	@mkdir -p $(RUN_DIR)

@@ -25,7 +25,7 @@ let package = Package(
         .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
         .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
-        .library(name: "LayoutService", targets: ["LayoutService", "Replay", "Delivery", "Ops"]),
+        .library(name: "Serve", targets: ["Serve", "PageState", "Replay", "Delivery", "Ops"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -85,9 +85,11 @@ let package = Package(
         .systemLibrary(name: "CRdKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
         .target(
             name: "Kafka",
-            dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CRdKafka", "LayoutJSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
+        // For tests: librdkafka's mock cluster (leader changes, brokers down, injected errors).
+        .target(name: "KafkaTesting", dependencies: ["CRdKafka", "Kafka"], swiftSettings: strict),
         // The persistent page store `serve` and `gateway` share: latest records, positions, change sets and topic
         // checkpoints per page key, on disk in RocksDB (Debian's librocksdb-dev), a cache of the topics.
         .systemLibrary(name: "CRocksDB", pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
@@ -130,13 +132,24 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
-        // `serve`: the consumer-group service (compile, change sets and latest layouts, commits, rebalances, the
-        // crash-loop breaker, config reloads, the worker's metrics).
+        // A worker's pages: the change-set stage (each message's step from its page's latest layout), the memory
+        // cache in front of the page store, and the latest layouts read back from their topic on assignment.
         .target(
-            name: "LayoutService",
+            name: "PageState",
             dependencies: [
-                "Kafka", "Delivery", "Ops", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
-                "AttributeCarrying", "Mapping", "ContentTree", "PageStore",
+                "Kafka", "Delivery", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
+                "PageStore",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // `serve`: the consumer-group service (the consumer session, each message's output plan, the loop moving
+        // batches between them, the crash-loop breaker, config reloads, the worker's metrics).
+        .target(
+            name: "Serve",
+            dependencies: [
+                "Kafka", "Delivery", "Ops", "PageState", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
+                "Mapping", "ContentTree", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -182,8 +195,8 @@ let package = Package(
         .target(
             name: "LayoutWorkerCLI",
             dependencies: [
-                "LayoutCompiler", "LayoutService", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping", "LayoutJSON",
-                "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway",
+                "LayoutCompiler", "Serve", "PageState", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping",
+                "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",
@@ -232,8 +245,10 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "LayoutService", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "LayoutJSON", "LayoutCompiler",
-                "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI", "Gateway", "PageStore",
+                "Serve", "PageState", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "KafkaTesting", "LayoutJSON",
+                "LayoutCompiler", "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI",
+                "Gateway",
+                "PageStore",
                 .product(name: "LayoutFeed", package: "swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "LayoutKit", package: "swift"),

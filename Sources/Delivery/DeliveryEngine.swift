@@ -55,6 +55,8 @@ public final class DeliveryEngine {
     /// the opening one), so the gate knows them all when it opens or is dropped.
     public struct Gate: Hashable, Sendable {
         let id: Int
+
+        package init(id: Int) { self.id = id }
     }
 
     /// Why an input message's outputs are produced.

@@ -1,4 +1,5 @@
 public import Dispatch
+public import Kafka
 
 /// Which input offsets are done, per partition, how far each partition may be committed, and how far the group
 /// coordinator confirmed it is.
@@ -9,11 +10,15 @@ public import Dispatch
 /// revoked. A partition revoked before its done offsets were confirmed is remembered, so that when it comes back
 /// the worker resumes where it really was instead of reading those messages again.
 ///
-/// Times are `DispatchTime.uptimeNanoseconds` values, passed in so that tests can drive them.
+/// Partitions are `TopicPartition`s (their offset is ignored where a partition is meant); an offset is a
+/// `TopicPartition` with its offset, e.g. a message's `position`. Times are `DispatchTime.uptimeNanoseconds` values,
+/// passed in so that tests can drive them.
 public struct OffsetTracker: Sendable {
     struct PartitionKey: Hashable, Sendable {
         let topic: String
         let partition: Int32
+
+        init(_ p: TopicPartition) { (topic, partition) = (p.topic, p.partition) }
     }
 
     struct PartitionState: Sendable {
@@ -55,18 +60,16 @@ public struct OffsetTracker: Sendable {
 
     public init() {}
 
-    /// Records that `offset` of a partition was consumed and is in progress.
-    public mutating func begin(topic: String, partition: Int32, offset: Int64) {
-        let key = PartitionKey(topic: topic, partition: partition)
+    /// Records that the message at `position` was consumed and is in progress.
+    public mutating func begin(_ position: TopicPartition) {
+        let key = PartitionKey(position), offset = position.offset
         partitions[key, default: PartitionState()].pending.append(offset)
         if partitions[key]!.first == nil { partitions[key]!.first = offset }
     }
 
-    /// Records that `offset` is done.
-    public mutating func complete(
-        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
-    ) {
-        let key = PartitionKey(topic: topic, partition: partition)
+    /// Records that the message at `position` is done.
+    public mutating func complete(_ position: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        let key = PartitionKey(position), offset = position.offset
         guard var state = partitions[key] else { return }
         if state.pendingStart < state.pending.count && state.pending[state.pendingStart] == offset {
             state.pendingStart += 1
@@ -92,33 +95,27 @@ public struct OffsetTracker: Sendable {
     /// Offsets to commit now (the next offset to read): partitions whose done offset is not confirmed, with no
     /// commit of it awaiting an answer and no retry backoff running; with `all`, every partition whose done offset
     /// is not confirmed (a last commit before a partition is given up).
-    public func committable(now: UInt64 = DispatchTime.now().uptimeNanoseconds, all: Bool = false) -> [(
-        topic: String, partition: Int32, offset: Int64
-    )] {
+    public func committable(now: UInt64 = DispatchTime.now().uptimeNanoseconds, all: Bool = false)
+        -> [TopicPartition]
+    {
         partitions.compactMap { key, state in
             guard let next = state.next, next != state.committed else { return nil }
-            if all { return (key.topic, key.partition, next) }
+            let offset = TopicPartition(key.topic, key.partition, offset: next)
+            if all { return offset }
             guard now >= state.retryAt else { return nil }
             if let r = state.requested, r.offset == next, now &- r.at < Self.requestTimeoutNanoseconds { return nil }
-            return (key.topic, key.partition, next)
+            return offset
         }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
     }
 
     /// Notes that commits of these offsets were sent.
-    public mutating func requested(
-        _ offsets: [(topic: String, partition: Int32, offset: Int64)],
-        now: UInt64 = DispatchTime.now().uptimeNanoseconds
-    ) {
-        for o in offsets {
-            partitions[PartitionKey(topic: o.topic, partition: o.partition)]?.requested = (o.offset, now)
-        }
+    public mutating func requested(_ offsets: [TopicPartition], now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        for o in offsets { partitions[PartitionKey(o)]?.requested = (o.offset, now) }
     }
 
-    /// The coordinator confirmed `offset` for a partition.
-    public mutating func confirmed(
-        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
-    ) {
-        let key = PartitionKey(topic: topic, partition: partition)
+    /// The coordinator confirmed `committed`'s offset for its partition.
+    public mutating func confirmed(_ committed: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        let key = PartitionKey(committed), offset = committed.offset
         if let u = unconfirmed[key], u.next <= offset { unconfirmed[key] = nil }
         guard var state = partitions[key] else { return }
         state.committed = max(state.committed ?? offset, offset)
@@ -129,12 +126,10 @@ public struct OffsetTracker: Sendable {
         partitions[key] = state
     }
 
-    /// The commit of `offset` failed; returns the wait (nanoseconds) before it is sent again.
+    /// The commit of `sent`'s offset failed; returns the wait (nanoseconds) before it is sent again.
     @discardableResult
-    public mutating func failed(
-        topic: String, partition: Int32, offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
-    ) -> UInt64 {
-        let key = PartitionKey(topic: topic, partition: partition)
+    public mutating func failed(_ sent: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> UInt64 {
+        let key = PartitionKey(sent), offset = sent.offset
         guard var state = partitions[key] else { return 0 }
         if let r = state.requested, r.offset == offset { state.requested = nil }
         state.failures += 1
@@ -152,20 +147,20 @@ public struct OffsetTracker: Sendable {
     }
 
     /// The next offset to read once everything done so far is committed (nil before any offset of the partition is done).
-    public func nextOffset(topic: String, partition: Int32) -> Int64? {
-        partitions[PartitionKey(topic: topic, partition: partition)]?.next
+    public func nextOffset(_ partition: TopicPartition) -> Int64? {
+        partitions[PartitionKey(partition)]?.next
     }
 
     /// The offset the coordinator last confirmed for a partition.
-    public func committedOffset(topic: String, partition: Int32) -> Int64? {
-        partitions[PartitionKey(topic: topic, partition: partition)]?.committed
+    public func committedOffset(_ partition: TopicPartition) -> Int64? {
+        partitions[PartitionKey(partition)]?.committed
     }
 
     /// Done messages no confirmed commit covers yet, and for how many seconds the commit has been behind.
-    public func uncommitted(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> (
+    public func uncommitted(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> (
         messages: Int64, seconds: Double
     ) {
-        guard let s = partitions[PartitionKey(topic: topic, partition: partition)], let next = s.next,
+        guard let s = partitions[PartitionKey(partition)], let next = s.next,
             let since = s.behindSince
         else { return (0, 0) }
         let messages = max(0, next - (s.committed ?? s.first ?? next))
@@ -178,19 +173,18 @@ public struct OffsetTracker: Sendable {
     }
 
     /// In-progress count for one partition.
-    public func inProgress(topic: String, partition: Int32) -> Int {
-        guard let s = partitions[PartitionKey(topic: topic, partition: partition)] else { return 0 }
+    public func inProgress(_ partition: TopicPartition) -> Int {
+        guard let s = partitions[PartitionKey(partition)] else { return 0 }
         return (s.pending.count - s.pendingStart) - s.doneOutOfOrder.count
     }
 
     /// Forgets a partition (after it was revoked); returns how many of its offsets were still in progress. A done
     /// offset the coordinator never confirmed is kept for `resumeOffset` should the partition come back.
     @discardableResult
-    public mutating func remove(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds)
-        -> Int
+    public mutating func remove(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Int
     {
-        let key = PartitionKey(topic: topic, partition: partition)
-        let n = inProgress(topic: topic, partition: partition)
+        let key = PartitionKey(partition)
+        let n = inProgress(partition)
         if let s = partitions[key], let next = s.next, next != s.committed {
             unconfirmed[key] = Unconfirmed(next: next, at: now)
         }
@@ -200,20 +194,17 @@ public struct OffsetTracker: Sendable {
 
     /// Where a partition coming back should resume: the done offset it was revoked with when no confirmed commit
     /// covers it (so its messages are not read again), kept for ten minutes; nil to resume at the committed offset.
-    public func resumeOffset(topic: String, partition: Int32, now: UInt64 = DispatchTime.now().uptimeNanoseconds)
-        -> Int64?
+    public func resumeOffset(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Int64?
     {
-        guard let u = unconfirmed[PartitionKey(topic: topic, partition: partition)],
+        guard let u = unconfirmed[PartitionKey(partition)],
             now &- u.at < Self.unconfirmedKeptNanoseconds
         else { return nil }
         return u.next
     }
 
-    /// A partition resumed at `offset` (done there already): it is committed from there on.
-    public mutating func resumed(
-        topic: String, partition: Int32, at offset: Int64, now: UInt64 = DispatchTime.now().uptimeNanoseconds
-    ) {
-        let key = PartitionKey(topic: topic, partition: partition)
+    /// A partition resumed at `resumed`'s offset (done there already): it is committed from there on.
+    public mutating func resumed(_ resumed: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        let key = PartitionKey(resumed), offset = resumed.offset
         unconfirmed[key] = nil
         var state = partitions[key] ?? PartitionState()
         if state.next == nil {

@@ -50,6 +50,27 @@ public enum OutputHeader {
         return headers
     }
 
+    /// A change set's headers: the input's (with the message's trace headers), the change set's content type, where
+    /// and when its input was written, and the config that made its record.
+    public static func changeSet(for message: KafkaMessage, trace: [KafkaHeader], config configHash: String)
+        -> [KafkaHeader]
+    {
+        var headers = DeadLetter.carried(message, trace: trace).filter { $0.name != contentType }
+        headers.append(KafkaHeader(contentType, text: changeSetContentType))
+        headers += source(of: message) + sourceTime(of: message)
+        headers.append(KafkaHeader(config, text: configHash))
+        return headers
+    }
+
+    /// A page's latest layout's headers: where its input was (the page's position) and when it was written, the
+    /// record's content type and the config that made it. A tombstone clearing a page's latest layout carries only
+    /// where its input was.
+    public static func latestLayout(for message: KafkaMessage, config configHash: String) -> [KafkaHeader] {
+        source(of: message) + sourceTime(of: message) + [
+            KafkaHeader(contentType, text: recordContentType), KafkaHeader(config, text: configHash),
+        ]
+    }
+
     /// The offset a latest layout (or its tombstone) was made from, from its `sourceOffset` header.
     public static func position(of message: KafkaMessage) -> Int64? {
         message.integerHeader(sourceOffset)

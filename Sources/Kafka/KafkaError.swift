@@ -1,4 +1,4 @@
-import CRdKafka
+package import CRdKafka
 
 /// A librdkafka error: its code and text, and whether it is fatal or worth retrying.
 public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,7 +19,7 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error for a response code, with librdkafka's own text unless `message` is given.
-    init(_ err: rd_kafka_resp_err_t, message: String? = nil) {
+    package init(_ err: rd_kafka_resp_err_t, message: String? = nil) {
         self.code = err.rawValue
         self.name = String(cString: rd_kafka_err2name(err))
         self.message = message ?? String(cString: rd_kafka_err2str(err))
@@ -39,7 +39,7 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A configuration problem (no librdkafka code).
-    static func configuration(_ message: String) -> KafkaError {
+    package static func configuration(_ message: String) -> KafkaError {
         KafkaError(code: RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue, name: "_INVALID_ARG", message: message)
     }
 

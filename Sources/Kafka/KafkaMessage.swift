@@ -45,6 +45,9 @@ public struct KafkaMessage: Sendable {
         self.timestamp = timestamp
     }
 
+    /// Where the message is: its topic, partition and offset.
+    public var position: TopicPartition { TopicPartition(topic, partition, offset: offset) }
+
     /// Bytes the message takes on the wire at most: key, value, headers and the per-record overhead.
     public var wireSize: Int { KafkaMessage.wireSize(key: key, value: value, headers: headers) }
 

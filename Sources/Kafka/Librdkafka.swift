@@ -38,7 +38,7 @@ public enum Librdkafka {
 extension String {
     /// The NUL-terminated message librdkafka wrote into an `errstr` buffer (up to the first NUL; the whole buffer
     /// when there is none).
-    init(errorBuffer buffer: [CChar]) {
+    package init(errorBuffer buffer: [CChar]) {
         self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

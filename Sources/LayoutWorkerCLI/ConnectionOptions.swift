@@ -1,8 +1,8 @@
 import ArgumentParser
 import Kafka
-import LayoutService
 import Logging
 import Ops
+import Serve
 
 /// The options every Kafka command takes, with the same names, environment variables and settings-file keys.
 struct ConnectionOptions: ParsableArguments {

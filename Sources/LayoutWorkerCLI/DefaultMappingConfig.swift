@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LayoutCompiler
-import LayoutService
 import Mapping
+import Serve
 
 /// Where a command finds its mapping config when `--config` (or `LAYOUT_WORKER_CONFIG`) is not given: the first of
 /// `config/default.yaml` under the working directory, beside the installed binary (`../share/layout-worker/` or,

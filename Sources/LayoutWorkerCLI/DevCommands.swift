@@ -4,7 +4,7 @@ import Foundation
 import Kafka
 import LayoutDiff
 import LayoutJSON
-import LayoutService
+import Serve
 
 /// `layout-worker create-topics`: creates topics (an existing topic is reported, not an error).
 struct CreateTopicsCommand: ParsableCommand {

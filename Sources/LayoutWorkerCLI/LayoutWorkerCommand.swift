@@ -1,6 +1,6 @@
 public import ArgumentParser
-import Delivery
-import LayoutService
+import Ops
+import Serve
 
 /// The `layout-worker` command line: compile assembler responses into layout records, check mapping configs, run
 /// the Kafka worker. A program that embeds it (to bootstrap a tracer, say) runs `await LayoutWorkerCommand.main(nil)`

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Kafka
-import LayoutService
 import Replay
+import Serve
 
 /// `layout-worker offsets`: a group's committed offsets and lag; resets them only with --execute and only when the group is empty.
 struct OffsetsCommand: ParsableCommand {

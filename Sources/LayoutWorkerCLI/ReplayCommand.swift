@@ -4,10 +4,10 @@ import Dispatch
 import Foundation
 import Kafka
 import LayoutCompiler
-import LayoutService
 import Logging
 import Mapping
 import Replay
+import Serve
 import ServiceLifecycle
 import Tracing
 

@@ -3,12 +3,13 @@ import Delivery
 import Foundation
 import Kafka
 import LayoutCompiler
-import LayoutService
 import Logging
 import Mapping
 import Metrics
 import Ops
+import PageState
 import Prometheus
+import Serve
 import ServiceLifecycle
 import Tracing
 import Yams

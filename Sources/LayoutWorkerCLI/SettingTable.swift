@@ -1,8 +1,9 @@
 import Delivery
 import Gateway
-import LayoutService
 import Logging
 import Ops
+import PageState
+import Serve
 
 /// Every setting of every command, once: name (flag, file key, environment variable), which commands read it, its
 /// default and its parser. Options take their name and help from here; `SettingsSources` refuses any name that is

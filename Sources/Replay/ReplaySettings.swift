@@ -1,5 +1,6 @@
 public import Delivery
 public import Kafka
+import Ops
 
 /// Everything `layout-worker replay` needs besides the mapping config.
 public struct ReplaySettings: Sendable {

@@ -214,7 +214,7 @@ public final class Replayer {
         guard let path = settings.checkpointPath else { return }
         for c in tally.tracker.committable() {
             tally.checkpoint.done[String(c.partition)] = c.offset - 1
-            tally.tracker.confirmed(topic: c.topic, partition: c.partition, offset: c.offset)
+            tally.tracker.confirmed(c)
         }
         do { try tally.checkpoint.save(path) } catch {
             logger.error("cannot write checkpoint", metadata: ["path": .string(path), "error": .string("\(error)")])
@@ -263,12 +263,12 @@ final class ReplayTally {
         if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
         summary.partitions[i].last = m.offset
         read += 1
-        tracker.begin(topic: m.topic, partition: m.partition, offset: m.offset)
+        tracker.begin(m.position)
     }
 
     /// Counts a message by how it ended (or, in a dry run, would end).
     func settled(_ m: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
         summary.partitions[index(m.partition)].settled.add(settlement)
-        tracker.complete(topic: m.topic, partition: m.partition, offset: m.offset)
+        tracker.complete(m.position)
     }
 }

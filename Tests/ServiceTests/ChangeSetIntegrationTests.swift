@@ -3,7 +3,7 @@ import Kafka
 import LayoutDiff
 import LayoutJSON
 import LayoutKit
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

@@ -3,7 +3,8 @@ import LayoutCompiler
 import LayoutDiff
 import LayoutKit
 import LayoutRecord
-import LayoutService
+import PageState
+import Serve
 import Synchronization
 import TestSupport
 import Testing

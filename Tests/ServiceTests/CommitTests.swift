@@ -1,8 +1,9 @@
 import Delivery
 import Foundation
 import Kafka
+import KafkaTesting
 import LayoutJSON
-import LayoutService
+import Serve
 import Synchronization
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import Delivery
 import Foundation
 import Kafka
 import LayoutKit
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import Kafka
 import Logging
 import Testing
 
-@testable import LayoutService
+@testable import Serve
 
 /// The crash-loop breaker's files across process deaths, without a broker: each death counts once, whatever the
 /// next process manages to do before it dies too.

@@ -1,6 +1,6 @@
 import Foundation
-import LayoutService
 import Ops
+import Serve
 import TestSupport
 import Testing
 

@@ -7,8 +7,8 @@ import LayoutJSON
 import LayoutKit
 import LayoutPreview
 import LayoutRecord
-import LayoutService
 import Logging
+import Serve
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

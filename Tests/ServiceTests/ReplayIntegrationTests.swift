@@ -1,7 +1,7 @@
 import Foundation
 import Kafka
 import LayoutJSON
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import Kafka
 import LayoutDiff
 import LayoutJSON
 import LayoutRecord
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

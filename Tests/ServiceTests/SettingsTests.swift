@@ -1,6 +1,6 @@
 import Foundation
 import Kafka
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

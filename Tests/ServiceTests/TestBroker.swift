@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import KafkaTesting
 import TestSupport
 import Testing
 

@@ -4,10 +4,10 @@ import Foundation
 import InMemoryTracing
 import Kafka
 import LayoutCompiler
-import LayoutService
 import Logging
 import Mapping
 import Ops
+import Serve
 import TestSupport
 import Testing
 import Tracing

@@ -1,7 +1,7 @@
 import Delivery
 import Foundation
 import LayoutKit
-import LayoutService
+import Serve
 import TestSupport
 import Testing
 

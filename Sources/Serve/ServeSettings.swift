@@ -1,5 +1,7 @@
 public import Delivery
 public import Kafka
+import Ops
+public import PageState
 
 /// Everything `layout-worker serve` needs besides the mapping config.
 public struct ServeSettings: Sendable {

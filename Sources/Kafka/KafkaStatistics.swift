@@ -1,48 +1,48 @@
 import LayoutJSON
 
 /// The part of one librdkafka statistics document (`statistics.interval.ms`) the worker exports and acts on.
-struct KafkaStatistics: Sendable {
-    struct Broker: Sendable {
-        var name: String
-        var nodeID: Int
-        var state: String
-        var rttAverageMicros: Int
-        var rttP99Micros: Int
-        var waiting: Int
+public struct KafkaStatistics: Sendable {
+    public struct Broker: Sendable {
+        public var name: String
+        public var nodeID: Int
+        public var state: String
+        public var rttAverageMicros: Int
+        public var rttP99Micros: Int
+        public var waiting: Int
     }
 
-    struct Partition: Sendable {
-        var topic: String
-        var partition: Int
-        var consumerLag: Int
-        var fetchQueue: Int
+    public struct Partition: Sendable {
+        public var topic: String
+        public var partition: Int
+        public var consumerLag: Int
+        public var fetchQueue: Int
     }
 
     /// `consumer` or `producer`.
-    var type = ""
-    var replyQueue = 0
-    var messagesQueued = 0
-    var requestsSent = 0
-    var bytesSent = 0
-    var responsesReceived = 0
-    var bytesReceived = 0
+    public var type = ""
+    public var replyQueue = 0
+    public var messagesQueued = 0
+    public var requestsSent = 0
+    public var bytesSent = 0
+    public var responsesReceived = 0
+    public var bytesReceived = 0
     /// The consumer group's state (`up` once the coordinator is known) and join state (`steady` once a member).
-    var groupState = ""
-    var groupJoinState = ""
-    var brokers: [Broker] = []
-    var partitions: [Partition] = []
+    public var groupState = ""
+    public var groupJoinState = ""
+    public var brokers: [Broker] = []
+    public var partitions: [Partition] = []
 
     /// Brokers of the cluster (not the bootstrap or internal entries) whose connection is up.
-    var brokersUp: Int { brokers.filter { $0.nodeID >= 0 && $0.state == "UP" }.count }
+    public var brokersUp: Int { brokers.filter { $0.nodeID >= 0 && $0.state == "UP" }.count }
 
     /// Whether the client is a settled member of its consumer group.
-    var isGroupMember: Bool { groupState == "up" && groupJoinState == "steady" }
+    public var isGroupMember: Bool { groupState == "up" && groupJoinState == "steady" }
 
     /// The brokers' connection states, e.g. `127.0.0.1:9092/1=CONNECT`.
-    var brokerStates: String { brokers.map { "\($0.name)=\($0.state)" }.joined(separator: ", ") }
+    public var brokerStates: String { brokers.map { "\($0.name)=\($0.state)" }.joined(separator: ", ") }
 
     /// Reads a statistics document; nil when it is not one.
-    init?(json: [UInt8]) {
+    public init?(json: [UInt8]) {
         guard let doc = try? JSONReader(maxDepth: 16).read(json), doc.kind(doc.root) == .object else { return nil }
         let root = doc.root
         func int(_ i: Int, _ key: JSONKey) -> Int { doc.value(i, key).flatMap { doc.int($0) } ?? 0 }

@@ -1,5 +1,4 @@
 import AttributeCarrying
-import Dispatch
 public import Kafka
 public import LayoutCompiler
 public import LayoutDiff
@@ -71,22 +70,22 @@ public struct ChangeStage: Sendable {
         }
         // 2. Each page's messages in order, pages in parallel, each starting from its layout in memory or else on
         //    disk; an input at or before the page's position leaves the page as it is.
-        var ends = order.map { PageEnd(page: pages.inMemory($0)) }
-        let misses = ends.reduce(0) { $0 + ($1.page == nil ? 1 : 0) }
+        let inMemory = order.map { pages.inMemory($0) }
+        let misses = inMemory.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
         pages.counted(hits: order.count - misses, misses: misses)
         let (step, disk, keys, members) = (self.step, pages.disk, order, groups)
-        outcomes.withUnsafeMutableBufferPointer { out in
-            ends.withUnsafeMutableBufferPointer { endsBuffer in
-                let results = UnsafeMutableSendableBuffer(out), pageEnds = UnsafeMutableSendableBuffer(endsBuffer)
-                DispatchQueue.concurrentPerform(iterations: keys.count) { g in
-                    let key = keys[g]
-                    if pageEnds.buffer[g].page == nil, let stored = WorkerPages.onDisk(key, in: disk) {
-                        pageEnds.buffer[g].page = stored.page
-                        pageEnds.buffer[g].unreadable = stored.unreadable
-                    }
-                    Self.advance(&pageEnds.buffer[g], key, members[key]!, batch, step, into: results)
-                }
+        let ends = ParallelMap.map(count: keys.count, jobs: keys.count) { g in
+            let key = keys[g]
+            var end = PageEnd(page: inMemory[g])
+            if end.page == nil, let stored = WorkerPages.onDisk(key, in: disk) {
+                end.page = stored.page
+                end.unreadable = stored.unreadable
             }
+            Self.advance(&end, key, members[key]!, batch, step)
+            return end
+        }
+        for end in ends {
+            for (i, outcome) in end.outcomes { outcomes[i] = outcome }
         }
         unreadableOnDisk = zip(order, ends).filter(\.1.unreadable).map(\.0)
         // 3. What each page ends with goes back into memory (and, once its latest layout is acknowledged, to disk).
@@ -98,8 +97,10 @@ public struct ChangeStage: Sendable {
 
     /// What a batch leaves one page with: its layout and position (nil: nothing known yet), whether one of the
     /// batch's messages moved it, and whether its stored layout could not be read.
-    struct PageEnd {
+    struct PageEnd: Sendable {
         var page: LayoutStore.Page?
+        /// What each of the page's messages (by batch index) does to it.
+        var outcomes: [(Int, Outcome)] = []
         var moved = false
         var unreadable = false
     }
@@ -108,28 +109,31 @@ public struct ChangeStage: Sendable {
     /// diffs against the page's layout, a tombstone clears it, an input at or before its position is redelivered.
     static func advance(
         _ end: inout PageEnd, _ key: LayoutStore.Key, _ members: [Int],
-        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep,
-        into results: UnsafeMutableSendableBuffer<Outcome>
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep
     ) {
         var layout = end.page?.layout
         var position = end.page?.position
         for i in members {
             let offset = batch[i].message.offset
             if let position, offset <= position {
-                results.buffer[i] = .redelivered(
-                    page: key.page, position: position,
-                    record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                end.outcomes.append(
+                    (
+                        i,
+                        .redelivered(
+                            page: key.page, position: position,
+                            record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                    ))
                 continue
             }
             position = offset
             end.moved = true
             guard let record = batch[i].record else {
                 layout = nil
-                results.buffer[i] = .cleared(page: key.page)
+                end.outcomes.append((i, .cleared(page: key.page)))
                 continue
             }
             let next = step.next(after: layout, record: record, key: key.page)
-            results.buffer[i] = .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))
+            end.outcomes.append((i, .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))))
             layout = next.layout
         }
         end.page = LayoutStore.Page(layout: layout, position: position)

@@ -1,4 +1,5 @@
 import CRdKafka
+public import Kafka
 
 /// librdkafka's mock cluster: `brokers` Kafka brokers on loopback ports inside this process, with their own
 /// topics, groups, offsets and idempotent producers, and knobs a single real broker does not have: move a

@@ -4,6 +4,7 @@ import Kafka
 import LayoutDiff
 import Metrics
 import Ops
+import PageState
 import Synchronization
 
 /// The service's counters and gauges, made from an injected metrics factory; every name comes from `MetricCatalog`.

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Logging
+import Ops
 
 #if canImport(Glibc)
 import Glibc
@@ -49,6 +50,25 @@ final class CrashBreaker {
 
     deinit {
         if compilingFD >= 0 { close(compilingFD) }
+    }
+
+    /// The worker's breaker in `--crash-state-dir`, its state shown by the status and a metric; nil (and the
+    /// status saying why) with `--crash-state-dir off`.
+    static func forWorker(settings: ServeSettings, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger)
+        -> CrashBreaker?
+    {
+        guard let dir = settings.crashStateDirectory else {
+            status.setCrashBreakerOff("--crash-state-dir off")
+            metrics.crashBreaker(enabled: false)
+            return nil
+        }
+        let breaker = CrashBreaker(directory: dir, group: settings.groupID, logger: logger)
+        breaker.onStateChange = { [status, metrics] reason in
+            status.setCrashBreakerOff(reason)
+            metrics.crashBreaker(enabled: reason == nil)
+        }
+        metrics.crashBreaker(enabled: true)
+        return breaker
     }
 
     static func key(_ m: KafkaMessage) -> String { "\(m.topic)/\(m.partition)/\(m.offset)" }

@@ -1,0 +1,280 @@
+import Delivery
+import Dispatch
+import Foundation
+import Kafka
+import Logging
+import Ops
+
+/// The worker's side of the consumer group: the consumer, which offsets are done and confirmed (`OffsetTracker`),
+/// rebalances, where returning partitions resume, commits and their answers, pausing, and lag. Everything is in
+/// `TopicPartition` terms; it runs on the loop's thread.
+///
+/// Rebalances happen inside `fetch` (librdkafka calls back from its poll): the session tells its `Rebalancing`
+/// at the moments the rest of the worker must act, commits on revoke itself, and drops the messages of partitions
+/// revoked during that poll from the batch it returns (they belong to the new owner).
+final class ConsumerSession {
+    /// What the rest of the worker does when partitions come and go (called inside `fetch`, with `assigned`
+    /// already saying what the group gave this worker).
+    struct Rebalancing {
+        /// Partitions assigned: their pages are brought up to date before any of their messages is processed.
+        var assigned: ([TopicPartition]) -> Void
+        /// Partitions about to be revoked: their outputs are finished (bounded) before the session commits.
+        var revoking: ([TopicPartition]) -> Void
+        /// Partitions revoked and committed: what is kept for them is written or forgotten.
+        var revoked: ([TopicPartition]) -> Void
+    }
+
+    let consumer: KafkaConsumer
+    private let settings: ServeSettings
+    private let status: WorkerStatus
+    private let metrics: WorkerMetrics
+    private let logger: Logger
+    private var tracker = OffsetTracker()
+    private(set) var assigned: Set<TopicPartition> = []
+    /// Partitions paused because the output is blocked (a wait that may outlast `max.poll.interval.ms`).
+    private var paused = false
+    private var revokedDuringPoll: Set<TopicPartition> = []
+    private var lastCommit = DispatchTime.now()
+    /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
+    private var lastSettledTimestamp: [TopicPartition: Int64] = [:]
+    /// When partitions were first assigned.
+    private(set) var firstAssigned: DispatchTime?
+    /// A fatal consumer error: the worker stops.
+    private(set) var fatal: KafkaError?
+
+    init(settings: ServeSettings, status: WorkerStatus, metrics: WorkerMetrics, logger: Logger) throws(KafkaError) {
+        (self.settings, self.status, self.metrics, self.logger) = (settings, status, metrics, logger)
+        // Precedence: the worker's defaults < --kafka-property < --consumer-property.
+        var config = settings.consumerKafka
+        // librdkafka's statistics become metrics; the consumer's also tell membership and broker reachability.
+        config.statisticsHandler = { [status, metrics] json in
+            guard let stats = KafkaStatistics(json: json) else { return }
+            metrics.statistics(stats)
+            if stats.isGroupMember { status.setJoined(true) }
+            if stats.brokersUp > 0 {
+                status.setUnreachable(nil)
+            } else if status.unreachable == nil {
+                status.setAllBrokersDown("no broker connection is up (\(stats.brokerStates))")
+            }
+        }
+        config.errorHandler = { [status, logger] error in
+            if error.code == KafkaError.allBrokersDown {
+                status.setAllBrokersDown(error.message)
+            } else if error.code == KafkaError.transport {
+                status.noteConnectionError(error.message)  // the most precise reason: which broker, and why
+            }
+            logger.warning("kafka consumer error", metadata: ["error": .string(error.description)])
+        }
+        consumer = try KafkaConsumer(
+            configuration: config, groupID: settings.groupID, defaults: ServeSettings.defaultConsumerProperties)
+    }
+
+    /// Joins the group on the input topics; `rebalancing` is told of every assignment and revocation from now on.
+    func subscribe(_ rebalancing: Rebalancing) throws(KafkaError) {
+        consumer.onRebalance { [unowned self] event in self.rebalanced(event, rebalancing) }
+        consumer.onAssigning { [unowned self] partitions in self.resumeOffsets(partitions) }
+        consumer.onCommitted { [unowned self] results in self.commitAnswered(results) }
+        try consumer.subscribe(settings.inputTopics)
+    }
+
+    // MARK: Messages
+
+    /// Reads up to `limit` messages and no more than `maxBytes` of input (at least one message, so a message larger
+    /// than the budget still goes through). Idle, the consumer may hold the loop 100 ms; with outputs awaiting
+    /// their acknowledgement (`awaiting`) it waits on them instead: a change set is produced once its latest layout
+    /// is acknowledged, and a 100 ms poll here would add up to 100 ms to every change set's freshness.
+    func fetch(limit: Int, maxBytes: Int, awaiting: ((Int32) -> Void)?) -> [KafkaMessage] {
+        var batch: [KafkaMessage] = []
+        var bytes = 0
+        revokedDuringPoll.removeAll()
+        while batch.count < limit && bytes < maxBytes && !status.stopRequested {
+            let waiting = batch.isEmpty ? awaiting : nil
+            guard let result = consumer.poll(timeoutMs: batch.isEmpty && waiting == nil ? 100 : 0) else {
+                waiting?(5)
+                break
+            }
+            switch result {
+            case .success(let m):
+                if batch.isEmpty, status.unreachable != nil { status.setUnreachable(nil) }
+                bytes += m.wireSize
+                batch.append(m)
+            case .failure(let e):
+                if e.isFatal {
+                    fatal = e
+                    return []
+                }
+                logger.warning("consumer error", metadata: ["error": .string(e.description)])
+            }
+        }
+        if limit == 0 { _ = consumer.poll(timeoutMs: 50) }
+        if !revokedDuringPoll.isEmpty {
+            batch.removeAll { revokedDuringPoll.contains(TopicPartition($0.topic, $0.partition)) }
+        }
+        return batch
+    }
+
+    /// A message was consumed: its offset is in progress.
+    func begin(_ message: KafkaMessage) { tracker.begin(message.position) }
+
+    /// A message is accounted for (its outputs acknowledged, or skipped): its offset is done.
+    func settled(_ message: KafkaMessage) {
+        tracker.complete(message.position)
+        if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
+    }
+
+    /// Pauses the assigned partitions while the output is blocked (the wait can outlast `max.poll.interval.ms`, and
+    /// the consumer must keep polling to stay in the group), and resumes them after.
+    func pause(_ blocked: Bool) {
+        guard blocked != paused else { return }
+        if blocked { consumer.pause(Array(assigned)) } else { consumer.resume(Array(assigned)) }
+        paused = blocked
+    }
+
+    /// The id of the cluster the group's consumer is connected to (nil when no broker told it within 10 s).
+    func clusterID() -> String? { consumer.clusterID(timeoutMs: 10_000) }
+
+    // MARK: Commits
+
+    /// Whether `--commit-interval-ms` has passed since the last commit.
+    var commitDue: Bool { DispatchTime.now() >= lastCommit + .milliseconds(settings.commitIntervalMs) }
+
+    /// Commits every partition whose done offset the coordinator has not confirmed (and whose retry backoff is
+    /// over). Asynchronously the answer arrives during a later poll (`commitAnswered`); synchronously (on revoke and
+    /// at shutdown) this waits for it.
+    func commit(synchronous: Bool) {
+        lastCommit = DispatchTime.now()
+        let offsets = tracker.committable(all: synchronous)
+        guard !offsets.isEmpty else { return }
+        metrics.commitSent()
+        if synchronous {
+            commitAnswered(consumer.commitNow(offsets))
+            return
+        }
+        tracker.requested(offsets)
+        do {
+            try consumer.commit(offsets)
+        } catch {
+            commitAnswered(offsets.map { CommitResult(partition: $0, error: error) })
+        }
+    }
+
+    /// The coordinator's answer to a commit: confirmed offsets count as committed; failed ones are sent again after
+    /// a backoff (or, for a partition revoked meanwhile, remembered for its return).
+    private func commitAnswered(_ results: [CommitResult]) {
+        var failures: [String] = []
+        var wait: UInt64 = 0
+        for r in results {
+            if let error = r.error {
+                failures.append("\(r.partition): \(error.name)")
+                wait = max(wait, tracker.failed(r.partition))
+            } else {
+                tracker.confirmed(r.partition)
+            }
+        }
+        guard !failures.isEmpty else { return }
+        metrics.commitFailed()
+        logger.warning(
+            "commit failed; sending it again",
+            metadata: [
+                "partitions": .string(failures.joined(separator: ", ")),
+                "retry-in-ms": .stringConvertible(wait / 1_000_000),
+            ])
+    }
+
+    /// Partitions coming back whose done offsets no confirmed commit covers resume there, not at the group's
+    /// committed offset (which would read those messages again), unless the group has committed further since.
+    private func resumeOffsets(_ partitions: [TopicPartition]) -> [TopicPartition] {
+        var moved: [TopicPartition] = []
+        for p in partitions {
+            guard let offset = tracker.resumeOffset(p) else { continue }
+            let committed =
+                (try? consumer.committed([TopicPartition(p.topic, p.partition)], timeoutMs: 5_000))?
+                .first?.offset ?? TopicPartition.invalid
+            if committed >= offset { continue }
+            let resumed = TopicPartition(p.topic, p.partition, offset: offset)
+            tracker.resumed(resumed)
+            moved.append(resumed)
+        }
+        if !moved.isEmpty {
+            logger.info(
+                "resuming partitions where this worker's unconfirmed commit left them",
+                metadata: ["partitions": .string(moved.map(\.description).joined(separator: ","))])
+        }
+        return moved
+    }
+
+    // MARK: Rebalances and lag
+
+    private func rebalanced(_ event: RebalanceEvent, _ rebalancing: Rebalancing) {
+        switch event {
+        case .assigned(let partitions):
+            if firstAssigned == nil { firstAssigned = .now() }
+            status.setJoined(true)
+            for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
+            rebalancing.assigned(partitions)
+            if paused { consumer.pause(partitions) }
+            logger.info("partitions assigned", metadata: ["partitions": .string(Self.list(partitions))])
+        case .revoked(let partitions):
+            // Finish what is in flight for these partitions (bounded), commit it, and forget them.
+            rebalancing.revoking(partitions)
+            commit(synchronous: true)
+            for p in partitions { forget(TopicPartition(p.topic, p.partition)) }
+            rebalancing.revoked(partitions)
+            logger.info("partitions revoked", metadata: ["partitions": .string(Self.list(partitions))])
+        }
+        status.setAssigned(assigned.count)
+        metrics.rebalanced(
+            assigned: { if case .assigned = event { true } else { false } }(), partitions: assigned.count)
+        metrics.ready(status.readiness.passes)
+    }
+
+    /// Forgets a revoked partition (its messages in this poll's batch are dropped; its unconfirmed done offset is
+    /// kept for its return).
+    private func forget(_ p: TopicPartition) {
+        assigned.remove(p)
+        revokedDuringPoll.insert(p)
+        lastSettledTimestamp[p] = nil
+        metrics.uncommitted(topic: p.topic, partition: p.partition, messages: 0, seconds: 0)
+        if let next = tracker.nextOffset(p), next != tracker.committedOffset(p) {
+            logger.warning(
+                "revoked before the commit was confirmed; resuming at \(next) if the partition comes back",
+                metadata: ["partition": .string(p.description)])
+        }
+        let abandoned = tracker.remove(p)
+        if abandoned > 0 {
+            logger.warning(
+                "abandoned in-flight messages of a revoked partition (they will be redelivered)",
+                metadata: ["partition": .string(p.description), "count": .stringConvertible(abandoned)])
+        }
+    }
+
+    /// Per assigned partition: messages behind the high watermark from the confirmed commit (what a restart would
+    /// read again), the age of the last settled message while messages wait behind it, and how far and for how
+    /// long the confirmed commit trails what is done.
+    func updateLag() {
+        let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
+        for tp in assigned {
+            let uncommitted = tracker.uncommitted(tp)
+            metrics.uncommitted(
+                topic: tp.topic, partition: tp.partition, messages: uncommitted.messages, seconds: uncommitted.seconds)
+            guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else {
+                continue
+            }
+            let from =
+                tracker.committedOffset(tp) ?? tracker.nextOffset(tp).map { $0 - uncommitted.messages } ?? high
+            let behind = max(0, high - from)
+            var seconds = 0.0
+            if behind > 0, let last = lastSettledTimestamp[tp], last > 0, nowMs > last {
+                seconds = Double(nowMs - last) / 1000
+            }
+            metrics.lag(topic: tp.topic, partition: tp.partition, messages: behind, seconds: seconds)
+        }
+    }
+
+    /// Leaves the group.
+    func close() { consumer.close() }
+
+    private static func list(_ partitions: [TopicPartition]) -> String {
+        partitions.map(\.description).joined(separator: ",")
+    }
+}

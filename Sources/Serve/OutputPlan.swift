@@ -1,0 +1,118 @@
+import Delivery
+import Kafka
+import LayoutDiff
+import PageState
+
+/// What one message of a batch becomes on the topics, built in one place: its record (or tombstone) on the output
+/// topic and, with change sets on, what it does to its page: the page's latest layout (or the tombstone clearing
+/// it) and its change set, with the gates that order them. Headers come from `OutputHeader`.
+///
+/// Order: a change set is produced after the other outputs of its message are acknowledged (`afterOthers`), and
+/// after the page's latest layout is stored when a later message of the batch stores it (`waitsFor`): a crash in
+/// between loses the change set (renderers see the next one's base differ and fetch the latest layout), never
+/// publishes one the page is not at.
+struct OutputPlan {
+    /// Why a record was published without a change set (the `reason` of `layout_worker_change_sets_skipped_total`).
+    enum ChangeSetSkip: String {
+        /// A re-delivered input: the page is already past it.
+        case redelivered
+        /// No page key: no page.
+        case noPageKey = "no-page-key"
+    }
+
+    typealias Part = DeliveryEngine.Part
+
+    private(set) var outputs: Outputs
+    /// The change set published, for the metrics.
+    private(set) var changeSet: ChangeSummary?
+    /// Why a record went without a change set.
+    private(set) var skipped: ChangeSetSkip?
+
+    /// The plan for `item` (its page and state write set when change sets are on: `pages`), its record made with
+    /// the config `config`, its outputs carrying `trace`.
+    init(_ item: BatchItem, output: String, pages: ChangeSettings?, config: String, trace: [KafkaHeader]) {
+        let message = item.message
+        guard let pages, let page = item.page else {
+            outputs = Outputs(item.outcome, of: message, to: output, config: config, trace: trace)
+            return
+        }
+        let gates = (item.state ?? .store(opens: nil)).gates
+        switch item.outcome {
+        case .skip:
+            // A skipped tombstone that clears a page clears its latest layout.
+            guard case .cleared(let name) = page, let clear = Self.clearing(name, of: message, on: pages, gates) else {
+                outputs = .send(.skip, [])
+                return
+            }
+            outputs = .send(.skip, [clear])
+        case .tombstone:
+            let headers = DeadLetter.carried(message, trace: trace)
+            var parts = [Part(topic: output, key: message.key, value: nil, headers: headers)]
+            if case .cleared(let name) = page {
+                if let clear = Self.clearing(name, of: message, on: pages, gates) { parts.append(clear) }
+                parts.append(
+                    Part(
+                        topic: pages.changesTopic, key: Array(name.utf8), value: nil, headers: headers,
+                        afterOthers: true, waitsFor: gates.waitsFor))
+            }
+            outputs = .send(.tombstone, parts)
+        case .record(let record, _, _):
+            outputs = .send(.record, [])
+            plan(
+                record: record, of: message, page: page, gates: gates, output: output, pages: pages, config: config,
+                trace: trace)
+        case .deadLetter(let code, let reason):
+            outputs = .deadLetter(code: code, reason: reason)
+        }
+    }
+
+    /// A record, with its change set and (unless a later message of the batch stores the page) the page's latest
+    /// layout; a record without a change set (re-delivered, or without a page key) is published alone.
+    private mutating func plan(
+        record: [UInt8], of message: KafkaMessage, page: ChangeStage.Outcome,
+        gates: (waitsFor: DeliveryEngine.Gate?, opens: DeliveryEngine.Gate?), output: String, pages: ChangeSettings,
+        config: String, trace: [KafkaHeader]
+    ) {
+        let headers = OutputHeader.record(for: message, trace: trace, config: config)
+        guard case .changed(let step) = page else {
+            // A re-delivered input is published again (the records topic is at-least-once), carrying from the
+            // page's stored layout, but does not move its page back.
+            var value = record
+            if case .redelivered(_, _, let carried) = page {
+                skipped = .redelivered
+                value = carried ?? record
+            } else {
+                skipped = .noPageKey
+            }
+            outputs = .send(.record, [Part(topic: output, key: message.key, value: value, headers: headers)])
+            return
+        }
+        changeSet = step.changeSet.summary
+        let pageKey = Array(step.pageKey.utf8)
+        var parts = [Part(topic: output, key: message.key, value: step.record, headers: headers)]
+        if gates.waitsFor == nil {
+            parts.append(
+                Part(
+                    topic: pages.stateTopic, partition: message.partition, key: pageKey, value: step.record,
+                    headers: OutputHeader.latestLayout(for: message, config: config), opens: gates.opens))
+        }
+        parts.append(
+            Part(
+                topic: pages.changesTopic, key: pageKey, value: step.changeSet.bytes,
+                headers: OutputHeader.changeSet(for: message, trace: trace, config: config), afterOthers: true,
+                waitsFor: gates.waitsFor))
+        outputs = .send(.record, parts)
+    }
+
+    /// The tombstone that clears a page's latest layout (its position is the tombstone's input offset); nil when a
+    /// later message of the batch stores the page.
+    private static func clearing(
+        _ page: String, of message: KafkaMessage, on pages: ChangeSettings,
+        _ gates: (waitsFor: DeliveryEngine.Gate?, opens: DeliveryEngine.Gate?)
+    ) -> Part? {
+        guard gates.waitsFor == nil else { return nil }
+        return Part(
+            topic: pages.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
+            headers: OutputHeader.source(of: message), opens: gates.opens)
+    }
+}

@@ -1,0 +1,176 @@
+import Delivery
+import Dispatch
+import Kafka
+import LayoutCompiler
+import LayoutRecord
+import Logging
+import Ops
+import PageState
+import PageStore
+
+/// The worker's pages with change sets on: what each message does to its page (`ChangeStage`, over the memory
+/// cache and the page store), the pages of assigned partitions brought up to date (`StateLoader`), the page store
+/// opened on the first assignment and written as the latest-layout topic acknowledges. Owned by the loop's thread.
+final class PageStage {
+    let settings: ChangeSettings
+    private var changes: ChangeStage
+    private let loader: StateLoader
+    private let metrics: WorkerMetrics
+    private let status: WorkerStatus
+    private let logger: Logger
+    /// Whether opening the page store was tried (on the first assignment).
+    private var storeTried = false
+    /// The page store's figures as last read, and when (a directory listing: at most every 10 s).
+    private var lastStoreFigures: (at: DispatchTime, figures: (bytes: Int, pages: Int))?
+
+    init(
+        settings: ChangeSettings, kafka: KafkaConfiguration, compiler: LayoutCompiler, metrics: WorkerMetrics,
+        status: WorkerStatus, logger: Logger
+    ) {
+        self.settings = settings
+        changes = ChangeStage(settings: settings, compiler: compiler)
+        loader = StateLoader(settings: settings, kafka: kafka, logger: logger)
+        self.metrics = metrics
+        self.status = status
+        self.logger = logger
+    }
+
+    /// Carries attributes as `compiler`'s config says from now on (after a config reload).
+    func use(_ compiler: LayoutCompiler) { changes.use(compiler) }
+
+    /// Sets what each message of the batch does to its page (records and tombstones; nothing for the others).
+    func step(_ items: inout [BatchItem]) {
+        var indices: [Int] = []
+        var inputs: [(message: KafkaMessage, record: RecordOutline?)] = []
+        for (i, item) in items.enumerated() {
+            guard let input = item.pageInput else { continue }
+            indices.append(i)
+            inputs.append(input)
+        }
+        for (i, outcome) in zip(indices, changes.outcomes(inputs)) { items[i].page = outcome }
+        for key in changes.unreadableOnDisk {
+            logger.warning(
+                "unreadable latest layout skipped",
+                metadata: [
+                    "topic": .string(key.topic), "partition": .stringConvertible(key.partition),
+                    "page": .string(key.page), "page-store": .string(changes.pages.disk?.path ?? "off"),
+                ])
+        }
+        metrics.pages(changes.pages, disk: storeFigures)
+    }
+
+    /// A page's latest layout (nil: its tombstone) was acknowledged at `report`'s offset of the latest-layout topic:
+    /// the page store takes it, and its input partition's checkpoint, at the next `flush`.
+    func acknowledged(_ message: KafkaMessage, _ part: DeliveryEngine.Part, _ report: DeliveryReport) {
+        guard part.topic == settings.stateTopic, let key = part.key else { return }
+        changes.pages.acknowledged(
+            WorkerPages.Key(
+                topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
+            record: part.value, position: message.offset, stateOffset: report.offset)
+    }
+
+    /// Brings the pages of newly assigned partitions up to date before any of their messages is processed; opens
+    /// the page store first on the first assignment (`clusterID` names what it is made for). Throws when the pages
+    /// cannot be read: without them change sets would be made against the wrong base.
+    func rebuild(_ partitions: [TopicPartition], clusterID: () -> String?) throws(KafkaError) {
+        guard !partitions.isEmpty else { return }
+        status.setRebuilding(true)
+        defer { status.setRebuilding(false) }
+        try openStore(clusterID)
+        var loaded: StateLoader.Loaded
+        do {
+            loaded = try loader.load(partitions, into: &changes.pages)
+        } catch  where error.name == PageStoreError.name && changes.pages.disk != nil {
+            // The disk store cannot take the pages: go on from memory, as without one.
+            storeOff("cannot write the page store (\(error.message))")
+            loaded = try loader.load(partitions, into: &changes.pages)
+        }
+        metrics.stateRebuilt(seconds: loaded.seconds)
+        metrics.stateRead(messages: loaded.messages)
+        for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }
+        logger.info(
+            "latest layouts rebuilt",
+            metadata: [
+                "partitions": .string(partitions.map(\.description).joined(separator: ",")),
+                "messages-read": .stringConvertible(loaded.messages), "layouts": .stringConvertible(loaded.layouts),
+                "tombstones": .stringConvertible(loaded.tombstones),
+                "unreadable": .stringConvertible(loaded.unreadable),
+                "rebuilt-partitions": .stringConvertible(loaded.rebuiltPartitions),
+                "page-store": .string(changes.pages.disk?.path ?? "off"),
+                "seconds": .string(String(format: "%.3f", loaded.seconds)),
+            ])
+    }
+
+    /// Forgets a revoked partition's pages in memory (the page store keeps them, and the checkpoint to resume from).
+    func forget(_ partition: TopicPartition) {
+        changes.pages.removePartition(topic: partition.topic, partition: partition.partition)
+    }
+
+    /// Writes what the latest-layout topic acknowledged to the page store. The first write that fails (a full or
+    /// read-only disk) ends writing until a restart: from then on the pages changed stay in memory (never evicted,
+    /// so no page goes back in time) and the status, the log and `layout_worker_page_store_up` say so.
+    func flush() {
+        guard changes.pages.disk != nil, changes.pages.writeFailure == nil else { return }
+        changes.pages.flush()
+        guard let failure = changes.pages.writeFailure else { return }
+        metrics.pages(changes.pages, disk: storeFigures)
+        status.setPageStoreProblem(
+            "page store writes fail (\(failure)); pages changed from now on stay in memory until a restart")
+        logger.error(
+            "page store writes fail; pages changed from now on stay in memory until a restart",
+            metadata: ["error": .string(failure)])
+    }
+
+    /// What memory holds: the cache's bytes and pages.
+    var held: (bytes: Int, pages: Int) { (changes.pages.cache.bytes, changes.pages.count) }
+
+    /// Writes what is acknowledged and closes the page store and the latest-layout reader.
+    func close() {
+        flush()
+        changes.pages.disk?.close()
+        loader.close()
+    }
+
+    /// Opens the page store in `--state-dir` on the first assignment (the cluster's id is part of what it is made
+    /// for); a directory that cannot be used leaves the worker working from memory, and says so.
+    private func openStore(_ clusterID: () -> String?) throws(KafkaError) {
+        guard !storeTried, let dir = settings.stateDirectory else { return }
+        storeTried = true
+        // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
+        guard let cluster = clusterID() else {
+            throw KafkaError(
+                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
+        }
+        do {
+            let (store, opening) = try PageStore.open(directory: dir, identity: loader.storeIdentity(cluster: cluster))
+            changes.pages.use(store)
+            switch opening {
+            case .created: logger.info("page store created", metadata: ["state-dir": .string(dir)])
+            case .reopened: logger.info("page store reopened", metadata: ["state-dir": .string(dir)])
+            case .rebuilt(let reason):
+                logger.warning(
+                    "page store rebuilt from the topic",
+                    metadata: ["state-dir": .string(dir), "reason": .string(reason)])
+            }
+        } catch {
+            storeOff("cannot open the page store: \(error.description)")
+        }
+    }
+
+    /// Goes on without the disk store: pages past the memory budget are forgotten, as the status says.
+    private func storeOff(_ reason: String) {
+        changes.pages.use(nil)
+        metrics.pages(changes.pages, disk: nil)
+        status.setPageStoreProblem(reason + "; pages past --state-max-bytes are forgotten")
+        logger.error("page store off; working from memory", metadata: ["reason": .string(reason)])
+    }
+
+    /// The page store's size on disk and pages, read at most every 10 s (a directory listing).
+    private var storeFigures: (bytes: Int, pages: Int)? {
+        guard let disk = changes.pages.disk else { return nil }
+        if let last = lastStoreFigures, DispatchTime.now() < last.at + .seconds(10) { return last.figures }
+        let figures = (disk.diskBytes, disk.estimatedPages)
+        lastStoreFigures = (.now(), figures)
+        return figures
+    }
+}
