@@ -260,6 +260,27 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
         .testTarget(
+            name: "DeliveryTests",
+            dependencies: [
+                "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "PageStateTests",
+            dependencies: [
+                "PageState", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "ServeTests",
+            dependencies: [
+                "Serve", "PageState", "Delivery", "Kafka", "LayoutCompiler", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
             name: "LayoutCompilerTests",
             dependencies: [
                 "LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport",

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """docs/design.md's module table is Package.swift's graph: every target under Sources/ and Plugins/ has one row,
 its "uses" column is exactly its target dependencies, rows come dependencies first; the line after the table names
-the modules whose tests live in another module's test target. Reads `swift package describe --type json` on stdin.
+the modules whose tests live in another module's test target; every test the design names (`SomeTests.name`)
+exists. Reads `swift package describe --type json` on stdin.
 With --write, rewrites the table and that line from Package.swift, keeping each row's "holds" text (a new module
 needs its text written by hand first: the check names it). Exits 1 naming every difference."""
-import json, re, sys
+import json, os, re, sys
 
 DESIGN = "docs/design.md"
 BEGIN = "<!-- modules: generated from Package.swift by `scripts/check-design.py --write`; `make test` checks it -->"
@@ -70,6 +71,17 @@ untested = [n for n in ordered() if has_logic(n) and n + "Tests" not in tests]
 expected_line = "Tested in another module's target: " + (", ".join(f"`{n}`" for n in untested) or "none") + "."
 if untested_line != expected_line:
     problems.append(f"the line after the table should read: {expected_line}")
+
+# Every test the design names exists: `Suite.test` where Tests/ has `struct Suite` and, in that file, `func test`.
+sources = {}
+for root, _, files in os.walk("Tests"):
+    for f in files:
+        if f.endswith(".swift"):
+            sources[os.path.join(root, f)] = open(os.path.join(root, f), encoding="utf-8").read()
+for suite, test in sorted(set(re.findall(r"`(\w+Tests)\.(\w+)`", text))):
+    if not any(re.search(rf"\bstruct {suite}\b", src) and re.search(rf"\bfunc {test}\(", src)
+               for src in sources.values()):
+        problems.append(f"names the test {suite}.{test}, which Tests/ does not have")
 
 if "--write" in sys.argv and all("not in design.md" not in p for p in problems):
     rows = ["| module | uses | holds |", "|---|---|---|"]

@@ -1,6 +1,5 @@
 import Delivery
 import Kafka
-import Serve
 import Testing
 
 /// Dead letters are built to fit the producer's limit whatever the input's size, and never carry this worker's own

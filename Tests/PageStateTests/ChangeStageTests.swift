@@ -4,7 +4,6 @@ import LayoutDiff
 import LayoutKit
 import LayoutRecord
 import PageState
-import Serve
 import Synchronization
 import TestSupport
 import Testing

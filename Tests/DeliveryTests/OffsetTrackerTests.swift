@@ -1,6 +1,5 @@
 import Delivery
 import Kafka
-import Serve
 import Testing
 
 @Suite struct OffsetTrackerTests {
