@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Fails when a Swift function, initializer or closure-bodied accessor is longer than 80 lines.
+"""Fails when a Swift function, initializer or closure-bodied accessor is longer than 80 lines, or a type longer
+than 300 (its declaration and every extension of it in the tree, nested types included).
 
-A function may be longer only when its doc comment (or a comment just above it) says why in a line starting
-`/// Long:` or `// Long:` (a measured hot loop). Counts lines from the declaration to its closing brace; braces inside
-string literals and comments are ignored.
+A function or type may be longer only when its doc comment (or a comment just above it) says why in a line
+starting `/// Long:` or `// Long:` (a measured hot loop, the JSON writer). Counts lines from the declaration to its
+closing brace; braces inside string literals and comments are ignored.
 """
 import os
 import re
 import sys
 
 LIMIT = 80
+TYPE_LIMIT = 300
+TYPE_DECL = re.compile(r'^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|'
+                       r'indirect)\s+)*(struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][\w.]*)')
 DECL = re.compile(r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|static|class|'
                   r'final|override|mutating|nonmutating|nonisolated|convenience|required|@inline\(__always\)|'
                   r'@inlinable|@usableFromInline)\s+)*(func\s+[^\s(<]+|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<])')
@@ -65,6 +69,57 @@ def strip(line, state):
     return ''.join(out)
 
 
+def body_end(code, n):
+    """The line closing the body opened at or after line `n`, or None for a declaration without a body."""
+    depth, started = 0, False
+    for k in range(n, len(code)):
+        for c in code[k]:
+            if c == '{':
+                depth += 1
+                started = True
+            elif c == '}':
+                depth -= 1
+        if started and depth <= 0:
+            return k
+        if not started and k > n and (code[k].strip() == '' or DECL.match(code[k])):
+            return None  # a requirement without a body
+    return None
+
+
+def excused(lines, n):
+    before = n - 1
+    while before >= 0 and (lines[before].strip().startswith('///') or lines[before].strip().startswith('@')
+                           or lines[before].strip().startswith('// ')):
+        before -= 1
+    return any(re.match(r'///? Long:', lines[k].strip()) for k in range(max(0, before), n))
+
+
+def types(path):
+    """Types and extensions: (line, own lines, qualified name, excused); a nested type's lines are its own, not its
+    parent's (`Layout.ChangeSet` is measured apart from `Layout`)."""
+    lines = open(path, encoding='utf-8').read().split('\n')
+    state = {'block': False, 'multiline': False}
+    code = [strip(l, state) for l in lines]
+
+    def walk(start, stop, prefix):
+        n = start
+        while n < stop:
+            m = TYPE_DECL.match(code[n].strip())
+            end = body_end(code, n) if m else None
+            if end is None or end >= stop + (1 if prefix == '' else 0):
+                n += 1
+                continue
+            name = m.group(2).split('<')[0]
+            qualified = name if m.group(1) == 'extension' or not prefix else prefix + '.' + name
+            nested = list(walk(n + 1, end, qualified))
+            own = end - n + 1 - sum(length for _, length, q, _ in nested if q.count('.') == qualified.count('.') + 1)
+            yield n + 1, own, qualified, excused(lines, n)
+            yield from nested
+            n = end + 1
+
+    yield from walk(0, len(code), '')
+
+
 def functions(path):
     lines = open(path, encoding='utf-8').read().split('\n')
     state = {'block': False, 'multiline': False}
@@ -97,6 +152,7 @@ def functions(path):
 
 def main(roots):
     bad = 0
+    sizes, places, excuses = {}, {}, {}
     for root in roots:
         for directory, _, files in os.walk(root):
             if '/.build' in directory:
@@ -105,12 +161,23 @@ def main(roots):
                 if not name.endswith('.swift'):
                     continue
                 path = os.path.join(directory, name)
-                for line, length, what, excused in functions(path):
-                    if length > LIMIT and not excused:
+                for line, length, what, ok in functions(path):
+                    if length > LIMIT and not ok:
                         print(f'{path}:{line}: {what} is {length} lines (limit {LIMIT}; a measured hot loop says why in a '
                               f'"// Long:" comment above it)')
                         bad += 1
-    print(f'check-function-length: {bad} function(s) over {LIMIT} lines')
+                for line, length, name, ok in types(path):
+                    key = (root, name)
+                    sizes[key] = sizes.get(key, 0) + length
+                    places.setdefault(key, []).append(f'{path}:{line}')
+                    excuses[key] = excuses.get(key, False) or ok
+    for (root, name), length in sorted(sizes.items()):
+        if length > TYPE_LIMIT and not excuses[(root, name)]:
+            print(f'{places[(root, name)][0]}: type {name} is {length} lines with its extensions, nested types apart '
+                  f'(limit {TYPE_LIMIT}): '
+                  + ', '.join(places[(root, name)][1:] or ['one declaration']))
+            bad += 1
+    print(f'check-function-length: {bad} function(s) over {LIMIT} lines or type(s) over {TYPE_LIMIT}')
     return 1 if bad else 0
 
 

@@ -35,13 +35,6 @@ extension DeliveryEngine {
         case .deadLetter(let code, let reason): deadLetter(message, code: code, reason: reason, span: span)
         }
     }
-
-    /// Sends what `outcome` becomes on `topic` (`Outputs(_:of:to:config:trace:)`).
-    public func deliver(
-        _ outcome: MessageOutcome, of message: KafkaMessage, to topic: String, config: String, span: MessageSpan
-    ) {
-        deliver(Outputs(outcome, of: message, to: topic, config: config, trace: span.headers), of: message, span: span)
-    }
 }
 
 extension DeliveryEngine.Settlement {

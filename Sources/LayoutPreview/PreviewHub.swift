@@ -109,7 +109,7 @@ public actor PreviewHub: Service {
         let context = ConditionContext(
             document: doc, model: model, row: row, section: doc.value(s, "index").flatMap(doc.int) ?? section,
             sectionType: text("type"))
-        let explanation = resolver.explainRow(context, adaptor: text("adaptor"))
+        let explanation = RowExplanation(context, adaptor: text("adaptor"), resolver: resolver)
         return explanation.lines(origin: resolver.config.origin).joined(separator: "\n")
     }
 

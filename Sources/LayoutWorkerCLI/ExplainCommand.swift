@@ -38,7 +38,7 @@ struct ExplainCommand: ParsableCommand {
             let context = ConditionContext(
                 document: record.document, model: section.rows[index].model, row: index, section: section.index,
                 sectionType: section.type)
-            let explanation = compiler.resolver.explainRow(context, adaptor: section.adaptor)
+            let explanation = RowExplanation(context, adaptor: section.adaptor, resolver: compiler.resolver)
             for line in Self.text(explanation, row: section.rows[index], index: index, of: section, config: mapping) {
                 Output.line(line)
             }

@@ -9,7 +9,7 @@ public struct MappingConfigLoader: Sendable {
 
     /// The config in `yaml`, or every error found in it (syntax, unknown fields, wrong types, bad conditions).
     public func load(yaml: String, origin: String = "config") -> Result<MappingConfig, MappingConfigError> {
-        var reader = Reader(origin: origin)
+        var reader = MappingConfigReader(origin: origin)
         let root: Node?
         do {
             // Resolver.basic: the default one compiles seven regular expressions with ICU before the first
@@ -59,7 +59,10 @@ public struct MappingConfigError: Error, Sendable, CustomStringConvertible {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
-private struct Reader {
+/// Reads a mapping config's YAML nodes, collecting every problem with its place (`errors`): the primitives
+/// (fields, strings, conditions, field paths) and the top level; each list entry and adaptor binding reads itself
+/// through it (`RendererMapping.read`, `AdaptorBinding.read`, …).
+struct MappingConfigReader {
     static let booleans = ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false]
     let origin: String
     var errors: [Diagnostic] = []
@@ -209,26 +212,26 @@ private struct Reader {
                 readSectionIds(value, into: &config)
             case "renderers":
                 forEachEntry(value, what: "renderers") { reader, entry in
-                    reader.readRenderer(entry).map { config.renderers.append($0) }
+                    RendererMapping.read(entry, &reader).map { config.renderers.append($0) }
                 }
             case "supplementary":
                 forEachEntry(value, what: "supplementary") { reader, entry in
-                    reader.readSupplementary(entry).map { config.supplementary.append($0) }
+                    SupplementaryMapping.read(entry, &reader).map { config.supplementary.append($0) }
                 }
             case "placeholders":
                 forEachEntry(value, what: "placeholders") { reader, entry in
-                    reader.readPlaceholder(entry).map { config.placeholders.append($0) }
+                    PlaceholderMapping.read(entry, &reader).map { config.placeholders.append($0) }
                 }
             case "events":
                 forEachEntry(value, what: "events") { reader, entry in
-                    reader.readEvent(entry).map { config.events.append($0) }
+                    EventMapping.read(entry, &reader).map { config.events.append($0) }
                 }
             default: break
             }
         }
     }
 
-    mutating func forEachEntry(_ node: Node, what: String, _ body: (inout Reader, Node) -> Void) {
+    mutating func forEachEntry(_ node: Node, what: String, _ body: (inout MappingConfigReader, Node) -> Void) {
         guard case .sequence(let seq) = node else {
             fail(node, .wrongType, "\(what) must be a list")
             return
@@ -270,7 +273,7 @@ private struct Reader {
         }
         for (k, v) in mapping {
             guard let type = string(k, what: "a content type") else { continue }
-            if let binding = readBinding(v, type: type) { config.adaptors[type] = binding }
+            if let binding = AdaptorBinding.read(v, for: type, &self) { config.adaptors[type] = binding }
         }
     }
 
@@ -293,42 +296,8 @@ private struct Reader {
         }
     }
 
-    /// `rows`: one, none, auto or field:NAME.
-    private mutating func readRows(_ value: Node) -> GenericAdaptor.Rows? {
-        guard let text = string(value, what: "rows") else { return nil }
-        switch text {
-        case "one": return .one
-        case "none": return GenericAdaptor.Rows.none
-        case "auto": return .auto
-        default:
-            let name = text.drop { $0 != ":" }.dropFirst()
-            let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            if text.hasPrefix("field:"), !name.isEmpty, trimmed == name { return .field(String(name)) }
-            var meant = ""
-            if text.lowercased().drop(while: \.isWhitespace).hasPrefix("field"), !trimmed.isEmpty {
-                meant = "; did you mean 'field:\(trimmed)'?"
-            } else if let word = Suggestion.closest(to: text, among: ["one", "none", "auto"]) {
-                meant = "; did you mean '\(word)'?"
-            }
-            fail(value, .wrongValue, "rows must be one, none, auto or field:NAME, not '\(text)'\(meant)")
-            return nil
-        }
-    }
-
-    /// `idFields`: a list of field paths (the ones that parse).
-    private mutating func readIDFields(_ value: Node) -> [FieldPath]? {
-        guard let list = strings(value, what: "idFields") else { return nil }
-        var paths: [FieldPath] = []
-        for text in list {
-            do { paths.append(try FieldPath(parsing: text)) } catch {
-                fail(value, .fieldPathSyntax, "idFields '\(text)': \(error)")
-            }
-        }
-        return paths
-    }
-
     /// A string naming one of a fixed set of choices (`make` reads it); nil, with a finding, for anything else.
-    private mutating func readChoice<T>(_ value: Node, _ what: String, _ make: (String) -> T?, _ allowed: String)
+    mutating func readChoice<T>(_ value: Node, _ what: String, _ make: (String) -> T?, _ allowed: String)
         -> T?
     {
         guard let text = string(value, what: what) else { return nil }
@@ -337,99 +306,6 @@ private struct Reader {
             return nil
         }
         return choice
-    }
-
-    /// `attributes`: name → field path.
-    private mutating func readAttributes(_ value: Node) -> [(name: String, path: FieldPath)] {
-        var attributes: [(name: String, path: FieldPath)] = []
-        for (name, v) in namedValues(value, what: "attributes", of: "field path") {
-            guard let path = fieldPath(v, what: "attribute \(name)") else { continue }
-            attributes.append((name, path))
-        }
-        return attributes
-    }
-
-    /// `carry`: name → merge rule.
-    private mutating func readCarry(_ value: Node) -> [(name: String, merge: AttributeMerge)] {
-        let rules = AttributeMerge.allCases.map(\.rawValue).joined(separator: ", ")
-        var carry: [(name: String, merge: AttributeMerge)] = []
-        for (name, v) in namedValues(value, what: "carry", of: "merge rule") {
-            guard let text = string(v, what: "the merge rule of \(name)") else { continue }
-            guard let merge = AttributeMerge(rawValue: text) else {
-                fail(v, .wrongValue, "carry rule for \(name) must be one of \(rules), not '\(text)'")
-                continue
-            }
-            carry.append((name, merge))
-        }
-        return carry
-    }
-
-    mutating func readBinding(_ node: Node, type: String) -> AdaptorBinding? {
-        let names = AdaptorRegistry.builtInNames.joined(separator: ", ")
-        if case .scalar = node {
-            guard let name = string(node, what: "the adaptor for \(type)") else { return nil }
-            guard let adaptor = AdaptorRegistry.builtIn(named: name) else {
-                fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
-                return nil
-            }
-            return AdaptorBinding(adaptor: adaptor, location: location(node))
-        }
-        guard
-            let entries = fields(
-                node,
-                allowed: [
-                    "adaptor", "rows", "idFields", "groupBy", "groupOrder", "groupIdentity", "groupType", "attributes",
-                    "carry",
-                ],
-                what: "the adaptor binding for \(type)")
-        else { return nil }
-        var name = AdaptorName.generic.rawValue
-        var rows: GenericAdaptor.Rows?
-        var idPaths: [FieldPath]?
-        var groupBy: FieldPath?
-        var groupIdentity: [FieldPath]?
-        var order = RowGrouper.Order.firstAppearance
-        var valueType = RowGrouper.ValueType.auto
-        var attributes: [(name: String, path: FieldPath)] = []
-        var carry: [(name: String, merge: AttributeMerge)] = []
-        var rowsNode: Node?
-        for (key, _, value) in entries {
-            switch key {
-            case "adaptor": name = string(value, what: "adaptor") ?? name
-            case "rows":
-                rowsNode = value
-                rows = readRows(value) ?? rows
-            case "idFields": idPaths = readIDFields(value) ?? idPaths
-            case "groupBy": groupBy = fieldPath(value, what: "groupBy")
-            case "groupIdentity": groupIdentity = fieldPath(value, what: "groupIdentity").map { [$0] }
-            case "groupType":
-                let types = RowGrouper.ValueType.allCases.map(\.rawValue).joined(separator: ", ")
-                valueType = readChoice(value, "groupType", RowGrouper.ValueType.init, "one of \(types)") ?? valueType
-            case "attributes": attributes += readAttributes(value)
-            case "carry": carry += readCarry(value)
-            case "groupOrder":
-                order = readChoice(value, "groupOrder", RowGrouper.Order.init, "firstAppearance or value") ?? order
-            default: break
-            }
-        }
-        let adaptor: any ContentItemAdaptor
-        if name == AdaptorName.generic.rawValue {
-            adaptor = GenericAdaptor(rows: rows ?? .auto, idPaths: idPaths)
-        } else {
-            guard let builtIn = AdaptorRegistry.builtIn(named: name) else {
-                fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
-                return nil
-            }
-            if let rowsNode { fail(rowsNode, .wrongField, "rows applies to the Generic adaptor only") }
-            if idPaths != nil { fail(node, .wrongField, "idFields applies to the Generic adaptor only") }
-            adaptor = builtIn
-        }
-        return AdaptorBinding(
-            adaptor: adaptor,
-            grouper: groupBy.map {
-                RowGrouper(path: $0, order: order, identityPaths: groupIdentity, valueType: valueType)
-            },
-            attributes: attributes, carry: carry, location: location(node))
     }
 
     /// A mapping from names to scalar values (an attribute name to a field path, or to a merge rule).
@@ -442,149 +318,6 @@ private struct Reader {
         for (k, v) in mapping {
             guard let name = string(k, what: "an attribute name") else { continue }
             out.append((name, v))
-        }
-        return out
-    }
-
-    mutating func readRenderer(_ node: Node) -> RendererMapping? {
-        guard let entries = fields(node, allowed: ["renderer", "types", "when"], what: "a renderer mapping") else {
-            return nil
-        }
-        var renderer: String?, types: [String]?, condition: Condition?
-        var ok = true
-        for (key, _, value) in entries {
-            switch key {
-            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
-            case "types": types = strings(value, what: "types"); ok = ok && types != nil
-            case "when": condition = self.condition(value); ok = ok && condition != nil
-            default: break
-            }
-        }
-        guard ok else { return nil }
-        guard let renderer, let types else {
-            fail(node, .missingField, "a renderer mapping needs renderer and types")
-            return nil
-        }
-        return RendererMapping(renderer: renderer, types: types, condition: condition, location: location(node))
-    }
-
-    mutating func readSupplementary(_ node: Node) -> SupplementaryMapping? {
-        guard
-            let entries = fields(
-                node, allowed: ["kind", "types", "field", "renderer", "when"], what: "a supplementary mapping")
-        else { return nil }
-        var kind: String?, types: [String]?, field: FieldPath?, renderer: String?, condition: Condition?
-        var ok = true
-        for (key, _, value) in entries {
-            switch key {
-            case "kind": kind = string(value, what: "kind"); ok = ok && kind != nil
-            case "types": types = strings(value, what: "types"); ok = ok && types != nil
-            case "field": field = fieldPath(value, what: "field"); ok = ok && field != nil
-            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
-            case "when": condition = self.condition(value); ok = ok && condition != nil
-            default: break
-            }
-        }
-        guard ok else { return nil }
-        guard let kind, let types, let field, let renderer else {
-            fail(node, .missingField, "a supplementary mapping needs kind, types, field and renderer")
-            return nil
-        }
-        return SupplementaryMapping(
-            kind: kind, types: types, field: field, renderer: renderer, condition: condition, location: location(node))
-    }
-
-    mutating func readPlaceholder(_ node: Node) -> PlaceholderMapping? {
-        guard let entries = fields(node, allowed: ["kind", "types", "renderer", "when"], what: "a placeholder mapping")
-        else { return nil }
-        var kind: PlaceholderKind?, types: [String] = [], renderer: String?, condition: Condition?
-        var ok = true
-        for (key, _, value) in entries {
-            switch key {
-            case "kind":
-                if let text = string(value, what: "kind") {
-                    kind = PlaceholderKind(rawValue: text)
-                    if kind == nil {
-                        fail(
-                            value, .wrongValue, "placeholder kind must be loading, noResults or error, not '\(text)'")
-                    }
-                }
-                ok = ok && kind != nil
-            case "types":
-                if let t = strings(value, what: "types") { types = t } else { ok = false }
-            case "renderer": renderer = string(value, what: "renderer"); ok = ok && renderer != nil
-            case "when": condition = self.condition(value); ok = ok && condition != nil
-            default: break
-            }
-        }
-        guard ok else { return nil }
-        guard let kind, let renderer else {
-            fail(node, .missingField, "a placeholder mapping needs kind and renderer")
-            return nil
-        }
-        return PlaceholderMapping(
-            kind: kind, types: types, renderer: renderer, condition: condition, location: location(node))
-    }
-
-    mutating func readEvent(_ node: Node) -> EventMapping? {
-        guard
-            let entries = fields(
-                node, allowed: ["event", "types", "when", "handler", "action", "fields"], what: "an event mapping")
-        else { return nil }
-        var event: String?, types: [String] = [], condition: Condition?, handler: String?
-        var passesAction = false
-        var fields: [EventMapping.Field] = []
-        var ok = true
-        for (key, _, value) in entries {
-            switch key {
-            case "event": event = string(value, what: "event"); ok = ok && event != nil
-            case "types":
-                if let t = strings(value, what: "types") { types = t } else { ok = false }
-            case "when": condition = self.condition(value); ok = ok && condition != nil
-            case "handler": handler = string(value, what: "handler"); ok = ok && handler != nil
-            case "action":
-                if let b = bool(value, what: "action") { passesAction = b } else { ok = false }
-            case "fields":
-                if let f = eventFields(value) { fields = f } else { ok = false }
-            default: break
-            }
-        }
-        guard ok else { return nil }
-        guard let event else {
-            fail(node, .missingField, "an event mapping needs event (and types, or none for every row)")
-            return nil
-        }
-        return EventMapping(
-            event: event, types: types, condition: condition, handler: handler, passesAction: passesAction,
-            fields: fields, location: location(node))
-    }
-
-    /// An event's `fields`: a mapping from name to field path, or a list of field paths (each named by its text).
-    mutating func eventFields(_ node: Node) -> [EventMapping.Field]? {
-        var pairs: [(name: String, nameNode: Node, value: Node)] = []
-        switch node {
-        case .mapping(let mapping):
-            for (k, v) in mapping {
-                guard let name = string(k, what: "a field name") else { return nil }
-                pairs.append((name, k, v))
-            }
-        case .sequence(let seq):
-            for item in seq {
-                guard let name = string(item, what: "each of fields") else { return nil }
-                pairs.append((name, item, item))
-            }
-        default:
-            fail(node, .wrongType, "fields must be a mapping from name to field path, or a list of field paths")
-            return nil
-        }
-        var out: [EventMapping.Field] = []
-        for (name, nameNode, value) in pairs {
-            guard let path = fieldPath(value, what: "field \(name)") else { return nil }
-            if out.contains(where: { $0.name == name }) {
-                fail(nameNode, .wrongValue, "field '\(name)' is given twice in one event")
-                return nil
-            }
-            out.append(EventMapping.Field(name: name, path: path))
         }
         return out
     }

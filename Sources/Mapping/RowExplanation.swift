@@ -3,7 +3,7 @@ import LayoutJSON
 /// Why a row got its renderer: every level of its renderer chain (its model's `@class` short and full names, its
 /// section's type, the section's adaptor), each mapping tried there with its condition, the values the condition
 /// read and whether it held, then the default renderer; the winner and the runner-up (what the row would get
-/// without the winning level). What `layout-worker explain` prints; `RendererResolver.explainRow` makes it the way
+/// without the winning level). What `layout-worker explain` prints; `RowExplanation(_:adaptor:resolver:)` makes it the way
 /// `resolveRow` decides, and a test holds the two to the same answer for every sample row.
 public struct RowExplanation: Sendable {
     /// One mapping tried at a level.
@@ -65,23 +65,25 @@ extension RowExplanation {
     }
 }
 
-extension RendererResolver {
-    /// The chain `resolveRow` walks for the row in `context` of a section made by `adaptor`, every mapping tried
-    /// and its outcome.
-    public func explainRow(_ context: ConditionContext, adaptor: String) -> RowExplanation {
-        let doc = context.document
-        let classNode = Self.classNode(of: context)
+extension RowExplanation {
+    /// The chain `resolver.resolveRow` walks for the row in `context` of a section made by `adaptor`, every mapping
+    /// tried and its outcome.
+    public init(_ context: ConditionContext, adaptor: String, resolver: RendererResolver) {
+        let (doc, config) = (context.document, resolver.config)
+        let classNode = RendererResolver.classNode(of: context)
         let modelClass = classNode >= 0 ? doc.string(classNode) : nil
         var levels: [RowExplanation.Level] = []
         var seen: Set<String> = []
-        let classTypes = classNode >= 0 ? Self.classTypes(doc.decodedStringBytes(classNode)) : []
+        let classTypes = classNode >= 0 ? RendererResolver.classTypes(doc.decodedStringBytes(classNode)) : []
         for (n, type) in classTypes.enumerated() where seen.insert(type).inserted {
-            levels.append(level(type, role: classTypes.count > 1 && n == 0 ? "@class short name" : "@class", context))
+            levels.append(
+                Self.level(
+                    type, role: classTypes.count > 1 && n == 0 ? "@class short name" : "@class", context, config))
         }
         let sectionRole = adaptor == context.sectionType ? "section type, and its adaptor" : "section type"
         for (type, role) in [(context.sectionType, sectionRole), (adaptor, "adaptor")]
         where seen.insert(type).inserted {
-            levels.append(level(type, role: role, context))
+            levels.append(Self.level(type, role: role, context, config))
         }
         var outcomes = levels.map { level -> Resolution? in
             let matched = level.candidates.filter(\.holds).map(\.renderer)
@@ -93,13 +95,15 @@ extension RendererResolver {
         let resolution = decided.first.flatMap { outcomes[$0] } ?? .unmapped(tried: levels.map(\.type))
         let runnerUp = decided.dropFirst().lazy.compactMap { outcomes[$0]?.renderer }
             .first { $0 != resolution.renderer }
-        return RowExplanation(
+        self.init(
             modelClass: modelClass, levels: levels, defaultRenderer: config.defaultRenderer, resolution: resolution,
             runnerUp: runnerUp)
     }
 
     /// The row mappings for `type`, each tried on the row.
-    private func level(_ type: String, role: String, _ context: ConditionContext) -> RowExplanation.Level {
+    private static func level(_ type: String, role: String, _ context: ConditionContext, _ config: MappingConfig)
+        -> RowExplanation.Level
+    {
         let doc = context.document
         let candidates = config.renderers.filter { $0.types.contains(type) }.map { m in
             RowExplanation.Candidate(

@@ -191,7 +191,9 @@ public final class Replayer {
             // A dry run counts what each message would become.
             return tally.settled(m, DeliveryEngine.Settlement(wouldBe: outcome))
         }
-        delivery.deliver(outcome, of: m, to: toTopic, config: configHash, span: tracer.start(m, at: compileStarted))
+        let span = tracer.start(m, at: compileStarted)
+        delivery.deliver(
+            Outputs(outcome, of: m, to: toTopic, config: configHash, trace: span.headers), of: m, span: span)
     }
 
     /// Waits for what is in flight: up to 30 s even after an interrupt, so the checkpoint covers it; a blocked

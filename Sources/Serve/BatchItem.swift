@@ -1,5 +1,7 @@
 import Delivery
+import Dispatch
 import Kafka
+import LayoutCompiler
 import LayoutRecord
 import PageState
 
@@ -17,6 +19,28 @@ struct BatchItem {
     init(_ message: KafkaMessage, _ outcome: MessageOutcome) {
         self.message = message
         self.outcome = outcome
+    }
+
+    /// Each message's outcome, timed; compiling spreads over the cores, the items stay in offset order. A
+    /// pass-through run (benchmark baseline) publishes the input unchanged.
+    static func compile(
+        _ batch: [KafkaMessage], with compiler: LayoutCompiler, settings: ServeSettings, metrics: WorkerMetrics
+    ) -> [BatchItem] {
+        ParallelMap.map(count: batch.count, jobs: batch.count) { i in
+            let message = batch[i]
+            if settings.passThrough, let value = message.value, value.count <= settings.limits.maxMessageBytes {
+                return BatchItem(message, .record(value, diagnostics: [], outline: nil))
+            }
+            #if DEBUG
+            // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.
+            if let key = settings.debugCrashKey, message.key == Array(key.utf8) {
+                fatalError("debug fault hook: crashing on key \(key)")
+            }
+            #endif
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
+            return BatchItem(message, .of(message, compiler: compiler, limits: settings.limits))
+        }
     }
 
     /// The record's outline, or nil for a tombstone (or a skip that clears its page): what the change-set stage

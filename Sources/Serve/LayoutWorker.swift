@@ -180,7 +180,7 @@ public final class LayoutWorker {
         breaker?.begin(batch)
         // Each message's span starts when its batch starts compiling.
         let started = DefaultTracerClock.now
-        var items = compile(batch)
+        var items = BatchItem.compile(batch, with: compiler.compiler, settings: settings, metrics: metrics)
         if let pages {
             pages.step(&items)
             StateWrite.assign(&items, makeGate: delivery.makeGate)
@@ -197,27 +197,6 @@ public final class LayoutWorker {
             if let summary = plan.changeSet { metrics.changeSet(summary) }
             if let skipped = plan.skipped { metrics.changeSetSkipped(reason: skipped.rawValue) }
             delivery.deliver(plan.outputs, of: item.message, span: span)
-        }
-    }
-
-    /// Each message's outcome, timed; compiling spreads over the cores, the items stay in offset order. A
-    /// pass-through run (benchmark baseline) publishes the input unchanged.
-    private func compile(_ batch: [KafkaMessage]) -> [BatchItem] {
-        let (compiler, settings, metrics) = (self.compiler.compiler, self.settings, self.metrics)
-        return ParallelMap.map(count: batch.count, jobs: batch.count) { i in
-            let message = batch[i]
-            if settings.passThrough, let value = message.value, value.count <= settings.limits.maxMessageBytes {
-                return BatchItem(message, .record(value, diagnostics: [], outline: nil))
-            }
-            #if DEBUG
-            // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.
-            if let key = settings.debugCrashKey, message.key == Array(key.utf8) {
-                fatalError("debug fault hook: crashing on key \(key)")
-            }
-            #endif
-            let start = DispatchTime.now().uptimeNanoseconds
-            defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
-            return BatchItem(message, .of(message, compiler: compiler, limits: settings.limits))
         }
     }
 
@@ -308,16 +287,11 @@ public final class LayoutWorker {
         session.close()
         metrics.inFlight(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
         metrics.ready(false)
-        var metadata: Logger.Metadata = [
-            "consumed": .stringConvertible(counts.consumed), "published": .stringConvertible(counts.published),
-            "dead-lettered": .stringConvertible(counts.deadLettered), "skipped": .stringConvertible(counts.skipped),
-            "in-flight": .stringConvertible(counts.inFlight),
-            // From the first assignment to the last message accounted for.
-            "elapsed-ms": .stringConvertible(
-                session.firstAssigned.map { first in
-                    ((lastSettled ?? first).uptimeNanoseconds &- first.uptimeNanoseconds) / 1_000_000
-                } ?? 0),
-        ]
+        var metadata = counts.metadata
+        // From the first assignment to the last message accounted for.
+        metadata["elapsed-ms"] = .stringConvertible(
+            session.firstAssigned.map { ((lastSettled ?? $0).uptimeNanoseconds &- $0.uptimeNanoseconds) / 1_000_000 }
+                ?? 0)
         if let held {
             metadata["store-bytes"] = .stringConvertible(held.bytes)
             metadata["store-pages"] = .stringConvertible(held.pages)

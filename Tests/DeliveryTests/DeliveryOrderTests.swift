@@ -95,3 +95,24 @@ import Testing
         }
     }
 }
+
+/// What `DeliveryEngine` does when the cluster refuses a record, against librdkafka's mock cluster.
+@Suite(.serialized) struct DeliveryRefusalTests {
+    /// A record refused for what it is (the broker's validation) dead-letters its input as `produce-failed`; the
+    /// messages after it are published and settle.
+    @Test func aRefusedRecordIsDeadLetteredAndTheRestGoOn() throws {
+        let mock = try DeliveryOrderTests.cluster()
+        let (engine, log) = try DeliveryOrderTests.engine(mock, properties: ["batch.num.messages": "1"])
+        mock.failNext(.produce, with: [87])  // INVALID_RECORD
+        let span = MessageSpan(span: nil, headers: [])
+        for offset in Int64(1)...3 {
+            engine.send(
+                DeliveryOrderTests.message(offset), purpose: .record, parts: [DeliveryOrderTests.part("out")],
+                span: span)
+        }
+        #expect(engine.drain(until: .now() + .seconds(30)), "\(log.settled)")
+        #expect(log.settled[1] == .deadLettered(code: "produce-failed"), "\(log.settled)")
+        #expect(log.settled[2] == .published && log.settled[3] == .published, "\(log.settled)")
+        #expect(log.acknowledged.contains("1:dlq"), "\(log.acknowledged)")
+    }
+}

@@ -7,7 +7,7 @@ import Mapping
 import TestSupport
 import Testing
 
-/// `explainRow` walks the chain `resolveRow` walks: for every row of the samples (and the corpus, when present),
+/// `RowExplanation` walks the chain `resolveRow` walks: for every row of the samples (and the corpus, when present),
 /// under the shipped configs, it names the renderer the compiled record has; its levels, conditions and runner-up
 /// say why.
 @Suite struct ExplainTests {
@@ -21,7 +21,7 @@ import Testing
                 let context = ConditionContext(
                     document: record.document, model: row.model, row: n, section: section.index,
                     sectionType: section.type)
-                return (row, section, compiler.resolver.explainRow(context, adaptor: section.adaptor))
+                return (row, section, RowExplanation(context, adaptor: section.adaptor, resolver: compiler.resolver))
             }
         }
     }
