@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "layout-worker", targets: ["layout-worker"]),
         .library(name: "LayoutCompiler", targets: ["LayoutCompiler"]),
         .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
+        .library(name: "SplitMix", targets: ["SplitMix"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
         .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
         .library(name: "Serve", targets: ["Serve", "PageState", "Replay", "Delivery", "Ops"]),
@@ -42,9 +43,13 @@ let package = Package(
         .package(path: "clients/swift"),
     ],
     targets: [
+        // SplitMix64: the one deterministic random generator (trace span ids, property tests, benchmark shapes).
+        .target(name: "SplitMix", swiftSettings: strict),
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
         .target(name: "CJSONScan"),
-        .target(name: "LayoutJSON", dependencies: ["CJSONScan"], swiftSettings: strict),
+        .target(
+            name: "LayoutJSON", dependencies: ["CJSONScan", .product(name: "LayoutKit", package: "swift")],
+            swiftSettings: strict),
         // JSON → content tree: content items found by `@type`, with tree paths.
         .target(name: "ContentTree", dependencies: ["LayoutJSON"], swiftSettings: strict),
         // content tree → adaptor sections: one adaptor per content item.
@@ -114,7 +119,7 @@ let package = Package(
         .target(
             name: "Delivery",
             dependencies: [
-                "Kafka", "LayoutCompiler", "LayoutRecord",
+                "Kafka", "LayoutCompiler", "LayoutRecord", "SplitMix",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
@@ -214,7 +219,9 @@ let package = Package(
             name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
 
-        .target(name: "TestSupport", dependencies: ["LayoutJSON"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["LayoutJSON", "SplitMix"], path: "Tests/TestSupport",
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutDiffTests",
             dependencies: [

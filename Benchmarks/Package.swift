@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "LayoutCompiler", package: "LayoutWorker"),
                 .product(name: "LayoutDiff", package: "LayoutWorker"),
+                .product(name: "SplitMix", package: "LayoutWorker"),
                 .product(name: "LayoutKit", package: "swift"),
             ],
             path: "Benchmarks/DiffBenchmarks",

@@ -113,6 +113,11 @@ def types(path):
             qualified = name if m.group(1) == 'extension' or not prefix else prefix + '.' + name
             nested = list(walk(n + 1, end, qualified))
             own = end - n + 1 - sum(length for _, length, q, _ in nested if q.count('.') == qualified.count('.') + 1)
+            # A type's doc comment is its own (a nested type's is not its parent's).
+            doc = n
+            while doc > 0 and (lines[doc - 1].strip().startswith('///') or lines[doc - 1].strip().startswith('@')):
+                doc -= 1
+            own += n - doc if prefix else 0
             yield n + 1, own, qualified, excused(lines, n)
             yield from nested
             n = end + 1
@@ -126,28 +131,9 @@ def functions(path):
     code = [strip(l, state) for l in lines]
     for n, text in enumerate(code):
         m = DECL.match(text)
-        if not m:
-            continue
-        depth, started, end = 0, False, None
-        for k in range(n, len(code)):
-            for c in code[k]:
-                if c == '{':
-                    depth += 1
-                    started = True
-                elif c == '}':
-                    depth -= 1
-            if started and depth <= 0:
-                end = k
-                break
-            if not started and k > n and (code[k].strip() == '' or DECL.match(code[k])):
-                break  # a requirement without a body
-        if end is None:
-            continue
-        before = n - 1
-        while before >= 0 and (lines[before].strip().startswith('///') or lines[before].strip().startswith('@')):
-            before -= 1
-        excused = any(re.match(r'///? Long:', lines[k].strip()) for k in range(max(0, before), n))
-        yield n + 1, end - n + 1, m.group(1).strip(), excused
+        end = body_end(code, n) if m else None
+        if end is not None:
+            yield n + 1, end - n + 1, m.group(1).strip(), excused(lines, n)
 
 
 def main(roots):

@@ -1,4 +1,5 @@
 public import Kafka
+import SplitMix
 public import W3CTraceContext
 
 /// The W3C trace context of one message's processing (consume → compile → produce): a child span of the input's
@@ -47,20 +48,5 @@ public struct MessageTrace: Sendable {
         withUnsafeBytes(of: message.partition.littleEndian) { $0.forEach(mix) }
         withUnsafeBytes(of: message.offset.littleEndian) { $0.forEach(mix) }
         return hash
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for span ids derived from a seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -127,28 +127,19 @@ public struct GatewayEndpoints: Sendable {
 
     /// The ops port's own paths: probes, metrics, the live page's files; nil for any other.
     private func opsAnswer(_ path: String) -> HTTPAnswer? {
-        switch path {
-        case "/healthz":
-            return status.isAlive ? .text(.ok, "ok\n") : .text(.serviceUnavailable, "not alive: the feed stalled\n")
-        case "/readyz":
-            guard let why = status.notReady else {
-                let warning = status.pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""
-                return .text(.ok, "ready\(warning)\n")
-            }
-            return .text(.serviceUnavailable, "not ready: \(why)\n")
-        case "/metrics":
+        if let answer = OpsPaths.answer(path, probes: status, metrics: { metrics.render(book, status) }) {
             return HTTPAnswer(
-                .ok, headers: [("content-type", MetricsExposition.contentType), ("cache-control", "no-store")],
-                body: ByteBuffer(bytes: metrics.render(book, status)))
-        default:
-            guard let file = page.file(at: path) else { return nil }
-            return HTTPAnswer(
-                .ok,
-                headers: [
-                    ("content-type", file.type), ("cache-control", "no-cache"),
-                    ("content-security-policy", EmbeddedPage.securityPolicy),
-                ], body: file.body)
+                HTTPResponseStatus(statusCode: answer.status),
+                headers: [("content-type", answer.contentType), ("cache-control", "no-store")],
+                body: ByteBuffer(bytes: answer.body))
         }
+        guard let file = page.file(at: path) else { return nil }
+        return HTTPAnswer(
+            .ok,
+            headers: [
+                ("content-type", file.type), ("cache-control", "no-cache"),
+                ("content-security-policy", EmbeddedPage.securityPolicy),
+            ], body: file.body)
     }
 
     // MARK: A record

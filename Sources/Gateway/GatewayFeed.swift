@@ -10,7 +10,7 @@ import PageStore
 /// Reads the latest-layout topic, then the change-set topic, both by assignment (no consumer group: any number of
 /// gateways can run side by side), into the page book; sends heartbeats and the records that waited too long for
 /// their change set. With a page store both are read from its checkpoints (only what the gateway missed); without
-/// one (or a new one), the latest layouts from the beginning and the change sets from the end. Runs on a thread of
+/// one (or a new one), the latest layouts from the beginning and the change sets from their end at start. Runs on a thread of
 /// its own until `stop` says so.
 public struct GatewayFeed: Sendable {
     let settings: GatewaySettings
@@ -39,7 +39,13 @@ public struct GatewayFeed: Sendable {
         defer { latest.close() }
         let changes = try TopicRangeReader(configuration: settings.kafka, topic: settings.changesTopic)
         defer { changes.close() }
-        let starts = try startOffsets(latest, latestPartitions, changes, changePartitions)
+        var starts = try startOffsets(latest, latestPartitions, changes, changePartitions)
+        // Change sets without a checkpoint start at the end as it is now, found by a fetch before the latest layouts
+        // are read: one published while they are read is not skipped (an `end` resolved later would skip it).
+        let fromEnd = changePartitions.filter { starts.changes[$0] == nil }
+        if !fromEnd.isEmpty {
+            for (p, end) in try changes.fetchedEnds(fromEnd) { starts.changes[p] = end }
+        }
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false

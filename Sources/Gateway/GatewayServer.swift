@@ -110,7 +110,7 @@ struct FeedService: Service {
     func run() async throws {
         let status = feed.status
         let result: Result<Void, KafkaError> = await ThreadedWork.run(
-            named: "layout-gateway-feed", stop: { status.requestStop() }
+            named: "layout-gateway-feed", stop: status.stop
         ) { [feed] in
             do throws(KafkaError) {
                 try feed.run { status.stopRequested }

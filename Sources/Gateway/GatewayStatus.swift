@@ -1,12 +1,14 @@
 import Dispatch
+public import Ops
 import Synchronization
 
 /// What the gateway's probes report: the feed thread's last turn, whether the latest layouts were read to their end
 /// once, and the last problem reading the topics.
-public final class GatewayStatus: Sendable {
+public final class GatewayStatus: Probed {
     private let lastTurn = Atomic<UInt64>(0)
     private let caughtUp = Atomic<Bool>(false)
-    private let stopFlag = Atomic<Bool>(false)
+    /// Asked by a graceful shutdown (`ThreadedWork`), read by the feed.
+    public let stop = StopSignal()
     private let problemText = Mutex<String?>(nil)
     private let lags = Mutex<(latest: Int64, changes: Int64)>((0, 0))
     private let storeProblem = Mutex<String?>(nil)
@@ -32,13 +34,24 @@ public final class GatewayStatus: Sendable {
     /// Messages of the latest-layout and change-set topics not read yet (as of the feed's last look).
     public var lag: (latest: Int64, changes: Int64) { lags.withLock { $0 } }
 
-    public func requestStop() { stopFlag.store(true, ordering: .relaxed) }
-    public var stopRequested: Bool { stopFlag.load(ordering: .relaxed) }
+    public func requestStop() { stop.request() }
+    public var stopRequested: Bool { stop.isRequested }
 
     /// Liveness: the feed thread turned within the last 60 s.
     public var isAlive: Bool {
         let last = lastTurn.load(ordering: .relaxed)
         return last == 0 || DispatchTime.now().uptimeNanoseconds &- last < 60_000_000_000
+    }
+
+    /// The probes: alive while the feed turns, ready once the latest layouts are read (a page store that cannot be
+    /// used is a warning, not a failure).
+    public func liveness() -> Probe { isAlive ? .passing("ok") : .failing("the feed stalled") }
+
+    public var readiness: Probe {
+        guard let why = notReady else {
+            return .passing("ready" + (pageStoreProblem.map { "; warning: working from memory: \($0)" } ?? ""))
+        }
+        return .failing(why)
     }
 
     /// Readiness: nil when ready, else why not.

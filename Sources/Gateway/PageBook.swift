@@ -31,58 +31,6 @@ public final class PageBook: Sendable {
         public var cursor: StreamCursor
     }
 
-    struct Page {
-        var record: [UInt8]?
-        var hash: ContentHash?
-        /// The record's position (its input offset), when it has one.
-        var position: Int64?
-        var gzip: [UInt8]?
-        /// The record as an event, for the streams that open on it (made when the first one does).
-        var recordEvent: EventBytes?
-        /// Where streams were last brought to.
-        var streamAt: StreamPosition?
-        /// When `record` became newer than `streamAt` (waiting for its change set).
-        var pendingSince: UInt64?
-        /// Recent change sets, oldest first, bounded by bytes (`PageBook.keep`).
-        var history: [StoredChange] = []
-        var lastRead: UInt64 = 0
-
-        init(record: [UInt8]? = nil, position: Int64? = nil, history: [StoredChange] = []) {
-            self.record = record
-            self.hash = record.map { ContentHash(of: $0) }
-            self.position = position
-            self.streamAt = at
-            self.history = history
-        }
-
-        /// Where the record puts a client.
-        var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }
-        var bytes: Int {
-            (record?.count ?? 0) + (gzip?.count ?? 0) + (recordEvent.map { $0.plain.readableBytes * 2 } ?? 0)
-                + history.reduce(0) { $0 + $1.bytes.count }
-        }
-        var stored: StoredPage { StoredPage(position: position, record: record, history: history) }
-    }
-
-    struct State {
-        var pages: [String: Page] = [:]
-        /// Streams per page key (the streams themselves belong to their event loops: `StreamHub`).
-        var streams: [String: Int] = [:]
-        var streamTotal = 0
-        var pending: Set<String> = []
-        var evicted: Set<String> = []
-        /// Pages changed in memory since the last flush to disk (never let go before it), nil: cleared.
-        var dirty: Set<String> = []
-        var cleared: Set<String> = []
-        /// The next offset per topic partition that the pages in memory have taken in.
-        var checkpoints: [String: (topic: String, partition: Int32, offset: Int64)] = [:]
-        var bytes = 0
-        var tick: UInt64 = 0
-        var writeFailure: String?
-        /// The page store (nil: memory only, or not opened yet).
-        var disk: PageStore?
-    }
-
     let settings: GatewaySettings
     /// Where events for a page's streams go (the event loops that hold them).
     let sink: any StreamSink
@@ -128,24 +76,12 @@ public final class PageBook: Sendable {
         now: UInt64 = DispatchTime.now().uptimeNanoseconds
     ) {
         withPage(key) { s, held in
-            guard let bytes else {
-                if let old = s.pages.removeValue(forKey: key) { s.bytes -= old.bytes }
-                s.pending.remove(key)
-                s.dirty.remove(key)
-                if s.disk != nil { s.cleared.insert(key) }
-                return
-            }
+            guard let bytes else { return s.clear(key) }
             s.evicted.remove(key)
             s.cleared.remove(key)
             var page = held ?? Page()
             let before = held?.bytes ?? 0
-            let hash = ContentHash(of: bytes)
-            page.record = bytes
-            page.hash = hash
-            page.position = position
-            page.gzip = nil
-            page.recordEvent = nil
-            page.history = Self.keep(page.history, recordBytes: bytes.count)
+            let hash = page.take(record: bytes, position: position)
             let at = StreamPosition(hash: hash, offset: position)
             if page.streamAt == nil {
                 page.streamAt = at
@@ -157,9 +93,7 @@ public final class PageBook: Sendable {
                 page.pendingSince = nil
                 s.pending.remove(key)
             }
-            s.bytes += page.bytes - before
-            s.pages[key] = page
-            if s.disk != nil { s.dirty.insert(key) }
+            s.store(page, for: key, replacing: before)
             evictIfOver(&s)
         }
     }
@@ -172,7 +106,7 @@ public final class PageBook: Sendable {
             guard var page = held, let record = page.record else { return }  // its record first
             let before = page.bytes
             page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
-            page.history = Self.keep(page.history, recordBytes: record.count)
+            page.history = ChangeHistory.keep(page.history, recordBytes: record.count)
             if page.streamAt?.hash == base {
                 page.streamAt = target
                 broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
@@ -185,38 +119,15 @@ public final class PageBook: Sendable {
                 page.pendingSince = nil
                 s.pending.remove(key)
             }
-            s.bytes += page.bytes - before
-            s.pages[key] = page
-            if s.disk != nil { s.dirty.insert(key) }
+            s.store(page, for: key, replacing: before)
             evictIfOver(&s)
         }
     }
 
-    /// The change sets a page keeps, newest last: as many as fit in the bytes of its record (a resume that would
-    /// need more is sent the record instead), and no more than `maxHistory`.
-    static func keep(_ history: [StoredChange], recordBytes: Int) -> [StoredChange] {
-        var total = 0
-        var first = history.count
-        while first > 0, history.count - first < maxHistory {
-            let size = history[first - 1].bytes.count
-            guard total + size <= max(recordBytes, minHistoryBytes) else { break }
-            total += size
-            first -= 1
-        }
-        return first == 0 ? history : Array(history[first...])
-    }
-
-    static let maxHistory = 256
-    static let minHistoryBytes = 16 * 1024
-
     /// Notes that the pages in memory have taken in every message of `topic`'s `partition` before `offset`: the
     /// checkpoint the next `flush` writes with them.
     public func reached(_ topic: String, partition: Int32, offset: Int64) {
-        state.withLock { s in
-            guard s.disk != nil else { return }
-            let key = "\(partition)|" + topic
-            if (s.checkpoints[key]?.offset ?? -1) < offset { s.checkpoints[key] = (topic, partition, offset) }
-        }
+        state.withLock { $0.reached(topic, partition: partition, offset: offset) }
     }
 
     /// Writes the pages changed since the last flush, and the checkpoints they reach, to the page store in one atomic
@@ -230,21 +141,14 @@ public final class PageBook: Sendable {
                 s.checkpoints.removeAll()
                 return failure
             }
-            guard !s.dirty.isEmpty || !s.cleared.isEmpty || !s.checkpoints.isEmpty else { return s.writeFailure }
-            var batch = PageStore.Batch()
-            for key in s.dirty { if let page = s.pages[key] { batch.pages.append((.whole, key, page.stored)) } }
-            for key in s.cleared { batch.pages.append((.whole, key, nil)) }
-            for c in s.checkpoints.values { batch.checkpoints.append(c) }
+            guard let batch = s.unwritten else { return nil }
             do {
                 try disk.write(batch)
             } catch {
                 s.writeFailure = "\(error)"
                 return s.writeFailure
             }
-            s.writeFailure = nil
-            s.dirty.removeAll(keepingCapacity: true)
-            s.cleared.removeAll(keepingCapacity: true)
-            s.checkpoints.removeAll(keepingCapacity: true)
+            s.written()
             evictIfOver(&s)
             return nil
         }
@@ -276,24 +180,10 @@ public final class PageBook: Sendable {
         sink.publish(key, EventBytes(event, sourceTimeMs: sourceTimeMs))
     }
 
-    /// Lets the least recently read pages go until the pages fit 90% of the budget: never one with streams or with
-    /// changes not on disk yet. Without a page store a page let go is remembered as `evicted`.
+    /// Lets the least recently read pages go until the pages fit 90% of the budget (`State.evict`).
     private func evictIfOver(_ s: inout State) {
-        guard s.bytes > settings.maxBytes else { return }
-        let target = settings.maxBytes / 10 * 9
-        let candidates = s.pages.filter { s.streams[$0.key] == nil && !s.dirty.contains($0.key) }.sorted {
-            $0.value.lastRead < $1.value.lastRead
-        }
-        for (key, page) in candidates where s.bytes > target {
-            s.pages.removeValue(forKey: key)
-            s.pending.remove(key)
-            s.bytes -= page.bytes
-            if s.disk == nil {
-                if s.evicted.count >= 1_000_000 { s.evicted.removeAll() }
-                s.evicted.insert(key)
-            }
-            evictions.add(1, ordering: .relaxed)
-        }
+        let n = s.evict(over: settings.maxBytes)
+        if n > 0 { evictions.add(n, ordering: .relaxed) }
     }
 
     // MARK: The page store
@@ -389,38 +279,28 @@ public final class PageBook: Sendable {
                 s.bytes += made.plain.readableBytes * 2
                 return made
             }
-            guard let from else { return Opening(catchUp: [recordEvent()], cursor: Self.cursor(at)) }
+            guard let from else { return Opening(catchUp: [recordEvent()], cursor: StreamCursor(at: at)) }
             // Current: the client holds what streams were brought to, or the record that waits for its change set
             // (not a record the streams are past: a change set that came before its record moved them on).
             if from.hash == current.hash || (from.hash == at.hash && page.pendingSince != nil) { return unchanged }
-            if let chain = Self.chain(from: from.hash, to: current.hash, in: page.history),
+            if let chain = ChangeHistory.chain(from: from.hash, to: current.hash, in: page.history),
                 chain.reduce(0, { $0 + $1.bytes.count }) <= record.count
             {
                 let steps: [EventBytes] = chain.map { step in
                     let target = step.target == current.hash ? current : StreamPosition(hash: step.target, offset: nil)
                     return EventBytes(.changeSet(step.bytes, base: step.base, target: target))
                 }
-                return Opening(catchUp: steps, cursor: Self.cursor(current, floor: from.offset))
+                return Opening(catchUp: steps, cursor: StreamCursor(at: current, floor: from.offset))
             }
             // A client ahead of this gateway (it came from a replica that had read further): nothing older.
             if let mine = at.offset, let theirs = from.offset, mine < theirs { return unchanged }
-            return Opening(catchUp: [recordEvent()], cursor: Self.cursor(at, floor: from.offset))
+            return Opening(catchUp: [recordEvent()], cursor: StreamCursor(at: at, floor: from.offset))
         }
-    }
-
-    private static func cursor(_ at: StreamPosition, floor: Int64? = nil) -> StreamCursor {
-        var cursor = StreamCursor(held: nil, floor: floor)
-        cursor.moved(to: at)
-        return cursor
     }
 
     /// Stops counting a stream of `key`.
     public func unsubscribe(_ key: String) {
-        state.withLock { s in
-            guard let n = s.streams[key] else { return }
-            s.streams[key] = n > 1 ? n - 1 : nil
-            s.streamTotal -= 1
-        }
+        state.withLock { $0.unsubscribe(key) }
     }
 
     /// Streams opened since the start.
@@ -428,23 +308,6 @@ public final class PageBook: Sendable {
 
     /// Streams followed now.
     public var streamCount: Int { state.withLock { $0.streamTotal } }
-
-    /// The change sets leading from `from` to `to`, oldest first, when the history holds every step.
-    static func chain(from: ContentHash, to: ContentHash, in history: [StoredChange]) -> [StoredChange]? {
-        guard let start = history.lastIndex(where: { $0.base == from }) else { return nil }
-        var steps = [history[start]]
-        var at = history[start].target
-        var i = start + 1
-        while at != to {
-            guard i < history.count else { return nil }
-            if history[i].base == at {
-                steps.append(history[i])
-                at = history[i].target
-            }
-            i += 1
-        }
-        return steps
-    }
 
     /// Figures for `/metrics`.
     public var figures:

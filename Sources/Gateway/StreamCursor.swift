@@ -12,6 +12,12 @@ public struct StreamCursor: Sendable, Equatable {
         self.floor = floor
     }
 
+    /// A client brought to `at` (no older than `floor`).
+    init(at: StreamPosition, floor: Int64? = nil) {
+        self.init(held: nil, floor: floor)
+        moved(to: at)
+    }
+
     /// What a stream does with an event.
     public enum Decision: Sendable, Equatable {
         /// Write it.

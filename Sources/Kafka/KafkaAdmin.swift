@@ -54,22 +54,12 @@ public final class KafkaAdmin {
             for (k, v) in t.config { _ = rd_kafka_NewTopic_set_config(nt, k, v) }
             newTopics.append(nt)
         }
-        let queue = rd_kafka_queue_new(handle)!
-        defer { rd_kafka_queue_destroy(queue) }
-        let options = rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_CREATETOPICS)
-        defer { rd_kafka_AdminOptions_destroy(options) }
-        _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
-        newTopics.withUnsafeMutableBufferPointer {
-            rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue)
-        }
-        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
-            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        let event = try request(RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs: timeoutMs) { options, queue in
+            newTopics.withUnsafeMutableBufferPointer {
+                rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue)
+            }
         }
         defer { rd_kafka_event_destroy(event) }
-        let err = rd_kafka_event_error(event)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) })
-        }
         var results: [String: KafkaError?] = [:]
         guard let result = rd_kafka_event_CreateTopics_result(event) else { return results }
         var count = 0
@@ -89,26 +79,15 @@ public final class KafkaAdmin {
     public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (
         state: String, members: Int
     ) {
-        var errstr = [CChar](repeating: 0, count: 512)
-        let queue = rd_kafka_queue_new(handle)!
-        defer { rd_kafka_queue_destroy(queue) }
-        let options = rd_kafka_AdminOptions_new(handle, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS)
-        defer { rd_kafka_AdminOptions_destroy(options) }
-        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, &errstr, errstr.count)
         let name = strdup(group)
         defer { free(name) }
         var names: [UnsafePointer<CChar>?] = [UnsafePointer(name)]
-        names.withUnsafeMutableBufferPointer {
-            rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue)
-        }
-        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
-            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        let event = try request(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, timeoutMs: timeoutMs) { options, queue in
+            names.withUnsafeMutableBufferPointer {
+                rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue)
+            }
         }
         defer { rd_kafka_event_destroy(event) }
-        let err = rd_kafka_event_error(event)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            throw KafkaError(err, message: rd_kafka_event_error_string(event).map { String(cString: $0) })
-        }
         guard let result = rd_kafka_event_DescribeConsumerGroups_result(event) else {
             throw KafkaError(RD_KAFKA_RESP_ERR__BAD_MSG)
         }
@@ -124,6 +103,34 @@ public final class KafkaAdmin {
         let state = String(
             cString: rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(description)))
         return (state, Int(rd_kafka_ConsumerGroupDescription_member_count(description)))
+    }
+
+    /// Runs one admin request of kind `op`: `send` starts it with its options (`timeoutMs` for the request and
+    /// the operation) and a queue of its own; returns the answer's event (the caller destroys it), its
+    /// request-level error thrown.
+    private func request(
+        _ op: rd_kafka_admin_op_t, timeoutMs: Int32, send: (OpaquePointer?, OpaquePointer) -> Void
+    ) throws(KafkaError) -> OpaquePointer {
+        var errstr = [CChar](repeating: 0, count: 512)
+        let queue = rd_kafka_queue_new(handle)!
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle, op)
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, &errstr, errstr.count)
+        if op == RD_KAFKA_ADMIN_OP_CREATETOPICS {
+            _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
+        }
+        send(options, queue)
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        }
+        let err = rd_kafka_event_error(event)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let message = rd_kafka_event_error_string(event).map { String(cString: $0) }
+            rd_kafka_event_destroy(event)
+            throw KafkaError(err, message: message)
+        }
+        return event
     }
 
     /// The number of partitions of `topic`, or nil when the broker does not know it.

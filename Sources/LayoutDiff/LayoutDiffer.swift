@@ -83,22 +83,12 @@ public struct LayoutDiffer: Sendable {
     ) {
         let od = old, nd = new
         let list = ListDiff(old: old.sections.map(\.id), in: od.bytes, new: new.sections.map(\.id), in: nd.bytes)
-        w.beginObject()
         guard
-            writeListChanges(
+            beginListChanges(
                 list, wholeList: nd.raw(new.members[new.sectionsMember].value), itemKey: Wire.Key.section,
-                item: { nd.raw(new.sections[$0].node) }, &w)
-        else {
-            summary.replacedLists += 1
-            diagnostics.append(Self.duplicates(list.duplicates, in: "sections"))
-            w.endObject()
-            return
-        }
-        summary.sectionDeletes += list.deletes.count
-        summary.sectionInserts += list.inserts.count
-        summary.sectionMoves += list.moves.count
-        w.key(Wire.Key.updates)
-        w.beginArray()
+                item: { nd.raw(new.sections[$0].node) }, name: "sections",
+                counters: (\.sectionDeletes, \.sectionInserts, \.sectionMoves), &w, &summary, &diagnostics)
+        else { return }
         // Sections whose only change is where their item sits in the response (`path`, like `index`, is positional).
         var moved: [Int] = []
         for (i, j) in list.matches {
@@ -171,22 +161,12 @@ public struct LayoutDiffer: Sendable {
         _ diagnostics: inout [(code: String, path: String, message: String)]
     ) {
         let list = ListDiff(old: ad.rowIDs(of: a), in: ad.bytes, new: bd.rowIDs(of: b), in: bd.bytes)
-        w.beginObject()
         guard
-            writeListChanges(
+            beginListChanges(
                 list, wholeList: bd.raw(bd.member(b.rowsMember, of: b).value), itemKey: Wire.Key.row,
-                item: { bd.raw(bd.row($0, of: b).node) }, &w)
-        else {
-            summary.replacedLists += 1
-            diagnostics.append(Self.duplicates(list.duplicates, in: bd.id(of: b) + ".rows"))
-            w.endObject()
-            return
-        }
-        summary.rowDeletes += list.deletes.count
-        summary.rowInserts += list.inserts.count
-        summary.rowMoves += list.moves.count
-        w.key(Wire.Key.updates)
-        w.beginArray()
+                item: { bd.raw(bd.row($0, of: b).node) }, name: bd.id(of: b) + ".rows",
+                counters: (\.rowDeletes, \.rowInserts, \.rowMoves), &w, &summary, &diagnostics)
+        else { return }
         var changed: [(from: Int, to: Int)] = []
         ad.bytes.withUnsafeBufferPointer { ab in
             bd.bytes.withUnsafeBufferPointer { bb in
@@ -213,17 +193,30 @@ public struct LayoutDiffer: Sendable {
         w.endObject()
     }
 
-    /// Writes a list's `deletes`, `inserts` (each new item under `itemKey`) and `moves` into the open object; when
-    /// ids repeat, writes `replace` with the whole new list instead and returns false.
-    private func writeListChanges(
-        _ list: ListDiff, wholeList: ArraySlice<UInt8>, itemKey: StaticString,
-        item: (Int) -> ArraySlice<UInt8>, _ w: inout JSONWriter
+    /// Opens a list's change object and writes its `deletes`, `inserts` (each new item under `itemKey`) and
+    /// `moves`, counted into `summary` at `counters`, then opens its `updates`. When ids repeat it writes `replace`
+    /// with the whole new list instead, closes the object, counts and reports it (as `name`) and returns false.
+    private func beginListChanges(
+        _ list: ListDiff, wholeList: ArraySlice<UInt8>, itemKey: StaticString, item: (Int) -> ArraySlice<UInt8>,
+        name: String,
+        counters: (
+            deletes: WritableKeyPath<ChangeSummary, Int>, inserts: WritableKeyPath<ChangeSummary, Int>,
+            moves: WritableKeyPath<ChangeSummary, Int>
+        ), _ w: inout JSONWriter, _ summary: inout ChangeSummary,
+        _ diagnostics: inout [(code: String, path: String, message: String)]
     ) -> Bool {
+        w.beginObject()
         guard list.duplicates.isEmpty else {
             w.key(Wire.Key.replace)
             w.raw(wholeList)
+            w.endObject()
+            summary.replacedLists += 1
+            diagnostics.append(Self.duplicates(list.duplicates, in: name))
             return false
         }
+        summary[keyPath: counters.deletes] += list.deletes.count
+        summary[keyPath: counters.inserts] += list.inserts.count
+        summary[keyPath: counters.moves] += list.moves.count
         w.key(Wire.Key.deletes)
         w.beginArray()
         for i in list.deletes { w.int(i) }
@@ -246,6 +239,8 @@ public struct LayoutDiffer: Sendable {
             w.endObject()
         }
         w.endArray()
+        w.key(Wire.Key.updates)
+        w.beginArray()
         return true
     }
 

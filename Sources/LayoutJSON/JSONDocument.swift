@@ -1,3 +1,5 @@
+import LayoutKit
+
 /// A parsed JSON text: the input bytes and a tape of nodes that point into them. Immutable; shared by reference.
 public final class JSONDocument: Sendable {
     /// The input, unchanged (including a leading BOM if there was one).
@@ -161,7 +163,8 @@ public final class JSONDocument: Sendable {
         let node = nodes[i]
         let inner = bytes[Int(node.start) + 1..<Int(node.end) - 1]
         if node.flags & JSONNode.Flags.escaped == 0 { return Array(inner) }
-        return JSONStringDecoder.unescape(inner)
+        // The reader validated every escape (and that surrogates pair): never nil here.
+        return JSONEscapes.unescape(inner) ?? Array(inner)
     }
 
     /// Number node `i` as an integer, when it is one that fits in `Int`.

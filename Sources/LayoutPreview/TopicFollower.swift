@@ -3,14 +3,14 @@ public import Kafka
 import LayoutJSON
 import LayoutKit
 public import Logging
+import Ops
 public import ServiceLifecycle
-import Synchronization
 
 /// Follows one page's layout records and change sets on a topic (the output, changes or latest-layout topic), from
 /// the beginning of every partition and then live, by assignment: it never joins a consumer group, so a live group is
 /// not disturbed. A message is a change set when its `content-type` header says so (or, without the header, when its
 /// JSON `kind` is `layout-change-set`), else a record. The consumer polls on a thread of its own (librdkafka's calls
-/// block), handing the key's messages to the hub in topic order.
+/// block: `ThreadedWork`), handing the key's messages to the hub in topic order.
 public struct TopicFollower: Service {
     let kafka: KafkaConfiguration
     let topic: String
@@ -35,17 +35,14 @@ public struct TopicFollower: Service {
 
     public func run() async throws {
         let (reports, continuation) = AsyncStream<Report>.makeStream()
-        let (finished, threadEnded) = AsyncStream<Never>.makeStream()
-        let stop = StopFlag()
-        let thread = Thread { [kafka, topic, key, logger] in
+        let stop = StopSignal()
+        async let polled: Void = ThreadedWork.run(named: "layout-worker-preview-follow", stop: stop) {
+            [kafka, topic, key, logger] in
             Self.poll(kafka: kafka, topic: topic, key: Array(key.utf8), stop: stop, logger: logger) {
                 continuation.yield($0)
             }
             continuation.finish()
-            threadEnded.finish()
         }
-        thread.name = "layout-worker-preview-follow"
-        thread.start()
         await withTaskCancellationHandler {
             for await report in reports.cancelOnGracefulShutdown() {
                 switch report {
@@ -62,17 +59,17 @@ public struct TopicFollower: Service {
                 }
             }
         } onCancel: {
-            stop.set()
+            stop.request()
         }
         // The consumer is closed before this returns: exiting while librdkafka tears down can crash.
-        stop.set()
-        for await _ in finished {}
+        stop.request()
+        await polled
     }
 
     /// The polling thread: waits for the topic, assigns every partition from its beginning, passes on the key's
     /// messages, until `stop`.
     private static func poll(
-        kafka: KafkaConfiguration, topic: String, key: [UInt8], stop: StopFlag, logger: Logger,
+        kafka: KafkaConfiguration, topic: String, key: [UInt8], stop: StopSignal, logger: Logger,
         report: (Report) -> Void
     ) {
         do {
@@ -80,7 +77,7 @@ public struct TopicFollower: Service {
             defer { reader.close() }
             var partitions: [Int32]?
             // Short waits, so a stop is noticed within about a second even while the brokers cannot be reached.
-            while partitions == nil && !stop.isSet {
+            while partitions == nil && !stop.isRequested {
                 do {
                     partitions = try TopicRangeReader.partitions(of: topic, configuration: kafka, timeoutMs: 1_000)
                     if partitions == nil { report(.problem("topic \(topic) does not exist (yet): waiting for it")) }
@@ -92,7 +89,7 @@ public struct TopicFollower: Service {
             guard let partitions else { return }
             try reader.read(partitions.map { .init(partition: $0, start: TopicPartition.beginning) })
             report(.problem(nil))
-            while !stop.isSet {
+            while !stop.isRequested {
                 switch reader.next(timeoutMs: 100) {
                 case .success(let message)? where message.key == key: report(.message(message))
                 case .failure(let error)?:
@@ -120,11 +117,4 @@ public struct TopicFollower: Service {
     }
 
     static let kindKey = JSONKey(Wire.Key.kind)
-}
-
-/// Tells the polling thread to stop.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
 }

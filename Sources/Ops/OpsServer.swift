@@ -41,27 +41,17 @@ public struct OpsEndpoints: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        guard ["/metrics", "/healthz", "/readyz"].contains(path) else {
+        guard OpsPaths.paths.contains(path) else { return PlainResponse.text(.notFound, "not found\n") }
+        if let refused = PlainResponse.refusingWrites(request) { return refused }
+        guard let answer = OpsPaths.answer(path, probes: status, metrics: exposition.render) else {
             return PlainResponse.text(.notFound, "not found\n")
         }
-        if let refused = PlainResponse.refusingWrites(request) { return refused }
-        let response: Response
-        switch path {
-        case "/metrics":
-            var headers = HTTPFields()
-            headers[.contentType] = MetricsExposition.contentType
-            headers[.cacheControl] = "no-store"
-            response = Response(
-                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: exposition.render())))
-        case "/healthz":
-            let probe = status.liveness()
-            response = PlainResponse.text(
-                probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not alive: ") + probe.detail + "\n")
-        default:
-            let probe = status.readiness
-            response = PlainResponse.text(
-                probe.passes ? .ok : .serviceUnavailable, (probe.passes ? "" : "not ready: ") + probe.detail + "\n")
-        }
+        var headers = HTTPFields()
+        headers[.contentType] = answer.contentType
+        headers[.cacheControl] = "no-store"
+        let response = Response(
+            status: .init(code: answer.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         return request.method == .head ? response.createHeadResponse() : response
     }
 }

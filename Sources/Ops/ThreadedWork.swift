@@ -3,11 +3,13 @@ import ServiceLifecycle
 
 /// The one way every long-running command runs its blocking loop (the serve worker, a replay): on a thread of its
 /// own, inside a lifecycle service, so SIGTERM and SIGINT reach it the same way (ServiceLifecycle's graceful
-/// shutdown), and `stop` asks the loop to finish what it holds and return.
+/// shutdown), and `stop` asks the loop to finish what it holds and return. Nothing in the project starts a thread
+/// another way.
 public enum ThreadedWork {
-    /// Runs `work` on a new thread named `name` and returns its result; a graceful shutdown calls `stop` meanwhile.
+    /// Runs `work` on a new thread named `name` and returns its result; a graceful shutdown requests `stop`
+    /// meanwhile.
     public static func run<Result: Sendable>(
-        named name: String, stop: @escaping @Sendable () -> Void, _ work: @escaping @Sendable () -> Result
+        named name: String, stop: StopSignal, _ work: @escaping @Sendable () -> Result
     ) async -> Result {
         await withGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
@@ -16,7 +18,7 @@ public enum ThreadedWork {
                 thread.start()
             }
         } onGracefulShutdown: {
-            stop()
+            stop.request()
         }
     }
 }

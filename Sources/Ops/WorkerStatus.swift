@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 /// State shared between the worker thread, the ops endpoints and the lifecycle: atomics and small locks only.
-public final class WorkerStatus: Sendable {
-    private let stopFlag = Atomic<Bool>(false)
+public final class WorkerStatus: Probed {
+    /// Asked by a graceful shutdown (`ThreadedWork`), read by the loop.
+    public let stop = StopSignal()
     private let joinedFlag = Atomic<Bool>(false)
     private let rebuildingFlag = Atomic<Bool>(false)
     private let assignedCount = Atomic<Int>(0)
@@ -26,8 +27,8 @@ public final class WorkerStatus: Sendable {
     }
 
     /// Asks the worker to stop fetching, drain and leave.
-    public func requestStop() { stopFlag.store(true, ordering: .sequentiallyConsistent) }
-    public var stopRequested: Bool { stopFlag.load(ordering: .sequentiallyConsistent) }
+    public func requestStop() { stop.request() }
+    public var stopRequested: Bool { stop.isRequested }
 
     // MARK: What the worker reports
 
@@ -97,19 +98,5 @@ public final class WorkerStatus: Sendable {
             )
         }
         return .passing("ok; last loop turn \(idle / 1_000_000) ms ago")
-    }
-
-    /// A probe's answer.
-    public enum Probe: Sendable, Equatable {
-        case passing(String)
-        case failing(String)
-
-        public var passes: Bool { if case .passing = self { true } else { false } }
-        /// What the probe says: the state when passing, the reason when failing.
-        public var detail: String {
-            switch self {
-            case .passing(let s), .failing(let s): s
-            }
-        }
     }
 }

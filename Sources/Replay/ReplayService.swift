@@ -31,7 +31,7 @@ public struct ReplayService: Service {
 
     public func run() async throws {
         let status = WorkerStatus()
-        let outcome = await ThreadedWork.run(named: "layout-worker-replay", stop: { status.requestStop() }) {
+        let outcome = await ThreadedWork.run(named: "layout-worker-replay", stop: status.stop) {
             [settings, compiler, configHash, tracer, logger, progress] in
             Result { () throws -> ReplaySummary in
                 try Replayer(

@@ -34,7 +34,7 @@ public struct WorkerService: Service, CustomStringConvertible, CustomReflectable
     public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
     public func run() async throws {
-        let result = await ThreadedWork.run(named: "layout-worker", stop: { [status] in status.requestStop() }) {
+        let result = await ThreadedWork.run(named: "layout-worker", stop: status.stop) {
             [settings, compilers, status, metrics, tracer, logger] in
             Self.runWorker(
                 settings: settings, compilers: compilers, status: status, metrics: metrics, tracer: tracer,

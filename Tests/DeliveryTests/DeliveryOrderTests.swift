@@ -49,20 +49,24 @@ import Testing
         return mock
     }
 
+    /// Sends message 1 (a record and a change set waiting for `gate`), then message 2 (`second`, opening it).
+    static func sendPair(_ engine: DeliveryEngine, gate: DeliveryEngine.Gate, second: [Part]) {
+        let span = MessageSpan(span: nil, headers: [])
+        engine.send(
+            message(1), purpose: .record, parts: [part("out"), part("changes", afterOthers: true, waitsFor: gate)],
+            span: span)
+        engine.send(message(2), purpose: .record, parts: second, span: span)
+    }
+
     /// Message 1's change set waits for message 2's latest layout (a later message of the batch stores the page);
     /// each change set comes after its own message's other parts.
     @Test func aChangeSetComesAfterItsMessagesPartsAndTheGateItWaitsFor() throws {
         let mock = try Self.cluster()
         let (engine, log) = try Self.engine(mock)
         let gate = engine.makeGate()
-        let span = MessageSpan(span: nil, headers: [])
-        engine.send(
-            Self.message(1), purpose: .record,
-            parts: [Self.part("out"), Self.part("changes", afterOthers: true, waitsFor: gate)], span: span)
-        engine.send(
-            Self.message(2), purpose: .record,
-            parts: [Self.part("out"), Self.part("latest", opens: gate), Self.part("changes", afterOthers: true)],
-            span: span)
+        Self.sendPair(
+            engine, gate: gate,
+            second: [Self.part("out"), Self.part("latest", opens: gate), Self.part("changes", afterOthers: true)])
         #expect(engine.drain(until: .now() + .seconds(30)))
         let at = { (entry: String) in log.acknowledged.firstIndex(of: entry) ?? -1 }
         #expect(log.acknowledged.count == 5, "\(log.acknowledged)")
@@ -78,13 +82,7 @@ import Testing
         let mock = try Self.cluster()
         let (engine, log) = try Self.engine(mock, properties: ["message.max.bytes": "20000"])
         let gate = engine.makeGate()
-        let span = MessageSpan(span: nil, headers: [])
-        engine.send(
-            Self.message(1), purpose: .record,
-            parts: [Self.part("out"), Self.part("changes", afterOthers: true, waitsFor: gate)], span: span)
-        engine.send(
-            Self.message(2), purpose: .record,
-            parts: [Self.part("out"), Self.part("latest", bytes: 50_000, opens: gate)], span: span)
+        Self.sendPair(engine, gate: gate, second: [Self.part("out"), Self.part("latest", bytes: 50_000, opens: gate)])
         #expect(engine.drain(until: .now() + .seconds(30)))
         #expect(log.dropped == ["1:changes"], "\(log.dropped)")
         #expect(!log.acknowledged.contains("1:changes") && !log.acknowledged.contains("2:latest"))

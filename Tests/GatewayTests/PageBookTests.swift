@@ -253,11 +253,11 @@ final class SimulatedStream {
         let history = (0..<10).map {
             StoredChange(base: ContentHash(value: UInt64($0)), target: ContentHash(value: UInt64($0 + 1)), bytes: big)
         }
-        let kept = PageBook.keep(history, recordBytes: 50_000)
+        let kept = ChangeHistory.keep(history, recordBytes: 50_000)
         #expect(kept.count == 2 && kept.last == history.last)
-        #expect(PageBook.keep(history, recordBytes: 1_000).count == 0)
+        #expect(ChangeHistory.keep(history, recordBytes: 1_000).count == 0)
         #expect(
-            PageBook.keep(
+            ChangeHistory.keep(
                 Array(history.prefix(3)).map {
                     var c = $0; c.bytes = [1]; return c
                 }, recordBytes: 10

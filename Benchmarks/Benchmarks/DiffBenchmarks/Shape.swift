@@ -1,13 +1,14 @@
 import LayoutDiff
 import LayoutJSON
 import LayoutRecord
+import SplitMix
 
 /// Records shaped for the diff benchmarks.
 enum Shape {
     /// One section of `rows` rows, and the same after deleting a fifth, inserting a fifth and moving 4%
     /// (5,000 rows: 1,000 deleted, 1,000 inserted, 200 moved), with a fixed seed.
     static func differenceKit(rows: Int) -> (old: [UInt8], new: [UInt8]) {
-        var g = SplitMix(state: 2024)
+        var g = SplitMix64(seed: 2024)
         let old = Array(0..<rows)
         var new = old
         for _ in 0..<(rows / 5) { new.remove(at: Int(g.next() % UInt64(new.count))) }
@@ -71,16 +72,5 @@ enum Shape {
             cursor = at
         }
         return out + doc.bytes[cursor...]
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

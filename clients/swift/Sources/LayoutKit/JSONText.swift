@@ -230,43 +230,6 @@ struct JSONText: Sendable {
     /// The text of a string body with its escapes decoded (a lone surrogate becomes U+FFFD); nil when malformed.
     static func decode(_ body: ArraySlice<UInt8>) -> String? {
         guard body.contains(UInt8(ascii: "\\")) else { return String(decoding: body, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count)
-        var i = body.startIndex
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= body.endIndex else { return nil }
-            return UInt32(String(decoding: body[at..<(at + 4)], as: UTF8.self), radix: 16)
-        }
-        while i < body.endIndex {
-            let c = body[i]
-            guard c == UInt8(ascii: "\\") else {
-                out.append(c)
-                i += 1
-                continue
-            }
-            guard i + 1 < body.endIndex else { return nil }
-            let e = body[i + 1]
-            i += 2
-            switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                guard var code = hex4(i) else { return nil }
-                i += 4
-                if (0xD800..<0xDC00).contains(code), i + 6 <= body.endIndex, body[i] == UInt8(ascii: "\\"),
-                    body[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
-                {
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    i += 6
-                }
-                out.append(contentsOf: String(Character(UnicodeScalar(code) ?? "\u{FFFD}")).utf8)
-            default: return nil
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return JSONEscapes.unescape(body).map { String(decoding: $0, as: UTF8.self) }
     }
 }

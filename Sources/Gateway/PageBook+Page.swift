@@ -1,0 +1,48 @@
+import LayoutKit
+import PageStore
+
+extension PageBook {
+    /// One page in memory: its latest record (and what is made from it once: gzip, the record event), where its
+    /// streams were brought to, and its recent change sets.
+    struct Page {
+        var record: [UInt8]?
+        var hash: ContentHash?
+        /// The record's position (its input offset), when it has one.
+        var position: Int64?
+        var gzip: [UInt8]?
+        /// The record as an event, for the streams that open on it (made when the first one does).
+        var recordEvent: EventBytes?
+        /// Where streams were last brought to.
+        var streamAt: StreamPosition?
+        /// When `record` became newer than `streamAt` (waiting for its change set).
+        var pendingSince: UInt64?
+        /// Recent change sets, oldest first, bounded by bytes (`ChangeHistory.keep`).
+        var history: [StoredChange] = []
+        var lastRead: UInt64 = 0
+
+        init(record: [UInt8]? = nil, position: Int64? = nil, history: [StoredChange] = []) {
+            self.record = record
+            self.hash = record.map { ContentHash(of: $0) }
+            self.position = position
+            self.streamAt = at
+            self.history = history
+        }
+
+        /// Where the record puts a client.
+        var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }
+        var bytes: Int {
+            (record?.count ?? 0) + (gzip?.count ?? 0) + (recordEvent.map { $0.plain.readableBytes * 2 } ?? 0)
+                + history.reduce(0) { $0 + $1.bytes.count }
+        }
+        var stored: StoredPage { StoredPage(position: position, record: record, history: history) }
+
+        /// Takes `bytes` as the page's record, made from the input at `position`: what was made from the old one
+        /// (gzip, event) goes, and the history keeps what fits the new record (`ChangeHistory.keep`).
+        mutating func take(record bytes: [UInt8], position: Int64?) -> ContentHash {
+            let hash = ContentHash(of: bytes)
+            (record, self.hash, self.position, gzip, recordEvent) = (bytes, hash, position, nil, nil)
+            history = ChangeHistory.keep(history, recordBytes: bytes.count)
+            return hash
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import PageStore
+
+extension PageBook {
+    /// Everything the book holds, under its lock: the pages in memory, the streams per page, what is not on disk
+    /// yet and the checkpoints it reaches.
+    struct State {
+        var pages: [String: Page] = [:]
+        /// Streams per page key (the streams themselves belong to their event loops: `StreamHub`).
+        var streams: [String: Int] = [:]
+        var streamTotal = 0
+        var pending: Set<String> = []
+        var evicted: Set<String> = []
+        /// Pages changed in memory since the last flush to disk (never let go before it), nil: cleared.
+        var dirty: Set<String> = []
+        var cleared: Set<String> = []
+        /// The next offset per topic partition that the pages in memory have taken in.
+        var checkpoints: [String: (topic: String, partition: Int32, offset: Int64)] = [:]
+        var bytes = 0
+        var tick: UInt64 = 0
+        var writeFailure: String?
+        /// The page store (nil: memory only, or not opened yet).
+        var disk: PageStore?
+
+        /// Keeps `page` for `key` in place of one of `before` bytes; with a page store it is written at the next flush.
+        mutating func store(_ page: Page, for key: String, replacing before: Int) {
+            bytes += page.bytes - before
+            pages[key] = page
+            if disk != nil { dirty.insert(key) }
+        }
+
+        /// A tombstone cleared `key`: the page goes, and with a page store it is deleted at the next flush.
+        mutating func clear(_ key: String) {
+            if let old = pages.removeValue(forKey: key) { bytes -= old.bytes }
+            pending.remove(key)
+            dirty.remove(key)
+            if disk != nil { cleared.insert(key) }
+        }
+
+        /// The pages in memory have taken in `topic`'s `partition` before `offset`: the checkpoint the next flush
+        /// writes with them (with a page store).
+        mutating func reached(_ topic: String, partition: Int32, offset: Int64) {
+            guard disk != nil else { return }
+            let key = "\(partition)|" + topic
+            if (checkpoints[key]?.offset ?? -1) < offset { checkpoints[key] = (topic, partition, offset) }
+        }
+
+        /// One stream of `key` fewer.
+        mutating func unsubscribe(_ key: String) {
+            guard let n = streams[key] else { return }
+            streams[key] = n > 1 ? n - 1 : nil
+            streamTotal -= 1
+        }
+
+        /// Lets the least recently read pages go until the pages fit 90% of `maxBytes`: never one with streams or with
+        /// changes not on disk yet. Without a page store a page let go is remembered as `evicted`. Returns how many.
+        mutating func evict(over maxBytes: Int) -> Int {
+            guard bytes > maxBytes else { return 0 }
+            let target = maxBytes / 10 * 9
+            let candidates = pages.filter { streams[$0.key] == nil && !dirty.contains($0.key) }.sorted {
+                $0.value.lastRead < $1.value.lastRead
+            }
+            var n = 0
+            for (key, page) in candidates where bytes > target {
+                pages.removeValue(forKey: key)
+                pending.remove(key)
+                bytes -= page.bytes
+                if disk == nil {
+                    if evicted.count >= 1_000_000 { evicted.removeAll() }
+                    evicted.insert(key)
+                }
+                n += 1
+            }
+            return n
+        }
+
+        /// What the next flush writes: the pages changed and cleared, and the checkpoints they reach; nil: nothing.
+        var unwritten: PageStore.Batch? {
+            guard !dirty.isEmpty || !cleared.isEmpty || !checkpoints.isEmpty else { return nil }
+            var batch = PageStore.Batch()
+            for key in dirty { if let page = pages[key] { batch.pages.append((.whole, key, page.stored)) } }
+            for key in cleared { batch.pages.append((.whole, key, nil)) }
+            for c in checkpoints.values { batch.checkpoints.append(c) }
+            return batch
+        }
+
+        /// `unwritten` is on disk: those pages may be let go from memory.
+        mutating func written() {
+            writeFailure = nil
+            dirty.removeAll(keepingCapacity: true)
+            cleared.removeAll(keepingCapacity: true)
+            checkpoints.removeAll(keepingCapacity: true)
+        }
+    }
+}
