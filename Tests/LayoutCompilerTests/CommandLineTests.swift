@@ -7,32 +7,7 @@ import Testing
 private func run(_ arguments: [String], stdin: String? = nil, binary: String? = nil, directory: URL = Fixtures.root)
     throws -> (status: Int32, out: String, err: String)
 {
-    let built = Fixtures.path(".build/debug/layout-worker")
-    let process = Process()
-    process.executableURL = URL(
-        fileURLWithPath: binary
-            ?? (FileManager.default.fileExists(atPath: built) ? built : Fixtures.path(".build/release/layout-worker")))
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    feed(input, Data((stdin ?? "").utf8))
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-/// Writes `data` to `pipe` and closes it, from a thread of its own: a child's output would fill its pipe while a
-/// large input is still being written, and both would wait.
-private func feed(_ pipe: Pipe, _ data: Data) {
-    Thread {
-        try? pipe.fileHandleForWriting.write(contentsOf: data)
-        try? pipe.fileHandleForWriting.close()
-    }.start()
+    try runCLI(arguments, stdin: stdin, binary: binary, directory: directory)
 }
 
 /// The SHA-256 of `data` in hex, by coreutils' `sha256sum`.
@@ -545,10 +520,7 @@ private func sha256(_ data: Data) throws -> String {
         try Data((lines.joined(separator: "\n\n \r\n")).utf8).write(to: input)  // no line end after the last
         let output = dir.appendingPathComponent("out.ndjson")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.path(".build/debug/layout-worker"))
-        process.arguments = ["compile"]
-        process.currentDirectoryURL = Fixtures.root
+        let process = layoutWorkerProcess(["compile"])
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
@@ -589,7 +561,7 @@ private func sha256(_ data: Data) throws -> String {
         /// children itself, which would leave nothing for `wait4` to report).
         func faults(_ copies: Int) throws -> Int {
             let arguments =
-                [Fixtures.path(".build/debug/layout-worker"), "compile", "--jobs", "2"]
+                [layoutWorkerBinary, "compile", "--jobs", "2"]
                 + Array(repeating: page.path, count: copies)
             var argv = arguments.map { strdup($0) } + [nil]
             defer { for a in argv { free(a) } }
@@ -653,7 +625,7 @@ private func sha256(_ data: Data) throws -> String {
         let lonely = elsewhere.appendingPathComponent("bin/layout-worker")
         try FileManager.default.createDirectory(
             at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Fixtures.path(".build/debug/layout-worker"), toPath: lonely.path)
+        try FileManager.default.copyItem(atPath: layoutWorkerBinary, toPath: lonely.path)
         let missing = try run(
             ["compile", Fixtures.path("samples/search-page.json")], binary: lonely.path, directory: elsewhere)
         if !FileManager.default.fileExists(atPath: "/etc/layout-worker/default.yaml") {

@@ -107,7 +107,7 @@ import Testing
         #expect(start.status == 64 && start.err.contains("--start: start 'later' is not beginning"), "\(start.err)")
 
         // tail --key home --format value | apply FIRST - : the newest record, byte for byte.
-        let binary = Fixtures.path(".build/debug/layout-worker")
+        let binary = layoutWorkerBinary
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = [
