@@ -31,11 +31,11 @@ public struct GatewayFeed: Sendable {
 
     /// Reads until `stop()`; a topic that does not exist yet is waited for.
     public func run(stop: @escaping () -> Bool) throws(KafkaError) {
-        guard let latestPartitions = waitForTopic(settings.latestTopic, stop: stop),
+        guard let latestPartitions = waitForTopic(settings.stateTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
         let started = DispatchTime.now()
-        let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.latestTopic)
+        let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.stateTopic)
         defer { latest.close() }
         let changes = try TopicRangeReader(configuration: settings.kafka, topic: settings.changesTopic)
         defer { changes.close() }
@@ -116,7 +116,7 @@ public struct GatewayFeed: Sendable {
     ) {
         guard book.disk != nil else { return }
         for p in latestPartitions {
-            if let at = latest.position(p) { book.reached(settings.latestTopic, partition: p, offset: at) }
+            if let at = latest.position(p) { book.reached(settings.stateTopic, partition: p, offset: at) }
         }
         if let changes {
             for p in changePartitions {
@@ -146,7 +146,7 @@ public struct GatewayFeed: Sendable {
                 code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
         }
         let identity =
-            "cluster \(cluster), latest-layout topic \(settings.latestTopic), change-set topic \(settings.changesTopic)"
+            "cluster \(cluster), latest-layout topic \(settings.stateTopic), change-set topic \(settings.changesTopic)"
         let store: PageStore
         do {
             let opened = try PageStore.open(directory: dir, identity: identity)
@@ -168,7 +168,7 @@ public struct GatewayFeed: Sendable {
         do {
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
             let latestCheckpoints = try latestPartitions.map {
-                ($0, try store.checkpoint(topic: settings.latestTopic, partition: $0))
+                ($0, try store.checkpoint(topic: settings.stateTopic, partition: $0))
             }
             // Checked against each partition's end as a fetch finds it (one fetch for all; none for a new store).
             let checked = latestCheckpoints.filter { $0.1 != nil }.map(\.0)
@@ -182,9 +182,9 @@ public struct GatewayFeed: Sendable {
                         metadata: [
                             "partition": "\(p)", "checkpoint": "\(checkpoint)", "low": "\(low)", "end": "\(end)",
                         ])
-                    try store.removeScope(.whole, checkpoint: settings.latestTopic, partition: p)
+                    try store.removeScope(.whole, checkpoint: settings.stateTopic, partition: p)
                     try store.removeCheckpoints(
-                        latestPartitions.map { (settings.latestTopic, $0) }
+                        latestPartitions.map { (settings.stateTopic, $0) }
                             + changePartitions.map { (settings.changesTopic, $0) })
                     return ([:], [:])
                 }

@@ -4,7 +4,7 @@ public import Kafka
 public struct GatewaySettings: Sendable {
     public var kafka: KafkaConfiguration
     /// The compacted latest-layout topic `serve --changes-topic` writes (`--state-topic`).
-    public var latestTopic: String
+    public var stateTopic: String
     /// The change-set topic.
     public var changesTopic: String
     public var host = "127.0.0.1"
@@ -35,9 +35,9 @@ public struct GatewaySettings: Sendable {
     /// How long a newer latest layout waits for the change set that leads to it before streams are sent the record.
     public var changeSetGraceMs = 1_000
 
-    public init(kafka: KafkaConfiguration, latestTopic: String, changesTopic: String) {
+    public init(kafka: KafkaConfiguration, stateTopic: String, changesTopic: String) {
         self.kafka = kafka
-        self.latestTopic = latestTopic
+        self.stateTopic = stateTopic
         self.changesTopic = changesTopic
     }
 }

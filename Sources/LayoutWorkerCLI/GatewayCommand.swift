@@ -22,8 +22,6 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @Option(name: .customLong(SettingTable.stateTopic.name), help: SettingTable.stateTopic.help) var stateTopic: String?
-    @Option(name: .customLong("latest-topic"), help: "The same as --state-topic: the latest-layout topic to serve.")
-    var latestTopic: String?
     @Option(name: .customLong(SettingTable.changesTopic.name), help: SettingTable.changesTopic.help)
     var changesTopic: String?
     @Option(name: .customLong(SettingTable.host.name), help: SettingTable.host.help) var host: String?
@@ -47,8 +45,9 @@ struct GatewayCommand: AsyncParsableCommand {
         guard let changes = try sources.read(SettingTable.changesTopic, changesTopic) else {
             throw ValidationError("no change-set topic: pass --changes-topic or set LAYOUT_WORKER_CHANGES_TOPIC")
         }
-        let latest = try latestTopic ?? sources.read(SettingTable.stateTopic, stateTopic) ?? changes + ".latest"
-        var settings = GatewaySettings(kafka: resolved.kafka, latestTopic: latest, changesTopic: changes)
+        let latest =
+            try sources.read(SettingTable.stateTopic, stateTopic) ?? SettingTable.stateTopic(defaultFor: changes)
+        var settings = GatewaySettings(kafka: resolved.kafka, stateTopic: latest, changesTopic: changes)
         settings.host = try sources.read(SettingTable.host, host) ?? settings.host
         settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
         guard settings.port <= 65535 else { throw ValidationError("port must be 0…65535, not \(settings.port)") }

@@ -153,7 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
             groupID: try sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup)
         serve.limits = try limits.resolve(sources)
         if let n = try sources.read(SettingTable.batchSize, batchSize) { serve.batchSize = n }
-        if let n = try sources.read(SettingTable.shutdownTimeoutMs, shutdownTimeoutMs) { serve.shutdownTimeoutMs = n }
+        if let n = try sources.read(SettingTable.shutdownTimeoutMs, shutdownTimeoutMs) { serve.shutdownTimeout = n }
         serve.stopAfter = try sources.read(SettingTable.stopAfter, stopAfter)
         let crashDir =
             try sources.read(SettingTable.crashStateDir, crashStateDir)
@@ -170,7 +170,9 @@ struct ServeCommand: AsyncParsableCommand {
     private func changeSettings(_ sources: SettingsSources) throws -> ChangeSettings? {
         guard let topic = try sources.read(SettingTable.changesTopic, changesTopic) else { return nil }
         var changes = ChangeSettings(
-            changesTopic: topic, stateTopic: try sources.read(SettingTable.stateTopic, stateTopic) ?? topic + ".latest")
+            changesTopic: topic,
+            stateTopic: try sources.read(SettingTable.stateTopic, stateTopic)
+                ?? SettingTable.stateTopic(defaultFor: topic))
         if let k = try sources.read(SettingTable.pageKey, pageKey) { changes.pageKey = k }
         if let n = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes) { changes.storeMaxBytes = n }
         let group = try sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup

@@ -83,6 +83,25 @@ extension Setting where Value == Int {
     }
 }
 
+extension Setting where Value == Duration {
+    /// A duration given in whole milliseconds (the setting's name ends in `-ms`), refused below `minimum`.
+    init(
+        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Duration,
+        atLeast minimum: Duration
+    ) {
+        let (shown, least) = (Self.milliseconds(value), Self.milliseconds(minimum))
+        self.init(name, commands, summary, default: String(shown)) { text, name in
+            guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
+            guard n >= least else { throw ValidationError("\(name) must be at least \(least), not \(n)") }
+            return .milliseconds(n)
+        }
+    }
+
+    private static func milliseconds(_ d: Duration) -> Int {
+        Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
+
 extension Setting where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// A setting taking one of `Value`'s raw values.
     /// `shown` describes a default that is not one value.

@@ -70,9 +70,9 @@ enum SettingTable {
         "librdkafka producer property key=value (repeatable; also LAYOUT_WORKER_PRODUCER_<KEY> per key)")
     static let batchSize = Setting<Int>(
         "batch-size", [.serve], "Messages compiled per batch", default: ServeSettings.defaultBatchSize, atLeast: 1)
-    static let shutdownTimeoutMs = Setting<Int>(
+    static let shutdownTimeoutMs = Setting<Duration>(
         "shutdown-timeout-ms", [.serve], "Bound for draining and leaving on SIGTERM/SIGINT",
-        default: ServeSettings.defaultShutdownTimeoutMs, atLeast: 100)
+        default: ServeSettings.defaultShutdownTimeout, atLeast: .milliseconds(100))
     static let crashStateDir = Setting<String>(
         "crash-state-dir", [.serve],
         "Directory for the crash-loop breaker's state; must outlive the process ('off' disables)",
@@ -98,6 +98,8 @@ enum SettingTable {
     static let stateTopic = Setting<String>(
         "state-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
         default: "<changes-topic>.latest")
+    /// `--state-topic`'s default: the change-set topic's name with `.latest`.
+    static func stateTopic(defaultFor changesTopic: String) -> String { changesTopic + ".latest" }
     static let pageKey = Setting<ChangeSettings.PageKeySource>(
         "page-key", [.serve], "Page key for change sets", default: .messageKey)
     static let stateMaxBytes = Setting<Int>(

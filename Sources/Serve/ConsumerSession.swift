@@ -136,7 +136,7 @@ final class ConsumerSession {
     // MARK: Commits
 
     /// Whether `--commit-interval-ms` has passed since the last commit.
-    var commitDue: Bool { DispatchTime.now() >= lastCommit + .milliseconds(settings.commitIntervalMs) }
+    var commitDue: Bool { DispatchTime.now() >= lastCommit.advanced(by: settings.commitInterval) }
 
     /// Commits every partition whose done offset the coordinator has not confirmed (and whose retry backoff is
     /// over). Asynchronously the answer arrives during a later poll (`commitAnswered`); synchronously (on revoke and

@@ -143,7 +143,7 @@ public final class LayoutWorker {
                 self.breaker?.retain(partitions: self.session.assigned)
             },
             revoking: { [unowned self] _ in
-                _ = self.delivery.drain(until: .now() + .milliseconds(self.settings.shutdownTimeoutMs / 2))
+                _ = self.delivery.drain(until: DispatchTime.now().advanced(by: self.settings.shutdownTimeout / 2))
             },
             revoked: { [unowned self] partitions in
                 self.pages?.flush()
@@ -280,7 +280,7 @@ public final class LayoutWorker {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
         // What the latest-layout store holds before the partitions are revoked (bounded by --state-max-bytes).
         let held = pages?.held
-        _ = delivery.drain(until: .now() + .milliseconds(settings.shutdownTimeoutMs * 3 / 4))
+        _ = delivery.drain(until: DispatchTime.now().advanced(by: settings.shutdownTimeout * 3 / 4))
         session.commit(synchronous: true)
         pages?.close()
         delivery.abandonUnsettled("the worker stopped before the outputs were acknowledged")

@@ -16,10 +16,10 @@ public struct ServeSettings: Sendable {
     /// Messages read per batch (compiled in parallel, published in order).
     public var batchSize = defaultBatchSize
     public static let defaultBatchSize = 256
-    public var commitIntervalMs = 1_000
+    public var commitInterval = Duration.seconds(1)
     /// Upper bound for draining, committing and leaving the group on SIGTERM/SIGINT.
-    public var shutdownTimeoutMs = defaultShutdownTimeoutMs
-    public static let defaultShutdownTimeoutMs = 20_000
+    public var shutdownTimeout = defaultShutdownTimeout
+    public static let defaultShutdownTimeout = Duration.seconds(20)
     /// Consumer properties applied on top of `kafka.properties` (session timeouts, assignment strategy...).
     public var consumerProperties: [String: String] = [:]
     /// Producer properties applied on top of `kafka.properties`.
