@@ -288,6 +288,12 @@ let package = Package(
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(
+            name: "LayoutWorkerCLITests",
+            dependencies: [
+                "LayoutWorkerCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
             name: "LayoutCompilerTests",
             dependencies: [
                 "LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport",
