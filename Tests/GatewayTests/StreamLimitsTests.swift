@@ -62,3 +62,17 @@ import Testing
         #expect(raised.soft == raised.hard && raised.soft > 0)
     }
 }
+
+/// The gateway's probes, as its ops port answers them (`OpsPaths`).
+@Suite struct GatewayProbeTests {
+    @Test func readyOnceTheLatestLayoutsAreReadAndWarnedWithoutTheStore() {
+        let status = GatewayStatus()
+        #expect(status.liveness() == .passing("ok"))
+        status.setProblem("topic latest does not exist (yet)")
+        #expect(status.readiness == .failing("reading the latest layouts (topic latest does not exist (yet))"))
+        status.setCaughtUp(seconds: 0.1, messages: 3)
+        #expect(status.readiness == .passing("ready"))
+        status.setPageStoreProblem("cannot open the page store")
+        #expect(status.readiness == .passing("ready; warning: working from memory: cannot open the page store"))
+    }
+}
