@@ -74,16 +74,4 @@ import Testing
             decoding: letter.headers.first { $0.name == OutputHeader.deadLetterCut }?.value ?? [], as: UTF8.self)
         #expect(note.contains("key cut from 50000 to 1024 bytes"))
     }
-
-    @Test func produceDispositionsByCode() {
-        #expect(ProduceDisposition(KafkaError(code: 10, name: "MSG_SIZE_TOO_LARGE", message: "")) == .rejectRecord)
-        #expect(ProduceDisposition(KafkaError(code: 87, name: "INVALID_RECORD", message: "")) == .rejectRecord)
-        #expect(ProduceDisposition(KafkaError(code: 59, name: "UNKNOWN_PRODUCER_ID", message: "")) == .replaceProducer)
-        #expect(ProduceDisposition(KafkaError(code: -152, name: "_PURGE_QUEUE", message: "")) == .replaceProducer)
-        #expect(ProduceDisposition(KafkaError(code: 1, name: "X", message: "", isFatal: true)) == .replaceProducer)
-        #expect(ProduceDisposition(KafkaError(code: 3, name: "UNKNOWN_TOPIC_OR_PART", message: "")) == .wait)
-        #expect(ProduceDisposition(KafkaError(code: -192, name: "_MSG_TIMED_OUT", message: "")) == .wait)
-        #expect(ProduceDisposition(KafkaError(code: 5, name: "LEADER_NOT_AVAILABLE", message: "")) == .wait)
-        #expect(ProduceDisposition(KafkaError(code: 29, name: "TOPIC_AUTHORIZATION_FAILED", message: "")) == .wait)
-    }
 }
