@@ -293,6 +293,7 @@ let package = Package(
                 "LayoutWorkerCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
         .testTarget(
