@@ -60,7 +60,7 @@ check(spec.get("securityContext", {}).get("seccompProfile", {}).get("type") == "
 for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
     check(container.get(probe, {}).get("timeoutSeconds", 0) >= 1, f"{probe} has a timeoutSeconds")
 check(container.get("startupProbe", {}).get("httpGet", {}).get("path") == "/healthz", "startup probe on /healthz")
-version = re.search(r'current = "([^"]+)"', open(os.path.join(root, "Sources/Delivery/WorkerVersion.swift")).read()).group(1)
+version = re.search(r'current = "([^"]+)"', open(os.path.join(root, "Sources/Ops/WorkerVersion.swift")).read()).group(1)
 check(container.get("image", "").endswith(":" + version), f"image tag is the worker's version {version}")
 check(env.get("LAYOUT_WORKER_LOG_FORMAT") == "json", "JSON logs in the Deployment")
 dockerignore = open(os.path.join(root, ".dockerignore")).read().split()

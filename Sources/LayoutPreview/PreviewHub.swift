@@ -15,6 +15,8 @@ public actor PreviewHub: Service {
     private var subscribers: [Int: AsyncStream<PreviewEvent>.Continuation] = [:]
     private var nextSubscriber = 0
     private let pingInterval: Duration
+    /// The probes' view of the hub (its whole-preview problem), readable from any thread.
+    public nonisolated let status: PreviewStatus
     /// The resolver of the config the records were compiled with (nil: none here, e.g. a followed topic).
     private var resolver: RendererResolver?
 
@@ -22,6 +24,7 @@ public actor PreviewHub: Service {
         pages = pageNames.map { PreviewPage(name: $0) }
         outlines = Array(repeating: nil, count: pageNames.count)
         self.pingInterval = pingInterval
+        status = PreviewStatus(pages: pageNames.count)
     }
 
     /// What every page shows now.
@@ -121,6 +124,7 @@ public actor PreviewHub: Service {
         } else {
             guard problem != message else { return }
             problem = message
+            status.setProblem(message)
         }
         broadcast(.problem(page: page, message: message))
     }

@@ -4,25 +4,27 @@ import Ops
 public import ServiceLifecycle
 
 /// The preview's HTTP side, on Hummingbird like the ops endpoints: the page (`/` and its files, compiled into the
-/// binary from `clients/web`) and `/events`, the server-sent events a page draws from.
+/// binary from `clients/web`), `/events`, the server-sent events a page draws from, and the ops paths every
+/// command serves (`OpsPaths`: `/healthz`, `/readyz` from the hub's `PreviewStatus`, `/metrics` from `metrics`).
 public enum PreviewServer {
     /// Serves until SIGINT or SIGTERM, then shuts the sources, the hub and the connections down.
     public static func run(
         host: String, port: Int, hub: PreviewHub, sources: [any Service], logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        metrics: @escaping @Sendable () -> [UInt8] = { [] }, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         try await application(
-            host: host, port: port, hub: hub, sources: sources, logger: logger, onListening: onListening
+            host: host, port: port, hub: hub, sources: sources, logger: logger, metrics: metrics,
+            onListening: onListening
         ).runService()
     }
 
     /// The application: the hub and the sources run as its services; `onListening` gets the bound port.
     public static func application(
         host: String, port: Int, hub: PreviewHub, sources: [any Service], logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        metrics: @escaping @Sendable () -> [UInt8] = { [] }, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            responder: PreviewEndpoints(hub: hub),
+            responder: PreviewEndpoints(hub: hub, metrics: metrics),
             configuration: .init(address: .hostname(host, port: port), serverName: "layout-worker-preview"),
             services: [hub] + sources,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
@@ -30,16 +32,24 @@ public enum PreviewServer {
     }
 }
 
-/// Answers the page's files and its event stream.
+/// Answers the page's files, its event stream and the ops paths.
 public struct PreviewEndpoints: HTTPResponder {
     public typealias Context = BasicRequestContext
     let hub: PreviewHub
+    let metrics: @Sendable () -> [UInt8]
     let page = EmbeddedPage(files: WebFiles.all)
 
-    public init(hub: PreviewHub) { self.hub = hub }
+    public init(hub: PreviewHub, metrics: @escaping @Sendable () -> [UInt8] = { [] }) {
+        self.hub = hub
+        self.metrics = metrics
+    }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         if let refused = PlainResponse.refusingWrites(request) { return refused }
+        if let answer = OpsPaths.answer(request.uri.path, probes: hub.status, metrics: metrics) {
+            let response = OpsServer.response(answer)
+            return request.method == .head ? response.createHeadResponse() : response
+        }
         if request.uri.path == "/events" {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"

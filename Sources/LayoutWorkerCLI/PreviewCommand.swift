@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import LayoutPreview
 import Logging
+import Ops
+import Prometheus
 import ServiceLifecycle
 
 /// `layout-worker preview`: a live page of the layouts a mapping config makes, from response files or a topic.
@@ -58,8 +60,10 @@ struct PreviewCommand: AsyncParsableCommand {
         let host = try resolved.sources.read(SettingTable.host, self.host) ?? "127.0.0.1"
         let port = try resolved.sources.read(SettingTable.port, self.port) ?? SettingTable.defaultPreviewPort
         guard port <= 65535 else { throw ValidationError("--port must be 0…65535, not \(port)") }
+        let exposition = MetricsExposition(
+            registry: PrometheusCollectorRegistry(), build: [("version", WorkerVersion.current)])
         try await PreviewServer.run(
-            host: host, port: port, hub: hub, sources: [source], logger: logger,
+            host: host, port: port, hub: hub, sources: [source], logger: logger, metrics: exposition.render,
             onListening: { bound in
                 Output.line("preview: http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)/ (Ctrl-C to stop)")
             })

@@ -28,6 +28,18 @@ public enum OpsServer {
     }
 }
 
+extension OpsServer {
+    /// An `OpsPaths` answer as a Hummingbird response (not cached).
+    public static func response(_ answer: OpsPaths.Answer) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = answer.contentType
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: .init(code: answer.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
+
 /// Answers the three ops paths.
 public struct OpsEndpoints: HTTPResponder {
     public typealias Context = BasicRequestContext
@@ -46,12 +58,7 @@ public struct OpsEndpoints: HTTPResponder {
         guard let answer = OpsPaths.answer(path, probes: status, metrics: exposition.render) else {
             return PlainResponse.text(.notFound, "not found\n")
         }
-        var headers = HTTPFields()
-        headers[.contentType] = answer.contentType
-        headers[.cacheControl] = "no-store"
-        let response = Response(
-            status: .init(code: answer.status), headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        let response = OpsServer.response(answer)
         return request.method == .head ? response.createHeadResponse() : response
     }
 }

@@ -201,6 +201,19 @@ function findType(/** @type {any} */ value, /** @type {string} */ type) {
   return found;
 }
 
+test("the preview answers the ops paths every command serves", async () => {
+  const alive = await fetch(new URL("/healthz", url));
+  assert.equal(alive.status, 200);
+  assert.equal(await alive.text(), "ok\n");
+  const ready = await fetch(new URL("/readyz", url));
+  assert.equal(ready.status, 200);
+  assert.equal(await ready.text(), "ready; 2 page(s)\n");
+  const metrics = await fetch(new URL("/metrics", url));
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.headers.get("content-type"), /^text\/plain; version=0\.0\.4/);
+  assert.match(await metrics.text(), /layout_worker_build_info\{version="[^"]+"\} 1/);
+});
+
 test("Ctrl-C stops the preview promptly, its event streams open", async () => {
   // Runs last (node:test keeps file order): the page still holds /events open.
   const exited = new Promise((r) => preview.on("exit", (code, signal) => r({ code, signal })));

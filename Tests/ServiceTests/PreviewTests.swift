@@ -8,6 +8,7 @@ import LayoutKit
 import LayoutPreview
 import LayoutRecord
 import Logging
+import Ops
 import Serve
 import TestSupport
 import Testing
@@ -150,11 +151,15 @@ private func sampleRecord(_ name: String) throws -> [UInt8] {
         let task = Task { try await follower.run() }
         defer { task.cancel() }
         #expect(await eventually { await hub.snapshot.problem?.contains("does not exist") == true })
+        // The preview's /readyz says why it is not ready.
+        let waiting = hub.status.readiness
+        #expect(!waiting.passes && waiting.detail.contains("does not exist"), "\(waiting)")
         try broker.createTopics([topic], partitions: 1)
         let a = try sampleRecord("search-page")
         try broker.produce(topic, [(key: "k", value: a)], partition: 0)
         #expect(await eventually { await hub.snapshot.pages[0].record == a })
         #expect(await hub.snapshot.problem == nil)
+        #expect(hub.status.readiness == .passing("ready; 1 page(s)"))
     }
 }
 
