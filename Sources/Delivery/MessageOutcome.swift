@@ -4,9 +4,25 @@ public import LayoutRecord
 
 /// What one consumed message becomes under the rules `serve` and `replay` share.
 public enum MessageOutcome: Sendable {
-    /// A layout record, with the code and content type (`@type` of its section, or `(page)`) of each diagnostic, and
-    /// its outline as the compiler noted it (nil for a pass-through run's input, which is not a record).
-    case record([UInt8], diagnostics: [(code: String, contentType: String)], outline: RecordOutline?)
+    /// What is published as a record: a layout record with the outline the compiler noted while writing it, or a
+    /// pass-through run's input, which is not a record (bytes alone).
+    public enum Body: Sendable {
+        case outlined(RecordOutline)
+        case raw([UInt8])
+
+        public var bytes: [UInt8] {
+            switch self {
+            case .outlined(let outline): outline.bytes
+            case .raw(let bytes): bytes
+            }
+        }
+
+        /// The outline, for a layout record.
+        public var outline: RecordOutline? { if case .outlined(let o) = self { o } else { nil } }
+    }
+
+    /// A layout record, with the code and content type (`@type` of its section, or `(page)`) of each diagnostic.
+    case record(Body, diagnostics: [(code: String, contentType: String)])
     case tombstone
     case skip
     case deadLetter(code: String, reason: String)
@@ -32,12 +48,12 @@ public enum MessageOutcome: Sendable {
         case .success(let compiled):
             let diagnostics = compiled.diagnostics
             guard !diagnostics.isEmpty else {
-                return .record(compiled.bytes, diagnostics: [], outline: compiled.outline)
+                return .record(.outlined(compiled.outline), diagnostics: [])
             }
             let types = compiled.contentTypes(atPaths: diagnostics.map(\.path))
             return .record(
-                compiled.bytes, diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") },
-                outline: compiled.outline)
+                .outlined(compiled.outline),
+                diagnostics: zip(diagnostics, types).map { ($0.code, $1 ?? "(page)") })
         case .failure(let failure):
             return .deadLetter(code: failure.code.rawValue, reason: failure.reason)
         }

@@ -13,9 +13,9 @@ public enum Outputs: Sendable {
         _ outcome: MessageOutcome, of message: KafkaMessage, to topic: String, config: String, trace: [KafkaHeader]
     ) {
         switch outcome {
-        case .record(let bytes, _, _):
+        case .record(let body, _):
             let headers = OutputHeader.record(for: message, trace: trace, config: config)
-            self = .send(.record, [.init(topic: topic, key: message.key, value: bytes, headers: headers)])
+            self = .send(.record, [.init(topic: topic, key: message.key, value: body.bytes, headers: headers)])
         case .tombstone:
             let headers = DeadLetter.carried(message, trace: trace)
             self = .send(.tombstone, [.init(topic: topic, key: message.key, value: nil, headers: headers)])

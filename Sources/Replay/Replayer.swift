@@ -181,7 +181,7 @@ public final class Replayer {
     private func recompile(_ m: KafkaMessage, into tally: ReplayTally, through delivery: DeliveryEngine?) {
         let compileStarted = DefaultTracerClock.now
         let outcome = MessageOutcome.of(m, compiler: compiler, limits: settings.limits)
-        if case .record(_, let diagnostics, _) = outcome {
+        if case .record(_, let diagnostics) = outcome {
             for d in diagnostics {
                 tally.summary.diagnosticsByCode[d.code, default: 0] += 1
                 tally.summary.diagnosticsByType[d.contentType, default: 0] += 1

@@ -29,7 +29,7 @@ struct BatchItem {
         ParallelMap.map(count: batch.count, jobs: batch.count) { i in
             let message = batch[i]
             if settings.passThrough, let value = message.value, value.count <= settings.limits.maxMessageBytes {
-                return BatchItem(message, .record(value, diagnostics: [], outline: nil))
+                return BatchItem(message, .record(.raw(value), diagnostics: []))
             }
             #if DEBUG
             // The crash-loop breaker's fault hook (debug builds only): die while compiling a message with this key.
@@ -48,7 +48,7 @@ struct BatchItem {
     var pageInput: (message: KafkaMessage, record: RecordOutline?)? {
         switch outcome {
         // A pass-through run's input is not a record: it is published without a page.
-        case .record(_, _, let outline?): (message, outline)
+        case .record(.outlined(let outline), _): (message, outline)
         case .tombstone: (message, nil)
         case .skip where message.value == nil: (message, nil)
         default: nil

@@ -190,7 +190,7 @@ public final class LayoutWorker {
         for item in items {
             begin(item.message)
             let span = tracer.start(item.message, at: started)
-            if case .record(_, let diagnostics, _) = item.outcome { count(diagnostics) }
+            if case .record(_, let diagnostics) = item.outcome { count(diagnostics) }
             let plan = OutputPlan(
                 item, output: settings.outputTopic, pages: settings.changes, config: compiler.configHash,
                 trace: span.headers)

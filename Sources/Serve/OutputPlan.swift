@@ -56,10 +56,10 @@ struct OutputPlan {
                         afterOthers: true, waitsFor: gates.waitsFor))
             }
             outputs = .send(.tombstone, parts)
-        case .record(let record, _, _):
+        case .record(let body, _):
             outputs = .send(.record, [])
             plan(
-                record: record, of: message, page: page, gates: gates, output: output, pages: pages, config: config,
+                record: body.bytes, of: message, page: page, gates: gates, output: output, pages: pages, config: config,
                 trace: trace)
         case .deadLetter(let code, let reason):
             outputs = .deadLetter(code: code, reason: reason)
