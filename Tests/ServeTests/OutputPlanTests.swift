@@ -114,6 +114,16 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         #expect(Self.header(parts[1], OutputHeader.sourceOffset) == "2" && parts[2].afterOthers)
     }
 
+    /// A pass-through run's input (not a record) is published unchanged, without a page even with change sets on.
+    @Test func aPassedThroughInputIsPublishedUnchangedWithoutAPage() throws {
+        let input = Array(#"{"not":"a record"}"#.utf8)
+        let item = BatchItem(Self.message("p", offset: 1, value: input), .record(.raw(input), diagnostics: []))
+        #expect(item.pageInput == nil)
+        let plan = OutputPlan(item, output: "out", pages: pages, config: "cfg", trace: [])
+        let (purpose, parts) = try #require(Self.parts(plan))
+        #expect(purpose == .record && parts.map(\.topic) == ["out"] && parts[0].value == input)
+    }
+
     /// Without change sets, and for what has no page (a dead letter), the plan is the shared step's.
     @Test func withoutAPageThePlanIsTheSharedStep() throws {
         let m = Self.message("p", offset: 1, value: Self.response("a"))
