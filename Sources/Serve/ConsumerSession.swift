@@ -182,7 +182,10 @@ final class ConsumerSession {
     }
 
     /// Partitions coming back whose done offsets no confirmed commit covers resume there, not at the group's
-    /// committed offset (which would read those messages again), unless the group has committed further since.
+    /// committed offset (which would read those messages again), unless the group has committed further since, or
+    /// has no commit for the partition at all: then the cluster lost the group's offsets or the topic was made
+    /// anew, the remembered offset may point into another partition's messages, and reading again (at-least-once)
+    /// is safe where skipping is not.
     private func resumeOffsets(_ partitions: [TopicPartition]) -> [TopicPartition] {
         var moved: [TopicPartition] = []
         for p in partitions {
@@ -190,6 +193,12 @@ final class ConsumerSession {
             let committed =
                 (try? consumer.committed([TopicPartition(p.topic, p.partition)], timeoutMs: 5_000))?
                 .first?.offset ?? TopicPartition.invalid
+            if committed < 0 {
+                logger.warning(
+                    "the group has no commit for a partition this worker had read: not resuming from memory",
+                    metadata: ["partition": .string(p.description), "remembered": .stringConvertible(offset)])
+                continue
+            }
             if committed >= offset { continue }
             let resumed = TopicPartition(p.topic, p.partition, offset: offset)
             tracker.resumed(resumed)
