@@ -23,7 +23,9 @@ public enum GatewayServer {
     ) -> [any Service] {
         let limits = StreamLimits.forThisProcess(heldBytes: settings.maxBytes, configured: settings.maxStreams)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        let metrics = GatewayMetrics(registry: registry, build: build)
+        let metrics = GatewayMetrics(
+            factory: MetricCatalog.factory(on: registry),
+            exposition: MetricsExposition(registry: registry, build: build))
         let hub = StreamHub(group: group, metrics: metrics)
         let book = PageBook(settings: settings, sink: hub)
         let status = GatewayStatus()

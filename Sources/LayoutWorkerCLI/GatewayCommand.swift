@@ -57,19 +57,9 @@ struct GatewayCommand: AsyncParsableCommand {
             settings.corsOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        let ops = try sources.read(SettingTable.http, http) ?? "127.0.0.1:\(GatewaySettings.defaultOpsPort)"
-        if ops == "off" {
-            settings.opsHost = nil
-        } else {
-            guard let address = OpsAddress(parsing: ops) else {
-                throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(ops)'")
-            }
-            if let problem = address.bindProblem() {
-                throw ValidationError(
-                    "http \(address): cannot listen there (\(problem)); choose another address or 'off'")
-            }
-            (settings.opsHost, settings.opsPort) = (address.host, address.port)
-        }
+        let ops = try OpsListener.address(
+            try sources.read(SettingTable.http, http) ?? "127.0.0.1:\(GatewaySettings.defaultOpsPort)")
+        (settings.opsHost, settings.opsPort) = (ops?.host, ops?.port ?? settings.opsPort)
         let dir =
             try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
         settings.stateDirectory = dir == "off" ? nil : dir
@@ -78,7 +68,7 @@ struct GatewayCommand: AsyncParsableCommand {
         let shown: @Sendable (String) -> String = { h in h == "0.0.0.0" ? "127.0.0.1" : h.contains(":") ? "[\(h)]" : h }
         let services = GatewayServer.services(
             settings: settings, registry: PrometheusCollectorRegistry(),
-            build: [("version", WorkerVersion.current), ("librdkafka", Librdkafka.version)], logger: logger
+            build: OpsListener.build, logger: logger
         ) { bound, limits in
             Output.line(
                 "gateway: http://\(shown(host)):\(bound.api)/v1/layouts/{key} (latest \(latest), changes \(changes))")

@@ -6,6 +6,8 @@ import Kafka
 import LayoutCompiler
 import Logging
 import Mapping
+import Ops
+import Prometheus
 import Replay
 import Serve
 import ServiceLifecycle
@@ -39,6 +41,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Flag(help: "Print the final summary as JSON on stdout.") var json = false
+    @Option(name: .customLong(SettingTable.http.name), help: SettingTable.http.help) var http: String?
 
     func run() async throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
@@ -47,19 +50,26 @@ struct ReplayCommand: AsyncParsableCommand {
         let checked = try loadCheckedConfigOrExit(
             try resolved.sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path())
         let interactive = isatty(2) != 0
+        let ops = try OpsListener.address(try resolved.sources.read(SettingTable.http, http) ?? "off")
+        let registry = PrometheusCollectorRegistry()
         // Ctrl-C and SIGTERM stop the replay cleanly: in-flight records are flushed and the checkpoint written.
         let replay = ReplayService(
             settings: settings,
             compiler: LayoutCompiler(config: checked.config, maxInputBytes: settings.limits.maxMessageBytes),
-            configHash: checked.hash, tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil),
-            logger: logger
+            configHash: checked.hash,
+            metrics: ops.map { _ in ReplayMetrics(factory: MetricCatalog.factory(on: registry)) },
+            tracer: MessageTracer(tracer: InstrumentationSystem.tracer, group: nil), logger: logger
         ) { line in
             Output.write(2, Array(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
         }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: replay, successTerminationBehavior: .gracefullyShutdownGroup)
+        ]
+        if let ops {
+            services.append(OpsListener.service(at: ops, registry: registry, probes: replay.status, logger: logger))
+        }
         let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: replay, successTerminationBehavior: .gracefullyShutdownGroup)],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         let summary: ReplaySummary
         switch replay.result.outcome {

@@ -95,9 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
             LayoutCompiler(config: checked.config, maxInputBytes: serve.limits.maxMessageBytes),
             configHash: checked.hash)
         let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[MetricCatalog.freshness.name] = MetricCatalog.freshnessBuckets
-        let metrics = WorkerMetrics(factory: factory)
+        let metrics = WorkerMetrics(factory: MetricCatalog.factory(on: registry))
         let status = WorkerStatus(
             stallLimitSeconds: try sources.read(SettingTable.livenessStallSeconds, livenessStallSeconds)
                 ?? WorkerStatus.defaultStallLimitSeconds)
@@ -127,8 +125,10 @@ struct ServeCommand: AsyncParsableCommand {
                     path: configPath, slot: compilers, maxInputBytes: serve.limits.maxMessageBytes, metrics: metrics,
                     logger: logger, watchInterval: watchSeconds > 0 ? .seconds(watchSeconds) : nil)),
         ]
-        if let ops = try opsService(sources, registry: registry, status: status, logger: logger) {
-            services.append(ops)
+        if let address = try OpsListener.address(
+            try sources.read(SettingTable.http, http) ?? SettingTable.defaultOpsAddress)
+        {
+            services.append(OpsListener.service(at: address, registry: registry, probes: status, logger: logger))
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -179,30 +179,5 @@ struct ServeCommand: AsyncParsableCommand {
         let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
         changes.stateDirectory = dir == "off" ? nil : dir
         return changes
-    }
-
-    /// The ops endpoints as a service that stops with the worker (nil with `--http off`); an address that cannot be
-    /// listened on is refused before anything starts.
-    private func opsService(
-        _ sources: SettingsSources, registry: PrometheusCollectorRegistry, status: WorkerStatus, logger: Logger
-    ) throws -> ServiceGroupConfiguration.ServiceConfiguration? {
-        let httpAddress = try sources.read(SettingTable.http, http) ?? SettingTable.defaultOpsAddress
-        guard httpAddress != "off" else { return nil }
-        guard let address = OpsAddress(parsing: httpAddress) else {
-            throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(httpAddress)'")
-        }
-        if let problem = address.bindProblem() {
-            throw ValidationError("http \(address): cannot listen there (\(problem)); choose another address or 'off'")
-        }
-        let exposition = MetricsExposition(
-            registry: registry,
-            build: [
-                ("version", WorkerVersion.current), ("librdkafka", Librdkafka.version), ("swift", WorkerVersion.swift),
-            ])
-        let ops = OpsServer.application(address: address, exposition: exposition, status: status, logger: logger)
-        // Their failing to bind stops everything.
-        return .init(
-            service: ops, successTerminationBehavior: .gracefullyShutdownGroup,
-            failureTerminationBehavior: .gracefullyShutdownGroup)
     }
 }

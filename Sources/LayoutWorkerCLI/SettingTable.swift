@@ -78,9 +78,9 @@ enum SettingTable {
         "Directory for the crash-loop breaker's state; must outlive the process ('off' disables)",
         default: "$TMPDIR/layout-worker")
     static let http = Setting<String>(
-        "http", [.serve, .gateway],
+        "http", [.serve, .replay, .gateway],
         "Ops endpoints /metrics, /healthz, /readyz (gateway: and the live page) on host:port, [ipv6]:port or name:port ('off' disables)",
-        default: "\(defaultOpsAddress) (serve), 127.0.0.1:\(GatewaySettings.defaultOpsPort) (gateway)")
+        default: "\(defaultOpsAddress) (serve), 127.0.0.1:\(GatewaySettings.defaultOpsPort) (gateway), off (replay)")
     static let defaultOpsAddress = "127.0.0.1:9464"
     static let livenessStallSeconds = Setting<Int>(
         "liveness-stall-seconds", [.serve], "/healthz fails when the worker loop stands still this long",

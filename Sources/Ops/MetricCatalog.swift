@@ -6,11 +6,14 @@ public struct MetricFamily: Sendable, Hashable {
     public let name: String
     public let kind: Kind
     public let help: String
+    /// A histogram's bucket bounds (nil: the metrics factory's default buckets).
+    public let buckets: [Duration]?
 
-    init(_ name: String, _ kind: Kind, _ help: String) {
+    init(_ name: String, _ kind: Kind, _ help: String, buckets: [Duration]? = nil) {
         self.name = name
         self.kind = kind
         self.help = help
+        self.buckets = buckets
     }
 }
 
@@ -67,13 +70,18 @@ public enum MetricCatalog {
         "layout_gateway_descriptor_limit", .gauge, "The process's file descriptor limit (soft, raised to the hard).")
     public static let gatewayChangeSetFreshness = MetricFamily(
         "layout_gateway_change_set_freshness_seconds", .histogram,
-        "From the input's Kafka timestamp to its change set read by the gateway.")
+        "From the input's Kafka timestamp to its change set read by the gateway.", buckets: freshnessBuckets)
     public static let gatewayStreamFreshness = MetricFamily(
         "layout_gateway_stream_freshness_seconds", .histogram,
-        "From the input's Kafka timestamp to its event written to a stream (one observation per stream).")
+        "From the input's Kafka timestamp to its event written to a stream (one observation per stream).",
+        buckets: freshnessBuckets)
     public static let gatewayFanOut = MetricFamily(
         "layout_gateway_fanout_seconds", .histogram,
-        "From the first to the last stream one event was written to, per event loop.")
+        "From the first to the last stream one event was written to, per event loop.",
+        buckets: [
+            .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+        ])
     // Accounting: consumed = published + dead-lettered + skipped + in flight.
     public static let consumed = MetricFamily(
         "layout_worker_consumed_total", .counter, "Input messages taken into processing.")
@@ -93,7 +101,8 @@ public enum MetricCatalog {
     // The compiler.
     public static let freshness = MetricFamily(
         "layout_worker_freshness_seconds", .histogram,
-        "From an input's Kafka timestamp to its layout record acknowledged on the output topic.")
+        "From an input's Kafka timestamp to its layout record acknowledged on the output topic.",
+        buckets: freshnessBuckets)
     /// The buckets of every freshness histogram (input to output, to the gateway, to a stream): a few milliseconds
     /// on one machine, seconds when a partition lags.
     public static let freshnessBuckets: [Duration] = [
@@ -214,6 +223,15 @@ public enum MetricCatalog {
     public static let crashBreakerEnabled = MetricFamily(
         "layout_worker_crash_breaker_enabled", .gauge,
         "1 while the crash-loop breaker keeps its state in --crash-state-dir; 0 when it is off (on purpose or not).")
+    // `replay --http`.
+    public static let replayRead = MetricFamily(
+        "layout_replay_read_total", .counter, "Messages of the replayed range read.")
+    public static let replaySettled = MetricFamily(
+        "layout_replay_settled_total", .counter,
+        "Replayed messages by how they ended (result: published, tombstoned, dead-lettered, skipped; what they would be in a dry run)."
+    )
+    public static let replayRemaining = MetricFamily(
+        "layout_replay_remaining_messages", .gauge, "Messages of the range not read yet (-1 with --follow: no end).")
     // The build and the process.
     public static let buildInfo = MetricFamily(
         "layout_worker_build_info", .gauge,
@@ -242,6 +260,7 @@ public enum MetricCatalog {
         kafkaBytesReceived,
         kafkaBrokerUp, kafkaBrokerRTT, kafkaBrokerWaiting, kafkaConsumerLag, kafkaFetchQueue,
         configInfo, configReloads, configReloadFailures, crashBreakerEnabled,
+        replayRead, replaySettled, replayRemaining,
         buildInfo, processResidentMemory, processVirtualMemory, processCPUSeconds, processOpenFDs, processMaxFDs,
         processStartTime,
         gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,

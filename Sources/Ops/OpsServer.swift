@@ -5,19 +5,20 @@ import Prometheus
 
 /// The ops endpoints on Hummingbird (SwiftNIO underneath: every connection is served concurrently on an event loop,
 /// so idle or slow clients cannot delay a probe):
-/// - `/healthz`: liveness: 200 while the worker loop keeps turning;
-/// - `/readyz`: readiness: 200 when the worker is a member of its group, the brokers are reachable and the output
-///   takes records; 503 with the reason otherwise;
+/// - `/healthz`: liveness: 200 while the command's loop keeps turning;
+/// - `/readyz`: readiness: 200 while the command takes traffic (`serve`: a member of its group, the brokers
+///   reachable, the output taking records; `replay`: reading its range); 503 with the reason otherwise;
 /// - `/metrics`: Prometheus text.
+/// `serve` and `replay` mount it; the gateway and the preview answer the same paths (`OpsPaths`) on their own edge.
 /// GET and HEAD; any other method gets 405; query strings are ignored; idle connections close after `idleTimeout`.
 public enum OpsServer {
     /// The application to run as a lifecycle service; `onListening` gets the bound port (useful with port 0).
     public static func application(
-        address: OpsAddress, exposition: MetricsExposition, status: WorkerStatus, logger: Logger,
+        address: OpsAddress, exposition: MetricsExposition, probes: some Probed, logger: Logger,
         idleTimeout: Duration = .seconds(30), onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            responder: OpsEndpoints(exposition: exposition, status: status),
+            responder: OpsEndpoints(exposition: exposition, probes: probes),
             server: .http1(
                 configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "layout-worker"),
@@ -41,21 +42,21 @@ extension OpsServer {
 }
 
 /// Answers the three ops paths.
-public struct OpsEndpoints: HTTPResponder {
+public struct OpsEndpoints<Probes: Probed>: HTTPResponder {
     public typealias Context = BasicRequestContext
     let exposition: MetricsExposition
-    let status: WorkerStatus
+    let probes: Probes
 
-    public init(exposition: MetricsExposition, status: WorkerStatus) {
+    public init(exposition: MetricsExposition, probes: Probes) {
         self.exposition = exposition
-        self.status = status
+        self.probes = probes
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
         guard OpsPaths.paths.contains(path) else { return PlainResponse.text(.notFound, "not found\n") }
         if let refused = PlainResponse.refusingWrites(request) { return refused }
-        guard let answer = OpsPaths.answer(path, probes: status, metrics: exposition.render) else {
+        guard let answer = OpsPaths.answer(path, probes: probes, metrics: exposition.render) else {
             return PlainResponse.text(.notFound, "not found\n")
         }
         let response = OpsServer.response(answer)

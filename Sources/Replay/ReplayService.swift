@@ -14,14 +14,20 @@ public struct ReplayService: Service {
     let tracer: MessageTracer
     let logger: Logger
     let progress: @Sendable (String) -> Void
+    /// What the ops endpoints read; its stop signal is the one a graceful shutdown sets.
+    public let status: ReplayStatus
+    let metrics: ReplayMetrics?
     /// The replay's summary or failure, once `run` returned.
     public let result = ReplayResult()
 
     public init(
-        settings: ReplaySettings, compiler: LayoutCompiler, configHash: String, tracer: MessageTracer, logger: Logger,
+        settings: ReplaySettings, compiler: LayoutCompiler, configHash: String, status: ReplayStatus = ReplayStatus(),
+        metrics: ReplayMetrics? = nil, tracer: MessageTracer, logger: Logger,
         progress: @escaping @Sendable (String) -> Void
     ) {
         self.settings = settings
+        self.status = status
+        self.metrics = metrics
         self.compiler = compiler
         self.configHash = configHash
         self.tracer = tracer
@@ -30,13 +36,12 @@ public struct ReplayService: Service {
     }
 
     public func run() async throws {
-        let status = WorkerStatus()
         let outcome = await ThreadedWork.run(named: "layout-worker-replay", stop: status.stop) {
-            [settings, compiler, configHash, tracer, logger, progress] in
+            [settings, compiler, configHash, status, metrics, tracer, logger, progress] in
             Result { () throws -> ReplaySummary in
                 try Replayer(
-                    settings: settings, compiler: compiler, configHash: configHash, status: status, tracer: tracer,
-                    logger: logger, progress: progress
+                    settings: settings, compiler: compiler, configHash: configHash, status: status, metrics: metrics,
+                    tracer: tracer, logger: logger, progress: progress
                 ).run()
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 import Kafka
 public import LayoutCompiler
 public import Logging
-public import Ops
+import Ops
 import Tracing
 
 /// Recompiles a bounded range of a topic into a chosen topic by assignment (never joining a group).
@@ -13,21 +13,24 @@ public final class Replayer {
     let compiler: LayoutCompiler
     /// The hash of the compiler's config, named in every record (`OutputHeader.config`).
     let configHash: String
-    let status: WorkerStatus
+    let status: ReplayStatus
+    let metrics: ReplayMetrics?
     /// One span per recompiled message, and the trace headers of its outputs.
     let tracer: MessageTracer
     var logger: Logger
     let progress: (String) -> Void
 
-    /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C).
+    /// A replayer; `progress` receives progress lines, `status` carries the stop request (Ctrl-C) and what the ops
+    /// endpoints report, `metrics` (with `--http`) counts what it reads and how each message ended.
     public init(
-        settings: ReplaySettings, compiler: LayoutCompiler, configHash: String, status: WorkerStatus,
-        tracer: MessageTracer, logger: Logger, progress: @escaping (String) -> Void
+        settings: ReplaySettings, compiler: LayoutCompiler, configHash: String, status: ReplayStatus,
+        metrics: ReplayMetrics? = nil, tracer: MessageTracer, logger: Logger, progress: @escaping (String) -> Void
     ) {
         self.settings = settings
         self.compiler = compiler
         self.configHash = configHash
         self.status = status
+        self.metrics = metrics
         self.tracer = tracer
         self.logger = logger
         self.progress = progress
@@ -41,6 +44,8 @@ public final class Replayer {
     /// Runs the replay to the end of its range (or until stopped) and returns the summary.
     public func run() throws -> ReplaySummary {
         let started = DispatchTime.now()
+        status.enter(.starting)
+        defer { status.enter(.finished) }
         guard let all = try TopicRangeReader.partitions(of: settings.fromTopic, configuration: settings.kafka) else {
             throw Failure(description: "topic \(settings.fromTopic) does not exist")
         }
@@ -55,15 +60,17 @@ public final class Replayer {
                 partitions: chosen.map {
                     ReplaySummary.Partition(partition: $0, start: bounds[$0]!.start, stop: bounds[$0]!.stop)
                 }),
-            checkpoint: checkpoint)
+            checkpoint: checkpoint, metrics: metrics)
         try reader.read(
             chosen.map {
                 .init(
                     partition: $0, start: bounds[$0]!.start, stop: settings.follow ? .never : .offset(bounds[$0]!.stop))
             })
         let delivery = try makeDelivery(counting: tally)
+        status.enter(.reading)
         try read(reader, into: tally, through: delivery, started: started)
-        tally.summary.interrupted = status.stopRequested && !reader.isDone
+        tally.summary.interrupted = status.stop.isRequested && !reader.isDone
+        status.enter(.draining)
         if let delivery { drain(delivery) }
         save(tally)
         tally.summary.failuresByCode = tally.summary.partitions.reduce(into: [:]) { out, p in
@@ -121,7 +128,8 @@ public final class Replayer {
                 version: settings.version, stallMs: settings.limits.producerStallMs),
             maxInputBytes: settings.limits.maxMessageBytes, metrics: nil, logger: logger)
         delivery.onSettled = { m, settlement in tally.settled(m, settlement) }
-        delivery.onBlockedChange = { [progress] reason in
+        delivery.onBlockedChange = { [progress, status] reason in
+            status.setOutputBlocked(reason)
             progress(reason.map { "replay: output blocked, waiting: \($0)" } ?? "replay: output unblocked")
         }
         return delivery
@@ -135,9 +143,11 @@ public final class Replayer {
         let rateStart = DispatchTime.now()
         var lastProgress = DispatchTime.now(), lastCheckpoint = DispatchTime.now()
         let report = { [self] (last: inout DispatchTime) in
+            status.beat(read: tally.read, of: settings.follow ? nil : Int(total))
+            metrics?.remaining.record(settings.follow ? -1 : total - Int64(tally.read))
             reportProgress(&last, summary: tally.summary, read: tally.read, total: total, started: started)
         }
-        while !reader.isDone && !status.stopRequested {
+        while !reader.isDone && !status.stop.isRequested {
             if let delivery {
                 delivery.service()
                 // Reading waits while the output is blocked or the in-flight limits are reached.
@@ -200,8 +210,8 @@ public final class Replayer {
     /// output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
     private func drain(_ delivery: DeliveryEngine) {
         var settled = delivery.drain(until: DispatchTime.now() + .seconds(30))
-        while !settled && delivery.blocked != nil && !status.stopRequested {
-            settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { self.status.stopRequested })
+        while !settled && delivery.blocked != nil && !status.stop.isRequested {
+            settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { self.status.stop.isRequested })
         }
         if delivery.inFlightMessages > 0 {
             logger.warning(
@@ -251,10 +261,12 @@ final class ReplayTally {
     var checkpoint: ReplayCheckpoint
     var tracker = OffsetTracker()
     var read = 0
+    let metrics: ReplayMetrics?
 
-    init(summary: ReplaySummary, checkpoint: ReplayCheckpoint) {
+    init(summary: ReplaySummary, checkpoint: ReplayCheckpoint, metrics: ReplayMetrics?) {
         self.summary = summary
         self.checkpoint = checkpoint
+        self.metrics = metrics
     }
 
     private func index(_ p: Int32) -> Int { summary.partitions.firstIndex { $0.partition == p }! }
@@ -265,12 +277,14 @@ final class ReplayTally {
         if summary.partitions[i].first == nil { summary.partitions[i].first = m.offset }
         summary.partitions[i].last = m.offset
         read += 1
+        metrics?.read.increment()
         tracker.begin(m.position)
     }
 
     /// Counts a message by how it ended (or, in a dry run, would end).
     func settled(_ m: KafkaMessage, _ settlement: DeliveryEngine.Settlement) {
         summary.partitions[index(m.partition)].settled.add(settlement)
+        metrics?.settled(settlement)
         tracker.complete(m.position)
     }
 }

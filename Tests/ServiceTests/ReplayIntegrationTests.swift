@@ -238,4 +238,45 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
     }
+
+    /// `replay --http`: the ops paths answer while it runs (a Kubernetes Job's probes and scrape), with its counts.
+    @Test func followServesTheOpsPaths() throws {
+        let broker = try TestBroker()
+        let (input, output) = (unique("in"), unique("out"))
+        try broker.createTopics([input, output], partitions: 1)
+        try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
+        let port = Int(try TestBroker.freePort())
+        let process = layoutWorkerProcess([
+            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--follow",
+            "--http", "127.0.0.1:\(port)",
+        ])
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        #expect(try broker.consume(output, partitions: 1, count: 3, timeout: 10).count == 3)
+        func get(_ path: String) -> (status: Int, body: String)? {
+            (try? RawHTTP.get(port, path)).map { ($0.status, String(decoding: $0.body, as: UTF8.self)) }
+        }
+        var metrics = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            metrics = get("/metrics")?.body ?? ""
+            if metrics.contains("layout_replay_settled_total{result=\"published\"} 3") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(metrics.contains("layout_replay_settled_total{result=\"published\"} 3"), "\(metrics)")
+        #expect(metrics.contains("layout_replay_settled_total{result=\"dead-lettered\"} 0"))
+        #expect(metrics.contains("layout_replay_read_total 3"))
+        #expect(metrics.contains("layout_replay_remaining_messages -1"))
+        #expect(metrics.contains("# HELP layout_replay_read_total Messages of the replayed range read."))
+        #expect(metrics.contains("layout_worker_build_info{"))
+        let ready = get("/readyz")
+        #expect(ready?.status == 200 && ready?.body == "replaying; 3 of ∞ read\n", "\(String(describing: ready))")
+        #expect(get("/healthz")?.status == 200)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(get("/healthz") == nil, "the endpoints stop with the replay")
+    }
 }
