@@ -4,6 +4,9 @@ public import Kafka
 /// the message came from. A dead letter always fits the producer's size limit: when the input and its headers do
 /// not, the carried headers are dropped and the value (then the key) is cut, and a header says what was cut.
 public enum DeadLetter {
+    /// The dead-letter topic of an output topic when none is given (`serve`, `replay`): `<output>.dead-letters`.
+    public static func topic(for output: String) -> String { output + ".dead-letters" }
+
     /// The service's own dead-letter codes (the compiler's are `CompileFailure.Code`).
     public enum Code: String, CaseIterable, Sendable {
         /// A record (or change set, or latest layout) made from the input is above the producer's size limit, or the

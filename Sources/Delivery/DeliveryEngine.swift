@@ -112,15 +112,15 @@ public final class DeliveryEngine {
         /// The worker version written into dead letters.
         public var version: String
         /// With records unacknowledged and no report for this long, the producer is replaced.
-        public var stallMs: Int
+        public var stall: Duration
         /// First and largest wait between attempts to send records the cluster could not take.
         public var retryBackoffMs: (first: Int, max: Int) = (250, 5_000)
 
-        public init(producer: KafkaConfiguration, deadLetterTopic: String, version: String, stallMs: Int) {
+        public init(producer: KafkaConfiguration, deadLetterTopic: String, version: String, stall: Duration) {
             self.producer = producer
             self.deadLetterTopic = deadLetterTopic
             self.version = version
-            self.stallMs = stallMs
+            self.stall = stall
         }
 
         /// These settings with the producer's `message.max.bytes` set, unless given: twice `maxInputBytes` plus
@@ -244,7 +244,7 @@ public final class DeliveryEngine {
     /// Takes `entry` in flight under a new token and produces its parts (those deferred wait for the others, or
     /// for their gate).
     private func enqueue(_ entry: Entry) {
-        if entries.isEmpty { link.lastReport = .now() }
+        if entries.isEmpty { link.lastReport = .now }
         let token = entries.add(entry)
         for part in entries.deferParts(token, gates: &gates) { onDropped(entry.message, part) }
         for i in entry.parts.indices where !entry.parts[i].afterOthers && entry.parts[i].waitsFor == nil {
@@ -295,7 +295,7 @@ public final class DeliveryEngine {
     public func service(timeoutMs: Int32 = 0, flush: Bool = false) {
         let producer = link.producer
         handle(flush ? producer.flush(timeoutMs: timeoutMs).reports : producer.poll(timeoutMs: timeoutMs))
-        let stall = link.check(stallMs: settings.stallMs, unacknowledged: entries.unacknowledgedParts) {
+        let stall = link.check(stall: settings.stall, unacknowledged: entries.unacknowledgedParts) {
             entries.unacknowledgedTopics
         }
         if let stall { block(reason: stall) }
@@ -311,7 +311,7 @@ public final class DeliveryEngine {
     /// Handles delivery reports: acknowledged parts, failures by disposition, settled messages.
     func handle(_ reports: [DeliveryReport]) {
         guard !reports.isEmpty else { return }
-        link.lastReport = .now()
+        link.lastReport = .now
         var delivered = false
         for report in reports {
             let token = report.token >> 3, i = report.token & 7

@@ -11,7 +11,7 @@ public struct DeliveryLimits: Sendable, Equatable {
     /// the message size.
     public var maxInFlightBytes = 32 * 1024 * 1024
     /// With messages in flight and no acknowledgement for this long, the producer is replaced and they are sent again.
-    public var producerStallMs = 10_000
+    public var producerStall: Duration = .seconds(10)
 
     public init() {}
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Kafka
 import Logging
 
@@ -8,10 +7,9 @@ struct ProducerLink {
     private(set) var producer: KafkaProducer
     private let configuration: KafkaConfiguration
     /// When the producer last reported anything.
-    var lastReport = DispatchTime.now()
-    /// When the producer was last replaced (nil: never). Not `DispatchTime(uptimeNanoseconds: 0)`: Dispatch reads a
-    /// zero time as "now", so a second after it would never come.
-    private var lastReplacement: DispatchTime?
+    var lastReport = ContinuousClock.now
+    /// When the producer was last replaced (nil: never).
+    private var lastReplacement: ContinuousClock.Instant?
     /// Why the producer is to be replaced (asked for while the previous replacement was too recent, it waits).
     private(set) var replacementDue: String?
 
@@ -25,13 +23,14 @@ struct ProducerLink {
         if replacementDue == nil { replacementDue = reason }
     }
 
-    /// After a poll: a fatal error asks for a replacement; so does no report for `stallMs` while records are
+    /// After a poll: a fatal error asks for a replacement; so does no report for `limit` while records are
     /// unacknowledged (`unacknowledgedTopics` names them), and then the stall is returned, to block the output.
-    mutating func check(stallMs: Int, unacknowledged: Int, unacknowledgedTopics: () -> [String]) -> String? {
+    mutating func check(stall limit: Duration, unacknowledged: Int, unacknowledgedTopics: () -> [String]) -> String? {
         if let fatal = producer.fatalError { replace(because: "fatal producer error: \(fatal)") }
-        guard replacementDue == nil, unacknowledged > 0, DispatchTime.now() > lastReport + .milliseconds(stallMs)
+        guard replacementDue == nil, unacknowledged > 0, ContinuousClock.now > lastReport + limit
         else { return nil }
-        let stall = "no acknowledgement for \(stallMs) ms from \(unacknowledgedTopics().joined(separator: ", "))"
+        let stall =
+            "no acknowledgement for \(Int(limit / .milliseconds(1))) ms from \(unacknowledgedTopics().joined(separator: ", "))"
         replacementDue = stall
         return stall
     }
@@ -39,7 +38,7 @@ struct ProducerLink {
     /// Whether a replacement is due and the last one is at least a second old.
     var replacementReady: Bool {
         guard replacementDue != nil else { return false }
-        return lastReplacement.map { DispatchTime.now() >= $0 + .seconds(1) } ?? true
+        return lastReplacement.map { ContinuousClock.now >= $0 + .seconds(1) } ?? true
     }
 
     /// Purges the producer's queue (its reports are dropped: what it held is sent again) and makes a new one;
@@ -50,7 +49,7 @@ struct ProducerLink {
         logger.warning(
             "replacing the producer and sending what is unacknowledged again",
             metadata: ["reason": .string(reason), "in-flight": .stringConvertible(inFlight)])
-        lastReplacement = .now()
+        lastReplacement = .now
         replacementDue = nil
         _ = producer.purge()
         do {
@@ -60,7 +59,7 @@ struct ProducerLink {
             replacementDue = reason
             return false
         }
-        lastReport = .now()
+        lastReport = .now
         return true
     }
 }

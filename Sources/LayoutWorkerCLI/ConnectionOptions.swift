@@ -6,13 +6,13 @@ import Serve
 
 /// The options every Kafka command takes, with the same names, environment variables and settings-file keys.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .customLong(SettingTable.settingsFile.name), help: SettingTable.settingsFile.help)
+    @Option(SettingTable.settingsFile)
     var settings: String?
-    @Option(name: .customLong(SettingTable.brokers.name), help: SettingTable.brokers.help) var brokers: String?
-    @Option(name: .customLong(SettingTable.kafkaProperty.name), help: SettingTable.kafkaProperty.help)
+    @Option(SettingTable.brokers) var brokers: String?
+    @Option(SettingTable.kafkaProperty)
     var kafkaProperty: [String] = []
-    @Option(name: .customLong(SettingTable.logFormat.name), help: SettingTable.logFormat.help) var logFormat: String?
-    @Option(name: .customLong(SettingTable.logLevel.name), help: SettingTable.logLevel.help) var logLevel: String?
+    @Option(SettingTable.logFormat) var logFormat: String?
+    @Option(SettingTable.logLevel) var logLevel: String?
 
     /// What a Kafka command works with: its settings, a client configuration and a logger.
     struct Resolved {
@@ -35,10 +35,10 @@ struct ConnectionOptions: ParsableArguments {
     func resolve(defaultLevel: Logger.Level = .info, clientID: String = "layout-worker") throws -> Resolved {
         let sources = try SettingsSources(settingsFlag: settings)
         let properties = try sources.properties(SettingTable.kafkaProperty, kafkaProperty)
-        let format = try sources.read(SettingTable.logFormat, logFormat) ?? .automatic
+        let format = try sources.read(SettingTable.logFormat, logFormat)
         let level = try sources.read(SettingTable.logLevel, logLevel) ?? defaultLevel
         var kafka = KafkaConfiguration(
-            bootstrapServers: try sources.read(SettingTable.brokers, brokers) ?? SettingTable.defaultBrokers,
+            bootstrapServers: try sources.read(SettingTable.brokers, brokers),
             clientID: clientID, properties: properties)
         let logger = format.logger(label: "layout-worker", level: level, secrets: kafka.secretValues)
         kafka.logger = format.logger(label: "librdkafka", level: level, secrets: kafka.secretValues)

@@ -21,22 +21,18 @@ struct GatewayCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(name: .customLong(SettingTable.stateTopic.name), help: SettingTable.stateTopic.help) var stateTopic: String?
-    @Option(name: .customLong(SettingTable.changesTopic.name), help: SettingTable.changesTopic.help)
+    @Option(SettingTable.stateTopic) var stateTopic: String?
+    @Option(SettingTable.changesTopic)
     var changesTopic: String?
-    @Option(name: .customLong(SettingTable.host.name), help: SettingTable.host.help) var host: String?
-    @Option(name: .customLong(SettingTable.port.name), parsing: .unconditional, help: SettingTable.port.help)
+    @Option(SettingTable.host) var host: String?
+    @Option(SettingTable.port)
     var port: String?
-    @Option(
-        name: .customLong(SettingTable.maxHeldBytes.name), parsing: .unconditional, help: SettingTable.maxHeldBytes.help
-    )
-    var maxHeldBytes: String?
-    @Option(
-        name: .customLong(SettingTable.maxStreams.name), parsing: .unconditional, help: SettingTable.maxStreams.help)
+    @Option(SettingTable.maxHeldBytes) var maxHeldBytes: String?
+    @Option(SettingTable.maxStreams)
     var maxStreams: String?
-    @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
-    @Option(name: .customLong(SettingTable.http.name), help: SettingTable.http.help) var http: String?
-    @Option(name: .customLong(SettingTable.corsOrigin.name), help: SettingTable.corsOrigin.help) var corsOrigin: String?
+    @Option(SettingTable.stateDir) var stateDir: String?
+    @Option(SettingTable.http) var http: String?
+    @Option(SettingTable.corsOrigin) var corsOrigin: String?
 
     func run() async throws {
         ProcessAllocator.returnFreedMemory()
@@ -48,10 +44,9 @@ struct GatewayCommand: AsyncParsableCommand {
         let latest =
             try sources.read(SettingTable.stateTopic, stateTopic) ?? SettingTable.stateTopic(defaultFor: changes)
         var settings = GatewaySettings(kafka: resolved.kafka, stateTopic: latest, changesTopic: changes)
-        settings.host = try sources.read(SettingTable.host, host) ?? settings.host
+        settings.host = try sources.read(SettingTable.host, host)
         settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
-        guard settings.port <= 65535 else { throw ValidationError("port must be 0…65535, not \(settings.port)") }
-        if let n = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes) { settings.maxBytes = n }
+        settings.maxBytes = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes)
         settings.maxStreams = try sources.read(SettingTable.maxStreams, maxStreams)
         if let origins = try sources.read(SettingTable.corsOrigin, corsOrigin) {
             settings.corsOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -3,31 +3,24 @@ import Delivery
 
 /// The limits `serve` and `replay` share (`DeliveryLimits`): one declaration, one set of defaults.
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong(SettingTable.tombstones.name), help: SettingTable.tombstones.help) var tombstones: String?
-    @Option(
-        name: .customLong(SettingTable.maxMessageBytes.name), parsing: .unconditional,
-        help: SettingTable.maxMessageBytes.help)
+    @Option(SettingTable.tombstones) var tombstones: String?
+    @Option(SettingTable.maxMessageBytes)
     var maxMessageBytes: String?
-    @Option(
-        name: .customLong(SettingTable.maxInFlight.name), parsing: .unconditional, help: SettingTable.maxInFlight.help)
+    @Option(SettingTable.maxInFlight)
     var maxInFlight: String?
-    @Option(
-        name: .customLong(SettingTable.maxInFlightBytes.name), parsing: .unconditional,
-        help: SettingTable.maxInFlightBytes.help)
+    @Option(SettingTable.maxInFlightBytes)
     var maxInFlightBytes: String?
-    @Option(
-        name: .customLong(SettingTable.producerStallMs.name), parsing: .unconditional,
-        help: SettingTable.producerStallMs.help)
+    @Option(SettingTable.producerStallMs)
     var producerStallMs: String?
 
     /// The limits from the flags, the environment and the settings file, over the defaults.
     func resolve(_ sources: SettingsSources) throws -> DeliveryLimits {
         var limits = DeliveryLimits()
-        if let v = try sources.read(SettingTable.tombstones, tombstones) { limits.tombstones = v }
-        if let v = try sources.read(SettingTable.maxMessageBytes, maxMessageBytes) { limits.maxMessageBytes = v }
-        if let v = try sources.read(SettingTable.maxInFlight, maxInFlight) { limits.maxInFlight = v }
-        if let v = try sources.read(SettingTable.maxInFlightBytes, maxInFlightBytes) { limits.maxInFlightBytes = v }
-        if let v = try sources.read(SettingTable.producerStallMs, producerStallMs) { limits.producerStallMs = v }
+        limits.tombstones = try sources.read(SettingTable.tombstones, tombstones)
+        limits.maxMessageBytes = try sources.read(SettingTable.maxMessageBytes, maxMessageBytes)
+        limits.maxInFlight = try sources.read(SettingTable.maxInFlight, maxInFlight)
+        limits.maxInFlightBytes = try sources.read(SettingTable.maxInFlightBytes, maxInFlightBytes)
+        limits.producerStall = try sources.read(SettingTable.producerStallMs, producerStallMs)
         return limits
     }
 }

@@ -14,7 +14,7 @@ struct OffsetsCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(name: .customLong(SettingTable.group.name), help: SettingTable.group.help) var group: String?
+    @Option(SettingTable.group) var group: String?
     @Option(help: "Topic.") var topic: String
     @Option(help: "New position for every partition (see below).") var reset: String?
     @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
@@ -22,7 +22,7 @@ struct OffsetsCommand: ParsableCommand {
     func run() throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let kafka = resolved.kafka
-        let group = try resolved.sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup
+        let group = try resolved.sources.read(SettingTable.group, group)
         let admin = try KafkaAdmin(configuration: kafka)
         guard let count = try admin.partitionCount(topic: topic) else {
             throw ValidationError("topic \(topic) does not exist")

@@ -19,9 +19,9 @@ struct PreviewCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help) var config: String?
-    @Option(name: .customLong(SettingTable.host.name), help: SettingTable.host.help) var host: String?
-    @Option(name: .customLong(SettingTable.port.name), help: SettingTable.port.help) var port: String?
+    @Option(SettingTable.config) var config: String?
+    @Option(SettingTable.host) var host: String?
+    @Option(SettingTable.port) var port: String?
     @Option(help: "Follow this topic's records and change sets instead of files (with --key).") var topic: String?
     @Option(help: "The page key to follow on --topic.") var key: String?
     @OptionGroup var connection: ConnectionOptions
@@ -57,9 +57,8 @@ struct PreviewCommand: AsyncParsableCommand {
                 config: configPath, responses: responses, hub: hub, maxInputBytes: limit.maxInputBytes,
                 acceptCheckErrors: accept.accept, logger: logger)
         }
-        let host = try resolved.sources.read(SettingTable.host, self.host) ?? "127.0.0.1"
+        let host = try resolved.sources.read(SettingTable.host, self.host)
         let port = try resolved.sources.read(SettingTable.port, self.port) ?? SettingTable.defaultPreviewPort
-        guard port <= 65535 else { throw ValidationError("--port must be 0…65535, not \(port)") }
         let exposition = MetricsExposition(
             registry: PrometheusCollectorRegistry(), build: [("version", WorkerVersion.current)])
         try await PreviewServer.run(

@@ -33,15 +33,15 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Where to stop (exclusive).") var stop: String = "end"
     @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).")
     var toTopic: String?
-    @Option(name: .customLong(SettingTable.deadLetter.name), help: SettingTable.deadLetter.help) var deadLetter: String?
-    @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help) var config: String?
+    @Option(SettingTable.deadLetter) var deadLetter: String?
+    @Option(SettingTable.config) var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
     @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
     @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.")
     var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Flag(help: "Print the final summary as JSON on stdout.") var json = false
-    @Option(name: .customLong(SettingTable.http.name), help: SettingTable.http.help) var http: String?
+    @Option(SettingTable.http) var http: String?
 
     func run() async throws {
         let resolved = try connection.resolve(defaultLevel: .warning)

@@ -28,50 +28,42 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var limits: LimitOptions
-    @Option(name: .customLong(SettingTable.input.name), help: SettingTable.input.help)
+    @Option(SettingTable.input)
     var input: [String] = []
-    @Option(name: .customLong(SettingTable.output.name), help: SettingTable.output.help)
+    @Option(SettingTable.output)
     var output: String?
-    @Option(name: .customLong(SettingTable.deadLetter.name), help: SettingTable.deadLetter.help)
+    @Option(SettingTable.deadLetter)
     var deadLetter: String?
-    @Option(name: .customLong(SettingTable.group.name), help: SettingTable.group.help)
+    @Option(SettingTable.group)
     var group: String?
-    @Option(name: .customLong(SettingTable.config.name), help: SettingTable.config.help)
+    @Option(SettingTable.config)
     var config: String?
-    @Option(
-        name: .customLong(SettingTable.configWatchSeconds.name), parsing: .unconditional,
-        help: SettingTable.configWatchSeconds.help)
+    @Option(SettingTable.configWatchSeconds)
     var configWatchSeconds: String?
-    @Option(name: .customLong(SettingTable.crashStateDir.name), help: SettingTable.crashStateDir.help)
+    @Option(SettingTable.crashStateDir)
     var crashStateDir: String?
-    @Option(name: .customLong(SettingTable.batchSize.name), parsing: .unconditional, help: SettingTable.batchSize.help)
+    @Option(SettingTable.batchSize)
     var batchSize: String?
-    @Option(
-        name: .customLong(SettingTable.shutdownTimeoutMs.name), parsing: .unconditional,
-        help: SettingTable.shutdownTimeoutMs.help)
+    @Option(SettingTable.shutdownTimeoutMs)
     var shutdownTimeoutMs: String?
-    @Option(name: .customLong(SettingTable.http.name), help: SettingTable.http.help)
+    @Option(SettingTable.http)
     var http: String?
-    @Option(
-        name: .customLong(SettingTable.livenessStallSeconds.name), parsing: .unconditional,
-        help: SettingTable.livenessStallSeconds.help)
+    @Option(SettingTable.livenessStallSeconds)
     var livenessStallSeconds: String?
-    @Option(name: .customLong(SettingTable.consumerProperty.name), help: SettingTable.consumerProperty.help)
+    @Option(SettingTable.consumerProperty)
     var consumerProperty: [String] = []
-    @Option(name: .customLong(SettingTable.producerProperty.name), help: SettingTable.producerProperty.help)
+    @Option(SettingTable.producerProperty)
     var producerProperty: [String] = []
-    @Option(name: .customLong(SettingTable.changesTopic.name), help: SettingTable.changesTopic.help)
+    @Option(SettingTable.changesTopic)
     var changesTopic: String?
-    @Option(name: .customLong(SettingTable.stateTopic.name), help: SettingTable.stateTopic.help)
+    @Option(SettingTable.stateTopic)
     var stateTopic: String?
-    @Option(name: .customLong(SettingTable.pageKey.name), help: SettingTable.pageKey.help)
+    @Option(SettingTable.pageKey)
     var pageKey: String?
-    @Option(
-        name: .customLong(SettingTable.stateMaxBytes.name), parsing: .unconditional,
-        help: SettingTable.stateMaxBytes.help)
+    @Option(SettingTable.stateMaxBytes)
     var stateMaxBytes: String?
-    @Option(name: .customLong(SettingTable.stateDir.name), help: SettingTable.stateDir.help) var stateDir: String?
-    @Option(name: .customLong(SettingTable.stopAfter.name), parsing: .unconditional, help: SettingTable.stopAfter.help)
+    @Option(SettingTable.stateDir) var stateDir: String?
+    @Option(SettingTable.stopAfter)
     var stopAfter: String?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
 
@@ -89,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         serve.changes = try changeSettings(sources)
 
         let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
-        let watchSeconds = try sources.read(SettingTable.configWatchSeconds, configWatchSeconds) ?? 0
+        let watchSeconds = try sources.read(SettingTable.configWatchSeconds, configWatchSeconds)
         let checked = try loadCheckedConfigOrExit(configPath)
         let compilers = CompilerSlot(
             LayoutCompiler(config: checked.config, maxInputBytes: serve.limits.maxMessageBytes),
@@ -97,8 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         let metrics = WorkerMetrics(factory: MetricCatalog.factory(on: registry))
         let status = WorkerStatus(
-            stallLimitSeconds: try sources.read(SettingTable.livenessStallSeconds, livenessStallSeconds)
-                ?? WorkerStatus.defaultStallLimitSeconds)
+            stallLimitSeconds: try sources.read(SettingTable.livenessStallSeconds, livenessStallSeconds))
         metrics.config(hash: checked.hash)
         checked.logWarnings(logger)
         logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
@@ -149,11 +140,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var serve = ServeSettings(
             kafka: kafka, inputTopics: inputs, outputTopic: outputTopic,
-            deadLetterTopic: try sources.read(SettingTable.deadLetter, deadLetter) ?? outputTopic + ".dead-letters",
-            groupID: try sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup)
+            deadLetterTopic: try sources.read(SettingTable.deadLetter, deadLetter)
+                ?? DeadLetter.topic(for: outputTopic),
+            groupID: try sources.read(SettingTable.group, group))
         serve.limits = try limits.resolve(sources)
-        if let n = try sources.read(SettingTable.batchSize, batchSize) { serve.batchSize = n }
-        if let n = try sources.read(SettingTable.shutdownTimeoutMs, shutdownTimeoutMs) { serve.shutdownTimeout = n }
+        serve.batchSize = try sources.read(SettingTable.batchSize, batchSize)
+        serve.shutdownTimeout = try sources.read(SettingTable.shutdownTimeoutMs, shutdownTimeoutMs)
         serve.stopAfter = try sources.read(SettingTable.stopAfter, stopAfter)
         let crashDir =
             try sources.read(SettingTable.crashStateDir, crashStateDir)
@@ -173,9 +165,9 @@ struct ServeCommand: AsyncParsableCommand {
             changesTopic: topic,
             stateTopic: try sources.read(SettingTable.stateTopic, stateTopic)
                 ?? SettingTable.stateTopic(defaultFor: topic))
-        if let k = try sources.read(SettingTable.pageKey, pageKey) { changes.pageKey = k }
-        if let n = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes) { changes.storeMaxBytes = n }
-        let group = try sources.read(SettingTable.group, group) ?? SettingTable.defaultGroup
+        changes.pageKey = try sources.read(SettingTable.pageKey, pageKey)
+        changes.storeMaxBytes = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes)
+        let group = try sources.read(SettingTable.group, group)
         let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
         changes.stateDirectory = dir == "off" ? nil : dir
         return changes

@@ -19,6 +19,9 @@ protocol SettingEntry: Sendable {
     var defaultText: String? { get }
     /// Whether it has a flag (a few come only from the environment or the file).
     var hasFlag: Bool { get }
+    /// Whether its flag takes a value starting with `-` (numbers: `--batch-size -5` is refused by the setting's
+    /// own message, not taken for another flag).
+    var takesNegativeNumbers: Bool { get }
 }
 
 extension SettingEntry {
@@ -31,29 +34,37 @@ extension SettingEntry {
     }
 }
 
-/// One setting: its name, what reads it, its default, and how its text becomes a value (a wrong value is refused
-/// with a message naming the setting, never clamped).
+/// One setting, declared once: its name, what reads it, its typed default and how its text becomes a value (a wrong
+/// value is refused with a message naming the setting, never clamped). `SettingsSources.read` gives a command the
+/// typed value: the flag's, else the environment's, else the file's, else the default.
+///
+/// A setting without a default has an optional `Value` (`Setting<Int?>`): unset reads as nil. Flags are declared as
+/// text (`@Option(SettingTable.batchSize) var batchSize: String?`) so that a flag, a variable and a file key go through
+/// the one parser here and fail with the same message.
 struct Setting<Value: Sendable>: SettingEntry {
     let name: String
     let commands: Set<SettingCommand>
     let summary: String
+    /// What an unset setting reads as.
+    let defaultValue: Value
     let defaultText: String?
     var hasFlag = true
+    let takesNegativeNumbers: Bool
     let parse: @Sendable (_ text: String, _ name: String) throws -> Value
 
     init(
-        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default defaultText: String? = nil,
-        parse: @escaping @Sendable (_ text: String, _ name: String) throws -> Value
+        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Value, shown: String?,
+        numeric: Bool = false, parse: @escaping @Sendable (_ text: String, _ name: String) throws -> Value
     ) {
         self.name = name
         self.commands = commands
         self.summary = summary
-        self.defaultText = defaultText
+        self.defaultValue = value
+        self.defaultText = shown
+        self.takesNegativeNumbers = numeric
         self.parse = parse
     }
-}
 
-extension Setting {
     /// The same setting without a flag: only the environment and the settings file set it.
     func withoutFlag() -> Self {
         var s = self
@@ -62,24 +73,72 @@ extension Setting {
     }
 }
 
+/// How a setting's text becomes a value of each kind.
+enum SettingParser {
+    static func integer(atLeast minimum: Int, atMost maximum: Int = .max) -> @Sendable (String, String) throws -> Int {
+        { text, name in
+            guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
+            guard n >= minimum else { throw ValidationError("\(name) must be at least \(minimum), not \(n)") }
+            guard n <= maximum else { throw ValidationError("\(name) must be \(minimum)…\(maximum), not \(n)") }
+            return n
+        }
+    }
+
+    /// A duration given in whole milliseconds (the setting's name ends in `-ms`).
+    static func milliseconds(atLeast minimum: Duration) -> @Sendable (String, String) throws -> Duration {
+        let integer = integer(atLeast: wholeMilliseconds(minimum))
+        return { text, name in .milliseconds(try integer(text, name)) }
+    }
+
+    static func wholeMilliseconds(_ d: Duration) -> Int { Int(d / .milliseconds(1)) }
+
+    /// One of `Choice`'s raw values; `choices` is how the message lists them.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(_: Choice.Type) -> (
+        choices: String, parse: @Sendable (String, String) throws -> Choice
+    ) where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue)
+        let choices = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        return (
+            choices,
+            { text, name in
+                guard let v = Choice(rawValue: text) else { throw ValidationError("\(name) must be \(choices)") }
+                return v
+            }
+        )
+    }
+}
+
 extension Setting where Value == String {
-    /// A text setting.
-    init(_ name: String, _ commands: Set<SettingCommand>, _ summary: String, default defaultText: String? = nil) {
-        self.init(name, commands, summary, default: defaultText) { text, _ in text }
+    /// A text setting with a default.
+    init(_ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: String) {
+        self.init(name, commands, summary, default: value, shown: value) { text, _ in text }
+    }
+}
+
+extension Setting where Value == String? {
+    /// A text setting without a default (`shown` describes what its absence means, if anything).
+    init(_ name: String, _ commands: Set<SettingCommand>, _ summary: String, shown: String? = nil) {
+        self.init(name, commands, summary, default: nil, shown: shown) { text, _ in text }
     }
 }
 
 extension Setting where Value == Int {
     /// An integer setting, refused below `minimum`.
+    init(_ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Int, atLeast minimum: Int) {
+        self.init(
+            name, commands, summary, default: value, shown: String(value), numeric: true,
+            parse: SettingParser.integer(atLeast: minimum))
+    }
+}
+
+extension Setting where Value == Int? {
+    /// An integer setting without a default, refused outside `minimum…maximum`.
     init(
-        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Int? = nil,
-        atLeast minimum: Int
+        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, shown: String? = nil, atLeast minimum: Int,
+        atMost maximum: Int = .max
     ) {
-        self.init(name, commands, summary, default: value.map(String.init)) { text, name in
-            guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
-            guard n >= minimum else { throw ValidationError("\(name) must be at least \(minimum), not \(n)") }
-            return n
-        }
+        let integer = SettingParser.integer(atLeast: minimum, atMost: maximum)
+        self.init(name, commands, summary, default: nil, shown: shown, numeric: true) { try integer($0, $1) }
     }
 }
 
@@ -89,31 +148,45 @@ extension Setting where Value == Duration {
         _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Duration,
         atLeast minimum: Duration
     ) {
-        let (shown, least) = (Self.milliseconds(value), Self.milliseconds(minimum))
-        self.init(name, commands, summary, default: String(shown)) { text, name in
-            guard let n = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'") }
-            guard n >= least else { throw ValidationError("\(name) must be at least \(least), not \(n)") }
-            return .milliseconds(n)
-        }
-    }
-
-    private static func milliseconds(_ d: Duration) -> Int {
-        Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+        self.init(
+            name, commands, summary, default: value, shown: String(SettingParser.wholeMilliseconds(value)),
+            numeric: true, parse: SettingParser.milliseconds(atLeast: minimum))
     }
 }
 
 extension Setting where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
-    /// A setting taking one of `Value`'s raw values.
-    /// `shown` describes a default that is not one value.
+    /// A setting taking one of `Value`'s raw values; `shown` describes a default that is not one value.
     init(
-        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Value? = nil,
-        shown: String? = nil
+        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, default value: Value, shown: String? = nil
     ) {
-        let names = Value.allCases.map(\.rawValue)
-        let choices = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
-        self.init(name, commands, "\(summary): \(choices)", default: shown ?? value?.rawValue) { text, name in
-            guard let v = Value(rawValue: text) else { throw ValidationError("\(name) must be \(choices)") }
-            return v
-        }
+        let (choices, parse) = SettingParser.choice(Value.self)
+        self.init(
+            name, commands, "\(summary): \(choices)", default: value, shown: shown ?? value.rawValue, parse: parse)
+    }
+}
+
+extension Setting {
+    /// A setting taking one of `Choice`'s raw values, without a default (`shown` says what its absence means).
+    init<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ commands: Set<SettingCommand>, _ summary: String, choosing: Choice.Type, shown: String
+    ) where Value == Choice?, Choice.RawValue == String {
+        let (choices, parse) = SettingParser.choice(Choice.self)
+        self.init(name, commands, "\(summary): \(choices)", default: nil, shown: shown) { try parse($0, $1) }
+    }
+}
+
+extension Option where Value == String? {
+    /// The flag of `setting`: its name and help from the table; its text parsed by `SettingsSources.read`.
+    init(_ setting: some SettingEntry) {
+        self.init(
+            name: .customLong(setting.name), parsing: setting.takesNegativeNumbers ? .unconditional : .next,
+            help: setting.help)
+    }
+}
+
+extension Option where Value == [String] {
+    /// The repeatable flag of a list or property `setting` (`--input a --input b`).
+    init(wrappedValue: [String], _ setting: some SettingEntry) {
+        self.init(wrappedValue: wrappedValue, name: .customLong(setting.name), help: setting.help)
     }
 }

@@ -13,32 +13,36 @@ enum SettingTable {
     private static let limitsUsers: Set<SettingCommand> = [.serve, .replay]
 
     // Connection and logs: every Kafka command.
-    static let settingsFile = Setting<String>(
+    static let settingsFile = Setting<String?>(
         "settings", SettingCommand.kafka, "YAML settings file, keys named like the options")
     static let defaultBrokers = "127.0.0.1:9092"
     static let brokers = Setting<String>(
-        "brokers", SettingCommand.kafka, "Bootstrap brokers, host:port[,host:port]", default: defaultBrokers
+        "brokers", SettingCommand.kafka, "Bootstrap brokers, host:port[,host:port]", default: defaultBrokers,
+        shown: defaultBrokers
     ) { text, name in try SettingValidation.brokers(text, name) }
-    static let kafkaProperty = Setting<String>(
+    static let kafkaProperty = Setting<String?>(
         "kafka-property", SettingCommand.kafka,
         "librdkafka property key=value for every client, e.g. for TLS or SASL (repeatable; also LAYOUT_WORKER_KAFKA_<KEY> per key)"
     )
     static let logFormat = Setting<LogFormat>(
-        "log-format", SettingCommand.kafka, "Log format", shown: "json unless stderr is a terminal")
-    static let logLevel = Setting<Logger.Level>(
-        "log-level", SettingCommand.kafka, "Log level", shown: "info; warning for replay, tail and offsets")
+        "log-format", SettingCommand.kafka, "Log format", default: .automatic, shown: "json unless stderr is a terminal"
+    )
+    /// Unset, each command's own level (`ConnectionOptions.resolve(defaultLevel:)`).
+    static let logLevel = Setting<Logger.Level?>(
+        "log-level", SettingCommand.kafka, "Log level", choosing: Logger.Level.self,
+        shown: "info; warning for replay, tail and offsets")
 
     // Topics and group.
-    static let input = Setting<String>(
+    static let input = Setting<String?>(
         "input", [.serve], "Input topic (repeatable; a name starting with ^ is a regex)")
-    static let output = Setting<String>("output", [.serve], "Output topic for layout records")
-    static let deadLetter = Setting<String>(
-        "dead-letter", [.serve, .replay], "Dead-letter topic", default: "<output topic>.dead-letters")
+    static let output = Setting<String?>("output", [.serve], "Output topic for layout records")
+    static let deadLetter = Setting<String?>(
+        "dead-letter", [.serve, .replay], "Dead-letter topic", shown: DeadLetter.topic(for: "<output topic>"))
     static let defaultGroup = "layout-worker"
     static let group = Setting<String>("group", [.serve, .offsets], "Consumer group id", default: defaultGroup)
-    static let config = Setting<String>(
+    static let config = Setting<String?>(
         "config", [.serve, .replay, .preview], "Mapping config (YAML), checked as `check` checks it",
-        default: "config/default.yaml (beside the binary, or /etc/layout-worker/)")
+        shown: "config/default.yaml (beside the binary, or /etc/layout-worker/)")
     static let configWatchSeconds = Setting<Int>(
         "config-watch-seconds", [.serve],
         "Also load the config again when the file changes, looking this often (0: off)",
@@ -56,16 +60,16 @@ enum SettingTable {
     static let maxInFlightBytes = Setting<Int>(
         "max-in-flight-bytes", limitsUsers, "Stop reading above this many input + output bytes unacknowledged",
         default: limits.maxInFlightBytes, atLeast: 1)
-    static let producerStallMs = Setting<Int>(
+    static let producerStallMs = Setting<Duration>(
         "producer-stall-ms", limitsUsers,
         "Replace a producer that acknowledges nothing for this long while messages wait",
-        default: limits.producerStallMs, atLeast: 1_000)
+        default: limits.producerStall, atLeast: .seconds(1))
 
     // The consumer-group service.
-    static let consumerProperty = Setting<String>(
+    static let consumerProperty = Setting<String?>(
         "consumer-property", [.serve],
         "librdkafka consumer property key=value (repeatable; also LAYOUT_WORKER_CONSUMER_<KEY> per key)")
-    static let producerProperty = Setting<String>(
+    static let producerProperty = Setting<String?>(
         "producer-property", [.serve],
         "librdkafka producer property key=value (repeatable; also LAYOUT_WORKER_PRODUCER_<KEY> per key)")
     static let batchSize = Setting<Int>(
@@ -73,31 +77,32 @@ enum SettingTable {
     static let shutdownTimeoutMs = Setting<Duration>(
         "shutdown-timeout-ms", [.serve], "Bound for draining and leaving on SIGTERM/SIGINT",
         default: ServeSettings.defaultShutdownTimeout, atLeast: .milliseconds(100))
-    static let crashStateDir = Setting<String>(
+    static let crashStateDir = Setting<String?>(
         "crash-state-dir", [.serve],
         "Directory for the crash-loop breaker's state; must outlive the process ('off' disables)",
-        default: "$TMPDIR/layout-worker")
-    static let http = Setting<String>(
+        shown: "$TMPDIR/layout-worker")
+    /// Unset, each command's own address: `defaultOpsAddress`, the gateway's `defaultOpsPort`, off for `replay`.
+    static let http = Setting<String?>(
         "http", [.serve, .replay, .gateway],
         "Ops endpoints /metrics, /healthz, /readyz (gateway: and the live page) on host:port, [ipv6]:port or name:port ('off' disables)",
-        default: "\(defaultOpsAddress) (serve), 127.0.0.1:\(GatewaySettings.defaultOpsPort) (gateway), off (replay)")
+        shown: "\(defaultOpsAddress) (serve), 127.0.0.1:\(GatewaySettings.defaultOpsPort) (gateway), off (replay)")
     static let defaultOpsAddress = "127.0.0.1:9464"
     static let livenessStallSeconds = Setting<Int>(
         "liveness-stall-seconds", [.serve], "/healthz fails when the worker loop stands still this long",
         default: WorkerStatus.defaultStallLimitSeconds, atLeast: 1)
-    static let stopAfter = Setting<Int>(
+    static let stopAfter = Setting<Int?>(
         "stop-after", [.serve], "Exit after this many messages are accounted for (demos, tests)", atLeast: 1)
-    static let debugCrashKey = Setting<String>(
+    static let debugCrashKey = Setting<String?>(
         "debug-crash-key", [.serve], "Debug builds only: die while compiling a message with this key"
     ).withoutFlag()
 
     // Change sets and latest layouts.
-    static let changesTopic = Setting<String>(
+    static let changesTopic = Setting<String?>(
         "changes-topic", [.serve, .gateway],
         "serve: also publish a change set per message against the page's previous layout; gateway: stream these")
-    static let stateTopic = Setting<String>(
+    static let stateTopic = Setting<String?>(
         "state-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
-        default: "<changes-topic>.latest")
+        shown: "<changes-topic>.latest")
     /// `--state-topic`'s default: the change-set topic's name with `.latest`.
     static func stateTopic(defaultFor changesTopic: String) -> String { changesTopic + ".latest" }
     static let pageKey = Setting<ChangeSettings.PageKeySource>(
@@ -105,28 +110,30 @@ enum SettingTable {
     static let stateMaxBytes = Setting<Int>(
         "state-max-bytes", [.serve], "Memory for latest layouts in front of the page store (a cache: bytes)",
         default: ChangeSettings.defaultStoreMaxBytes, atLeast: 1)
-    static let stateDir = Setting<String>(
+    static let stateDir = Setting<String?>(
         "state-dir", [.serve, .gateway],
         "Page store directory: every page's latest layout, position and change sets on disk, read back from its checkpoints on start ('off': memory only)",
-        default: "layout-worker-state/<serve-GROUP | gateway-TOPIC>")
+        shown: "\(defaultStateRoot)/<serve-GROUP | gateway-TOPIC>")
     static let defaultStateRoot = "layout-worker-state"
 
     // HTTP servers of the preview and the gateway.
     static let host = Setting<String>(
         "host", [.preview, .gateway], "Address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1")
-    static let port = Setting<Int>(
-        "port", [.preview, .gateway], "Port to listen on (preview 8088, gateway 8090); 0 picks a free one",
-        atLeast: 0)
+    /// Unset, each command's own port: `defaultPreviewPort`, the gateway's `defaultPort`.
+    static let port = Setting<Int?>(
+        "port", [.preview, .gateway],
+        "Port to listen on (preview \(defaultPreviewPort), gateway \(GatewaySettings.defaultPort)); 0 picks a free one",
+        atLeast: 0, atMost: 65535)
     static let defaultPreviewPort = 8088
     static let maxHeldBytes = Setting<Int>(
         "max-held-bytes", [.gateway],
         "Bytes of records and change sets the gateway holds in memory; past it the least recently read pages are read from the page store",
         default: GatewaySettings.defaultMaxBytes, atLeast: 1)
-    static let maxStreams = Setting<Int>(
+    static let maxStreams = Setting<Int?>(
         "max-streams", [.gateway],
         "Event streams followed at once; past it new ones are answered 503 with Retry-After (default: as many as the descriptor limit and memory allow, logged at start)",
         atLeast: 1)
-    static let corsOrigin = Setting<String>(
+    static let corsOrigin = Setting<String?>(
         "cors-origin", [.gateway],
         "Origin whose pages may read the API, e.g. https://shop.example.com, or * for any (comma-separated; preflights answered)"
     )

@@ -61,16 +61,18 @@ struct SettingsSources {
         } ?? []
     }
 
-    /// A setting's value: the flag, else the environment, else the file, parsed by the setting; nil when unset.
-    func read<Value>(_ setting: Setting<Value>, _ flag: String? = nil) throws -> Value? {
-        try value(flag, setting.name).map { try setting.parse($0, setting.name) }
+    /// A setting's typed value: the flag, else the environment, else the file, parsed by the setting; else its
+    /// default (nil for a setting without one).
+    func read<Value>(_ setting: Setting<Value>, _ flag: String? = nil) throws -> Value {
+        guard let text = value(flag, setting.name) else { return setting.defaultValue }
+        return try setting.parse(text, setting.name)
     }
 
     /// A list setting's values (repeated flags, else comma-separated in the environment, else the file's list).
-    func list(_ setting: Setting<String>, _ flags: [String]) -> [String] { list(flags, setting.name) }
+    func list(_ setting: some SettingEntry, _ flags: [String]) -> [String] { list(flags, setting.name) }
 
     /// A property setting's librdkafka properties (see `properties(_:_:)`).
-    func properties(_ setting: Setting<String>, _ flags: [String]) throws -> [String: String] {
+    func properties(_ setting: some SettingEntry, _ flags: [String]) throws -> [String: String] {
         try properties(flags, setting.name)
     }
 

@@ -124,8 +124,8 @@ public final class Replayer {
         }
         let delivery = try DeliveryEngine(
             settings: .init(
-                producer: settings.kafka, deadLetterTopic: settings.deadLetterTopic ?? toTopic + ".dead-letters",
-                version: settings.version, stallMs: settings.limits.producerStallMs),
+                producer: settings.kafka, deadLetterTopic: settings.deadLetterTopic ?? DeadLetter.topic(for: toTopic),
+                version: settings.version, stall: settings.limits.producerStall),
             maxInputBytes: settings.limits.maxMessageBytes, metrics: nil, logger: logger)
         delivery.onSettled = { m, settlement in tally.settled(m, settlement) }
         delivery.onBlockedChange = { [progress, status] reason in

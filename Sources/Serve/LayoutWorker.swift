@@ -62,7 +62,7 @@ public final class LayoutWorker {
         delivery = try DeliveryEngine(
             settings: .init(
                 producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
-                stallMs: settings.limits.producerStallMs),
+                stall: settings.limits.producerStall),
             maxInputBytes: settings.limits.maxMessageBytes, metrics: metrics, logger: logger)
         breaker = CrashBreaker.forWorker(settings: settings, status: status, metrics: metrics, logger: logger)
         pages = settings.changes.map { c in

@@ -21,7 +21,7 @@ import Testing
     static func engine(_ mock: KafkaMockCluster, properties: [String: String] = [:]) throws -> (DeliveryEngine, Log) {
         let config = KafkaConfiguration(bootstrapServers: mock.bootstrapServers, properties: properties)
         let engine = try DeliveryEngine(
-            settings: .init(producer: config, deadLetterTopic: "dlq", version: "test", stallMs: 30_000),
+            settings: .init(producer: config, deadLetterTopic: "dlq", version: "test", stall: .seconds(30)),
             maxInputBytes: 1 << 20, metrics: nil, logger: Logger(label: "delivery-order"))
         let log = Log()
         engine.onAcknowledged = { m, part, _ in log.acknowledged.append("\(m.offset):\(part.topic)") }

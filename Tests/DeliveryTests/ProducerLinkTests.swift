@@ -25,15 +25,15 @@ import Testing
         #expect(link.replacementReady)
     }
 
-    /// No report for `stallMs` while records are unacknowledged asks for a replacement, once.
+    /// No report for the stall limit while records are unacknowledged asks for a replacement, once.
     @Test func aStallAsksForAReplacement() throws {
         let mock = try KafkaMockCluster(brokers: 1)
         var link = try ProducerLink(configuration: KafkaConfiguration(bootstrapServers: mock.bootstrapServers))
         let check = { (link: inout ProducerLink, unacknowledged: Int) in
-            link.check(stallMs: 50, unacknowledged: unacknowledged) { ["out"] }
+            link.check(stall: .milliseconds(50), unacknowledged: unacknowledged) { ["out"] }
         }
         let early = check(&link, 1)
-        link.lastReport = .now() - .milliseconds(100)
+        link.lastReport = .now - .milliseconds(100)
         let idle = check(&link, 0), stalled = check(&link, 2), again = check(&link, 2)
         #expect(early == nil, "not stalled yet")
         #expect(idle == nil, "nothing unacknowledged")

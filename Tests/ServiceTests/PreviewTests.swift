@@ -184,7 +184,7 @@ private func eventually(seconds: Double = 600, _ condition: () async -> Bool) as
             (["--topic", "t"], "--topic needs --key"),
             (["--topic", "t", "--key", "k", sample], "either response files or --topic"),
             (["--key", "k", sample], "--key goes with --topic"),
-            (["--port", "70000", sample], "--port must be 0…65535"),
+            (["--port", "70000", sample], "port must be 0…65535, not 70000"),
         ] {
             let r = try runCLI(["preview"] + arguments)
             #expect(r.status == 64, "\(arguments)")
