@@ -1,4 +1,3 @@
-public import Dispatch
 public import Kafka
 public import Logging
 
@@ -114,7 +113,7 @@ public final class DeliveryEngine {
         /// With records unacknowledged and no report for this long, the producer is replaced.
         public var stall: Duration
         /// First and largest wait between attempts to send records the cluster could not take.
-        public var retryBackoffMs: (first: Int, max: Int) = (250, 5_000)
+        public var retryBackoff: (first: Duration, max: Duration) = (.milliseconds(250), .seconds(5))
 
         public init(producer: KafkaConfiguration, deadLetterTopic: String, version: String, stall: Duration) {
             self.producer = producer
@@ -141,31 +140,31 @@ public final class DeliveryEngine {
     /// Why the output is blocked and when the next attempt is due.
     public struct Blocked: Sendable {
         public var reason: String
-        public var since: DispatchTime
-        var nextAttempt: DispatchTime
-        var backoffMs: Int
+        public var since: ContinuousClock.Instant
+        var nextAttempt: ContinuousClock.Instant
+        var backoff: Duration
         /// Whether records were sent again since the backoff last grew.
         var retried = false
 
-        init(reason: String, since: DispatchTime, backoffMs: Int) {
-            (self.reason, self.since, self.nextAttempt, self.backoffMs) =
-                (reason, since, since + .milliseconds(backoffMs), backoffMs)
+        init(reason: String, since: ContinuousClock.Instant, backoff: Duration) {
+            (self.reason, self.since, self.nextAttempt, self.backoff) = (reason, since, since + backoff, backoff)
         }
 
         /// Blocks `current` for `reason`, or blocks it again: a failed round of re-sends doubles the wait (from
-        /// `backoffMs.first` up to `backoffMs.max`), once per round. True when it was not blocked before.
-        static func block(_ current: inout Blocked?, reason: String, backoffMs: (first: Int, max: Int)) -> Bool {
-            let now = DispatchTime.now()
+        /// `backoff.first` up to `backoff.max`), once per round. True when it was not blocked before.
+        static func block(_ current: inout Blocked?, reason: String, backoff: (first: Duration, max: Duration)) -> Bool
+        {
+            let now = ContinuousClock.now
             guard var b = current else {
-                current = Blocked(reason: reason, since: now, backoffMs: backoffMs.first)
+                current = Blocked(reason: reason, since: now, backoff: backoff.first)
                 return true
             }
             if b.retried {
-                b.backoffMs = min(b.backoffMs * 2, backoffMs.max)
+                b.backoff = min(b.backoff * 2, backoff.max)
                 b.retried = false
             }
             b.reason = reason
-            b.nextAttempt = now + .milliseconds(b.backoffMs)
+            b.nextAttempt = now + b.backoff
             current = b
             return false
         }
@@ -174,7 +173,7 @@ public final class DeliveryEngine {
         static func lift(_ current: inout Blocked?) -> Double? {
             guard let b = current else { return nil }
             current = nil
-            return Double(DispatchTime.now().uptimeNanoseconds &- b.since.uptimeNanoseconds) / 1e9
+            return (ContinuousClock.now - b.since) / .seconds(1)
         }
     }
 
@@ -301,7 +300,7 @@ public final class DeliveryEngine {
         if let stall { block(reason: stall) }
         if link.replacementReady {
             replaceProducer()
-        } else if let b = blocked, entries.waitingParts > 0, DispatchTime.now() >= b.nextAttempt {
+        } else if let b = blocked, entries.waitingParts > 0, ContinuousClock.now >= b.nextAttempt {
             blocked?.retried = true
             metrics?.retried(parts: entries.waitingParts)
             resendWaiting()
@@ -404,7 +403,7 @@ public final class DeliveryEngine {
     // MARK: Blocked output
 
     private func block(reason: String) {
-        guard Blocked.block(&blocked, reason: reason, backoffMs: settings.retryBackoffMs) else { return }
+        guard Blocked.block(&blocked, reason: reason, backoff: settings.retryBackoff) else { return }
         logger.warning(
             "output blocked; fetching pauses and records are sent again until the cluster takes them",
             metadata: ["reason": .string(reason)])
@@ -440,11 +439,12 @@ public final class DeliveryEngine {
 
     // MARK: Draining
 
-    /// Waits until everything is settled, `deadline` passes or `stop()` says so; returns whether all settled.
+    /// Waits until everything is settled, `timeout` passes or `stop()` says so; returns whether all settled.
     @discardableResult
-    public func drain(until deadline: DispatchTime, stop: () -> Bool = { false }) -> Bool {
-        while !entries.isEmpty && DispatchTime.now() < deadline && !stop() {
-            let left = (deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1_000_000
+    public func drain(within timeout: Duration, stop: () -> Bool = { false }) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !entries.isEmpty && ContinuousClock.now < deadline && !stop() {
+            let left = Int((deadline - ContinuousClock.now) / .milliseconds(1))
             service(timeoutMs: Int32(max(1, min(100, left))), flush: true)
         }
         return entries.isEmpty

@@ -1,4 +1,3 @@
-public import Dispatch
 public import Kafka
 
 /// Which input offsets are done, per partition, how far each partition may be committed, and how far the group
@@ -11,8 +10,8 @@ public import Kafka
 /// the worker resumes where it really was instead of reading those messages again.
 ///
 /// Partitions are `TopicPartition`s (their offset is ignored where a partition is meant); an offset is a
-/// `TopicPartition` with its offset, e.g. a message's `position`. Times are `DispatchTime.uptimeNanoseconds` values,
-/// passed in so that tests can drive them.
+/// `TopicPartition` with its offset, e.g. a message's `position`. Times are `ContinuousClock` instants, passed in
+/// so that tests can drive them.
 public struct OffsetTracker: Sendable {
     struct PartitionKey: Hashable, Sendable {
         let topic: String
@@ -32,12 +31,12 @@ public struct OffsetTracker: Sendable {
         /// The offset the coordinator last confirmed.
         var committed: Int64?
         /// A commit sent and not yet answered: its offset and when it was sent.
-        var requested: (offset: Int64, at: UInt64)?
+        var requested: (offset: Int64, at: ContinuousClock.Instant)?
         /// Failed commits in a row, and when the next attempt is due after the last failure.
         var failures = 0
-        var retryAt: UInt64 = 0
+        var retryAt: ContinuousClock.Instant?
         /// Since when `next` has been ahead of `committed` (nil while they agree).
-        var behindSince: UInt64?
+        var behindSince: ContinuousClock.Instant?
         /// The first offset begun, to count what is done before anything is confirmed.
         var first: Int64?
     }
@@ -45,15 +44,15 @@ public struct OffsetTracker: Sendable {
     /// A revoked partition's done offset that no confirmed commit covers.
     struct Unconfirmed: Sendable {
         let next: Int64
-        let at: UInt64
+        let at: ContinuousClock.Instant
     }
 
     /// First and largest wait before a failed commit is sent again.
-    public static let retryBackoffNanoseconds: (first: UInt64, max: UInt64) = (500_000_000, 10_000_000_000)
+    public static let retryBackoff: (first: Duration, max: Duration) = (.milliseconds(500), .seconds(10))
     /// A commit with no answer for this long is sent again.
-    static let requestTimeoutNanoseconds: UInt64 = 30_000_000_000
+    static let requestTimeout: Duration = .seconds(30)
     /// How long a revoked partition's unconfirmed offset is kept for its return.
-    static let unconfirmedKeptNanoseconds: UInt64 = 600_000_000_000
+    static let unconfirmedKept: Duration = .seconds(600)
 
     private var partitions: [PartitionKey: PartitionState] = [:]
     private var unconfirmed: [PartitionKey: Unconfirmed] = [:]
@@ -68,7 +67,7 @@ public struct OffsetTracker: Sendable {
     }
 
     /// Records that the message at `position` is done.
-    public mutating func complete(_ position: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    public mutating func complete(_ position: TopicPartition, now: ContinuousClock.Instant = .now) {
         let key = PartitionKey(position), offset = position.offset
         guard var state = partitions[key] else { return }
         if state.pendingStart < state.pending.count && state.pending[state.pendingStart] == offset {
@@ -95,55 +94,55 @@ public struct OffsetTracker: Sendable {
     /// Offsets to commit now (the next offset to read): partitions whose done offset is not confirmed, with no
     /// commit of it awaiting an answer and no retry backoff running; with `all`, every partition whose done offset
     /// is not confirmed (a last commit before a partition is given up).
-    public func committable(now: UInt64 = DispatchTime.now().uptimeNanoseconds, all: Bool = false)
+    public func committable(now: ContinuousClock.Instant = .now, all: Bool = false)
         -> [TopicPartition]
     {
         partitions.compactMap { key, state in
             guard let next = state.next, next != state.committed else { return nil }
             let offset = TopicPartition(key.topic, key.partition, offset: next)
             if all { return offset }
-            guard now >= state.retryAt else { return nil }
-            if let r = state.requested, r.offset == next, now &- r.at < Self.requestTimeoutNanoseconds { return nil }
+            if let retryAt = state.retryAt, now < retryAt { return nil }
+            if let r = state.requested, r.offset == next, now - r.at < Self.requestTimeout { return nil }
             return offset
         }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
     }
 
     /// Notes that commits of these offsets were sent.
-    public mutating func requested(_ offsets: [TopicPartition], now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    public mutating func requested(_ offsets: [TopicPartition], now: ContinuousClock.Instant = .now) {
         for o in offsets { partitions[PartitionKey(o)]?.requested = (o.offset, now) }
     }
 
     /// The coordinator confirmed `committed`'s offset for its partition.
-    public mutating func confirmed(_ committed: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    public mutating func confirmed(_ committed: TopicPartition, now: ContinuousClock.Instant = .now) {
         let key = PartitionKey(committed), offset = committed.offset
         if let u = unconfirmed[key], u.next <= offset { unconfirmed[key] = nil }
         guard var state = partitions[key] else { return }
         state.committed = max(state.committed ?? offset, offset)
         if let r = state.requested, r.offset <= offset { state.requested = nil }
         state.failures = 0
-        state.retryAt = 0
+        state.retryAt = nil
         state.behindSince = state.next == nil || state.next == state.committed ? nil : (state.behindSince ?? now)
         partitions[key] = state
     }
 
-    /// The commit of `sent`'s offset failed; returns the wait (nanoseconds) before it is sent again.
+    /// The commit of `sent`'s offset failed; returns the wait before it is sent again.
     @discardableResult
-    public mutating func failed(_ sent: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> UInt64 {
+    public mutating func failed(_ sent: TopicPartition, now: ContinuousClock.Instant = .now) -> Duration {
         let key = PartitionKey(sent), offset = sent.offset
-        guard var state = partitions[key] else { return 0 }
+        guard var state = partitions[key] else { return .zero }
         if let r = state.requested, r.offset == offset { state.requested = nil }
         state.failures += 1
         let wait = Self.backoff(failures: state.failures)
-        state.retryAt = now &+ wait
+        state.retryAt = now + wait
         partitions[key] = state
         return wait
     }
 
     /// The wait before the next attempt after `failures` failed commits in a row: doubling from the first backoff.
-    static func backoff(failures: Int) -> UInt64 {
-        let (first, most) = retryBackoffNanoseconds
-        let doublings = UInt64(min(max(failures - 1, 0), 16))
-        return min(most, first << doublings)
+    static func backoff(failures: Int) -> Duration {
+        let (first, most) = retryBackoff
+        let doublings = min(max(failures - 1, 0), 16)
+        return min(most, first * (1 << doublings))
     }
 
     /// The next offset to read once everything done so far is committed (nil before any offset of the partition is done).
@@ -157,14 +156,14 @@ public struct OffsetTracker: Sendable {
     }
 
     /// Done messages no confirmed commit covers yet, and for how many seconds the commit has been behind.
-    public func uncommitted(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> (
+    public func uncommitted(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> (
         messages: Int64, seconds: Double
     ) {
         guard let s = partitions[PartitionKey(partition)], let next = s.next,
             let since = s.behindSince
         else { return (0, 0) }
         let messages = max(0, next - (s.committed ?? s.first ?? next))
-        return (messages, Double(now &- since) / 1e9)
+        return (messages, (now - since) / .seconds(1))
     }
 
     /// Offsets still in progress across all partitions.
@@ -181,8 +180,7 @@ public struct OffsetTracker: Sendable {
     /// Forgets a partition (after it was revoked); returns how many of its offsets were still in progress. A done
     /// offset the coordinator never confirmed is kept for `resumeOffset` should the partition come back.
     @discardableResult
-    public mutating func remove(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Int
-    {
+    public mutating func remove(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> Int {
         let key = PartitionKey(partition)
         let n = inProgress(partition)
         if let s = partitions[key], let next = s.next, next != s.committed {
@@ -194,16 +192,15 @@ public struct OffsetTracker: Sendable {
 
     /// Where a partition coming back should resume: the done offset it was revoked with when no confirmed commit
     /// covers it (so its messages are not read again), kept for ten minutes; nil to resume at the committed offset.
-    public func resumeOffset(_ partition: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Int64?
-    {
+    public func resumeOffset(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> Int64? {
         guard let u = unconfirmed[PartitionKey(partition)],
-            now &- u.at < Self.unconfirmedKeptNanoseconds
+            now - u.at < Self.unconfirmedKept
         else { return nil }
         return u.next
     }
 
     /// A partition resumed at `resumed`'s offset (done there already): it is committed from there on.
-    public mutating func resumed(_ resumed: TopicPartition, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    public mutating func resumed(_ resumed: TopicPartition, now: ContinuousClock.Instant = .now) {
         let key = PartitionKey(resumed), offset = resumed.offset
         unconfirmed[key] = nil
         var state = partitions[key] ?? PartitionState()

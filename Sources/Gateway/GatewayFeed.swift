@@ -1,5 +1,4 @@
 import CAllocator
-import Dispatch
 import Foundation
 public import Kafka
 import LayoutKit
@@ -34,7 +33,7 @@ public struct GatewayFeed: Sendable {
         guard let latestPartitions = waitForTopic(settings.stateTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.stateTopic)
         defer { latest.close() }
         let changes = try TopicRangeReader(configuration: settings.kafka, topic: settings.changesTopic)
@@ -49,9 +48,9 @@ public struct GatewayFeed: Sendable {
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false
-        var lastLag = DispatchTime.now()
-        var lastFlush = DispatchTime.now()
-        var lastTrim = DispatchTime.now()
+        var lagFigures = Periodic(every: .seconds(1))
+        var flushes = Periodic(every: .milliseconds(100))
+        var trims = Periodic(every: .seconds(10))
         var trimmedAt = (evictions: 0, streams: 0)
         var read = 0
         while !stop() {
@@ -65,7 +64,7 @@ public struct GatewayFeed: Sendable {
                     changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
                 changesStarted = true
                 flush(latest, latestPartitions, changes, changePartitions)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
                 status.setCaughtUp(seconds: seconds, messages: read)
                 logger.info(
                     "gateway caught up",
@@ -78,21 +77,12 @@ public struct GatewayFeed: Sendable {
             }
             if changesStarted, let result = changes.next(timeoutMs: 50) { take(result, latest: false) }
             book.flushPending()
-            if book.disk != nil,
-                book.unflushed >= 512
-                    || DispatchTime.now().uptimeNanoseconds - lastFlush.uptimeNanoseconds >= 100_000_000
-            {
+            if book.disk != nil, book.unflushed >= 512 || flushes.hasElapsed() {
                 flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
-                lastFlush = .now()
+                flushes.taken()
             }
-            if DispatchTime.now().uptimeNanoseconds - lastLag.uptimeNanoseconds >= 1_000_000_000 {
-                status.setLag(latest: latest.lag, changes: changesStarted ? changes.lag : 0)
-                lastLag = .now()
-            }
-            if DispatchTime.now().uptimeNanoseconds - lastTrim.uptimeNanoseconds >= 10_000_000_000 {
-                giveBackFreedMemory(&trimmedAt)
-                lastTrim = .now()
-            }
+            if lagFigures.isDue() { status.setLag(latest: latest.lag, changes: changesStarted ? changes.lag : 0) }
+            if trims.isDue() { giveBackFreedMemory(&trimmedAt) }
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
         book.closeStore()

@@ -1,11 +1,11 @@
-import Dispatch
 public import Ops
 import Synchronization
 
 /// What the gateway's probes report: the feed thread's last turn, whether the latest layouts were read to their end
 /// once, and the last problem reading the topics.
 public final class GatewayStatus: Probed {
-    private let lastTurn = Atomic<UInt64>(0)
+    /// The feed thread's last turn (it turns at least every 50 ms while it reads).
+    let heartbeat = Heartbeat(stallLimit: .seconds(60))
     private let caughtUp = Atomic<Bool>(false)
     /// Asked by a graceful shutdown (`ThreadedWork`), read by the feed.
     public let stop = StopSignal()
@@ -16,7 +16,7 @@ public final class GatewayStatus: Probed {
 
     public init() {}
 
-    func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    func beat() { heartbeat.beat() }
     func setCaughtUp(seconds: Double, messages: Int) {
         catchUp.withLock { $0 = (seconds, messages) }
         caughtUp.store(true, ordering: .relaxed)
@@ -37,15 +37,9 @@ public final class GatewayStatus: Probed {
     public func requestStop() { stop.request() }
     public var stopRequested: Bool { stop.isRequested }
 
-    /// Liveness: the feed thread turned within the last 60 s.
-    public var isAlive: Bool {
-        let last = lastTurn.load(ordering: .relaxed)
-        return last == 0 || DispatchTime.now().uptimeNanoseconds &- last < 60_000_000_000
-    }
-
-    /// The probes: alive while the feed turns, ready once the latest layouts are read (a page store that cannot be
-    /// used is a warning, not a failure).
-    public func liveness() -> Probe { isAlive ? .passing("ok") : .failing("the feed stalled") }
+    /// The probes: alive while the feed turns (within 60 s), ready once the latest layouts are read (a page store
+    /// that cannot be used is a warning, not a failure).
+    public func liveness() -> Probe { heartbeat.liveness(of: "the gateway's topic feed") }
 
     public var readiness: Probe {
         guard let why = notReady else {

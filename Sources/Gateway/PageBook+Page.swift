@@ -15,7 +15,7 @@ extension PageBook {
         /// Where streams were last brought to.
         var streamAt: StreamPosition?
         /// When `record` became newer than `streamAt` (waiting for its change set).
-        var pendingSince: UInt64?
+        var pendingSince: ContinuousClock.Instant?
         /// Recent change sets, oldest first, bounded by bytes (`ChangeHistory.keep`).
         var history: [StoredChange] = []
         var lastRead: UInt64 = 0

@@ -1,4 +1,3 @@
-public import Dispatch
 public import LayoutKit
 public import PageStore
 import Synchronization
@@ -73,7 +72,7 @@ public final class PageBook: Sendable {
     /// at `sourceTimeMs`.
     public func storeRecord(
         _ bytes: [UInt8]?, for key: String, position: Int64? = nil, sourceTimeMs: Int64? = nil,
-        now: UInt64 = DispatchTime.now().uptimeNanoseconds
+        now: ContinuousClock.Instant = .now
     ) {
         withPage(key) { s, held in
             guard let bytes else { return s.clear(key) }
@@ -158,11 +157,11 @@ public final class PageBook: Sendable {
     public var unflushed: Int { state.withLock { $0.dirty.count + $0.cleared.count } }
 
     /// Sends streams the records that waited longer than the grace period for their change set.
-    public func flushPending(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
-        let grace = UInt64(max(0, settings.changeSetGraceMs)) * 1_000_000
+    public func flushPending(now: ContinuousClock.Instant = .now) {
+        let grace = Duration.milliseconds(max(0, settings.changeSetGraceMs))
         state.withLock { s in
             for key in s.pending {
-                guard var page = s.pages[key], let since = page.pendingSince, now &- since >= grace else { continue }
+                guard var page = s.pages[key], let since = page.pendingSince, now - since >= grace else { continue }
                 if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
                     page.streamAt = at
                     broadcast(.record(record, at: at), key, nil, &s)

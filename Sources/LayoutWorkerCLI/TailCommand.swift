@@ -1,8 +1,8 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Kafka
 import LayoutJSON
+import Ops
 import Replay
 
 /// `layout-worker tail`: a topic's messages, like kcat: from a position or a time, one key only if asked, printed
@@ -72,12 +72,10 @@ struct TailCommand: ParsableCommand {
         let limit = count ?? (follow ? Int.max : 100)
         let summary = MessageSummary(full: full)
         var (read, printed) = (0, 0)
-        var idle = DispatchTime.now()
-        while printed < limit
-            && (follow || DispatchTime.now().uptimeNanoseconds - idle.uptimeNanoseconds < UInt64(timeoutMs) * 1_000_000)
-        {
+        var quiet = Periodic(every: .milliseconds(timeoutMs))
+        while printed < limit && (follow || !quiet.hasElapsed()) {
             guard case .success(let m) = reader.next(timeoutMs: 100) else { continue }
-            idle = DispatchTime.now()
+            quiet.taken()
             read += 1
             if let wanted, m.key != wanted { continue }
             switch format {

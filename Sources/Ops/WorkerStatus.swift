@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// State shared between the worker thread, the ops endpoints and the lifecycle: atomics and small locks only.
@@ -8,22 +7,19 @@ public final class WorkerStatus: Probed {
     private let joinedFlag = Atomic<Bool>(false)
     private let rebuildingFlag = Atomic<Bool>(false)
     private let assignedCount = Atomic<Int>(0)
-    /// `DispatchTime.now().uptimeNanoseconds` of the worker loop's last turn (0: not started).
-    private let lastTurn = Atomic<UInt64>(0)
+    /// The worker loop's last turn.
+    public let heartbeat: Heartbeat
     private let blockedReason = Mutex<String?>(nil)
     private let unreachableReason = Mutex<String?>(nil)
     private let lastConnectionError = Mutex<String?>(nil)
     private let breakerOff = Mutex<String?>(nil)
     private let storeProblem = Mutex<String?>(nil)
-    /// How long the worker loop may go without a turn before `/healthz` fails (nanoseconds).
-    public let stallLimitNanoseconds: UInt64
-
     /// How long the loop may stand still before liveness fails, unless told.
     public static let defaultStallLimitSeconds = 90
 
     /// `stallLimitSeconds`: the longest the loop may stand still before liveness fails (outside state rebuilds).
     public init(stallLimitSeconds: Int = defaultStallLimitSeconds) {
-        stallLimitNanoseconds = UInt64(max(1, stallLimitSeconds)) * 1_000_000_000
+        heartbeat = Heartbeat(stallLimit: .seconds(max(1, stallLimitSeconds)))
     }
 
     /// Asks the worker to stop fetching, drain and leave.
@@ -33,7 +29,7 @@ public final class WorkerStatus: Probed {
     // MARK: What the worker reports
 
     /// The worker loop made a turn.
-    package func beat() { lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    package func beat() { heartbeat.beat() }
     /// The worker is a member of its group (set on its first assignment, even an empty one).
     package func setJoined(_ joined: Bool) { joinedFlag.store(joined, ordering: .relaxed) }
     /// The worker is reading the latest layouts of newly assigned partitions (its loop stands still meanwhile).
@@ -85,18 +81,11 @@ public final class WorkerStatus: Probed {
     }
 
     /// Alive: the worker loop turned within the stall limit (or is rebuilding state, or has not started yet).
-    public func liveness() -> Probe { liveness(now: DispatchTime.now().uptimeNanoseconds) }
+    public func liveness() -> Probe { liveness(at: .now) }
 
-    /// Liveness at `now` (uptime nanoseconds).
-    package func liveness(now: UInt64) -> Probe {
-        let last = lastTurn.load(ordering: .relaxed)
-        guard last > 0, !rebuildingFlag.load(ordering: .relaxed) else { return .passing("ok") }
-        let idle = now > last ? now - last : 0
-        if idle > stallLimitNanoseconds {
-            return .failing(
-                "the worker loop has not turned for \(idle / 1_000_000_000) s (limit \(stallLimitNanoseconds / 1_000_000_000) s)"
-            )
-        }
-        return .passing("ok; last loop turn \(idle / 1_000_000) ms ago")
+    /// Liveness at `now`.
+    package func liveness(at now: ContinuousClock.Instant) -> Probe {
+        guard !rebuildingFlag.load(ordering: .relaxed) else { return .passing("ok") }
+        return heartbeat.liveness(of: "the worker loop", at: now)
     }
 }

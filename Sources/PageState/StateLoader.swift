@@ -1,5 +1,4 @@
 import Delivery
-import Dispatch
 public import Kafka
 import LayoutRecord
 public import Logging
@@ -51,7 +50,7 @@ public final class StateLoader {
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(KafkaError) -> Loaded
     {
-        let start = DispatchTime.now()
+        let start = ContinuousClock.now
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
         let reader = try openReader()
@@ -70,7 +69,7 @@ public final class StateLoader {
             guard end > from else { continue }
             try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
             var sink = PageSink(input: input, disk: pages.disk)
-            while !reader.isDone && DispatchTime.now() < deadline {
+            while !reader.isDone && ContinuousClock.now < deadline {
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
                 case .failure(let e):
@@ -91,7 +90,7 @@ public final class StateLoader {
             try sink.write(checkpoint: reader.position(input.partition) ?? end)
         }
         try reader.read([])
-        loaded.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        loaded.seconds = (ContinuousClock.now - start) / .seconds(1)
         return loaded
     }
 

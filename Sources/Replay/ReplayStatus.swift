@@ -1,4 +1,3 @@
-import Dispatch
 public import Ops
 import Synchronization
 
@@ -20,17 +19,15 @@ public final class ReplayStatus: Probed {
     /// Asked by a graceful shutdown (Ctrl-C, SIGTERM), read by the replay between messages.
     public let stop = StopSignal()
     private let phaseValue = Atomic<Int>(Phase.starting.rawValue)
-    /// `DispatchTime.now().uptimeNanoseconds` of the loop's last turn (0: not reading yet).
-    private let lastTurn = Atomic<UInt64>(0)
+    /// The replay loop's last turn.
+    let heartbeat: Heartbeat
     private let readCount = Atomic<Int>(0)
     /// Messages in the range (nil with `--follow`: it has no end).
     private let totalCount = Atomic<Int>(-1)
     private let blockedReason = Mutex<String?>(nil)
-    /// How long the loop may go without a turn before `/healthz` fails.
-    public let stallLimit: Duration
-
+    /// `stallLimit`: how long the loop may go without a turn before `/healthz` fails.
     public init(stallLimit: Duration = .seconds(WorkerStatus.defaultStallLimitSeconds)) {
-        self.stallLimit = stallLimit
+        heartbeat = Heartbeat(stallLimit: stallLimit)
     }
 
     public var phase: Phase { Phase(rawValue: phaseValue.load(ordering: .relaxed)) ?? .starting }
@@ -40,7 +37,7 @@ public final class ReplayStatus: Probed {
     package func enter(_ phase: Phase) { phaseValue.store(phase.rawValue, ordering: .relaxed) }
     /// The loop made a turn, having read `read` messages of `total` (nil: no end).
     package func beat(read: Int, of total: Int?) {
-        lastTurn.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        heartbeat.beat()
         readCount.store(read, ordering: .relaxed)
         totalCount.store(total ?? -1, ordering: .relaxed)
     }
@@ -64,12 +61,5 @@ public final class ReplayStatus: Probed {
     }
 
     /// Alive: the loop turned within the stall limit (or has not started reading).
-    public func liveness() -> Probe {
-        let last = lastTurn.load(ordering: .relaxed)
-        guard last > 0 else { return .passing("ok") }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let idle = Duration.nanoseconds(now > last ? now - last : 0)
-        if idle > stallLimit { return .failing("the replay loop has not turned for \(idle) (limit \(stallLimit))") }
-        return .passing("ok")
-    }
+    public func liveness() -> Probe { heartbeat.liveness(of: "the replay loop") }
 }

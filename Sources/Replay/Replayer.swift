@@ -1,5 +1,4 @@
 public import Delivery
-import Dispatch
 import Foundation
 import Kafka
 public import LayoutCompiler
@@ -43,7 +42,7 @@ public final class Replayer {
 
     /// Runs the replay to the end of its range (or until stopped) and returns the summary.
     public func run() throws -> ReplaySummary {
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         status.enter(.starting)
         defer { status.enter(.finished) }
         guard let all = try TopicRangeReader.partitions(of: settings.fromTopic, configuration: settings.kafka) else {
@@ -76,7 +75,7 @@ public final class Replayer {
         tally.summary.failuresByCode = tally.summary.partitions.reduce(into: [:]) { out, p in
             out.merge(p.settled.deadLetteredByCode, uniquingKeysWith: +)
         }
-        tally.summary.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        tally.summary.elapsedSeconds = (ContinuousClock.now - started) / .seconds(1)
         return tally.summary
     }
 
@@ -137,15 +136,17 @@ public final class Replayer {
 
     /// Reads every partition's range (or until stopped), recompiling each message.
     private func read(
-        _ reader: TopicRangeReader, into tally: ReplayTally, through delivery: DeliveryEngine?, started: DispatchTime
+        _ reader: TopicRangeReader, into tally: ReplayTally, through delivery: DeliveryEngine?,
+        started: ContinuousClock.Instant
     ) throws {
         let total = tally.summary.partitions.reduce(Int64(0)) { $0 + (settings.follow ? 0 : $1.stop - $1.start) }
-        let rateStart = DispatchTime.now()
-        var lastProgress = DispatchTime.now(), lastCheckpoint = DispatchTime.now()
-        let report = { [self] (last: inout DispatchTime) in
+        let rateStart = ContinuousClock.now
+        var progressLines = Periodic(every: .seconds(settings.progressIntervalSeconds))
+        var checkpoints = Periodic(every: .seconds(1))
+        let report = { [self] (lines: inout Periodic) in
             status.beat(read: tally.read, of: settings.follow ? nil : Int(total))
             metrics?.remaining.record(settings.follow ? -1 : total - Int64(tally.read))
-            reportProgress(&last, summary: tally.summary, read: tally.read, total: total, started: started)
+            reportProgress(&lines, summary: tally.summary, read: tally.read, total: total, started: started)
         }
         while !reader.isDone && !status.stop.isRequested {
             if let delivery {
@@ -155,12 +156,12 @@ public final class Replayer {
                     || settings.limits.isFull(messages: delivery.inFlightMessages, bytes: delivery.inFlightBytes)
                 {
                     delivery.service(timeoutMs: 50, flush: true)
-                    report(&lastProgress)
+                    report(&progressLines)
                     continue
                 }
             }
             guard let result = reader.next(timeoutMs: 100) else {
-                report(&lastProgress)
+                report(&progressLines)
                 continue
             }
             guard case .success(let m) = result else {
@@ -169,21 +170,18 @@ public final class Replayer {
             }
             tally.take(m)
             pace(tally.read, since: rateStart)
-            tally.summary.readSeconds = Double(DispatchTime.now().uptimeNanoseconds - rateStart.uptimeNanoseconds) / 1e9
+            tally.summary.readSeconds = (ContinuousClock.now - rateStart) / .seconds(1)
             recompile(m, into: tally, through: delivery)
-            report(&lastProgress)
-            if DispatchTime.now().uptimeNanoseconds - lastCheckpoint.uptimeNanoseconds > 1_000_000_000 {
-                save(tally)
-                lastCheckpoint = .now()
-            }
+            report(&progressLines)
+            if checkpoints.isDue() { save(tally) }
         }
     }
 
     /// Sleeps as `--rate` says once `read` messages are read.
-    private func pace(_ read: Int, since start: DispatchTime) {
+    private func pace(_ read: Int, since start: ContinuousClock.Instant) {
         guard let rate = settings.rate, rate > 0 else { return }
         let due = Double(read) / rate
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         if due > elapsed { usleep(UInt32(min(5, due - elapsed) * 1_000_000)) }
     }
 
@@ -209,9 +207,9 @@ public final class Replayer {
     /// Waits for what is in flight: up to 30 s even after an interrupt, so the checkpoint covers it; a blocked
     /// output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
     private func drain(_ delivery: DeliveryEngine) {
-        var settled = delivery.drain(until: DispatchTime.now() + .seconds(30))
+        var settled = delivery.drain(within: .seconds(30))
         while !settled && delivery.blocked != nil && !status.stop.isRequested {
-            settled = delivery.drain(until: DispatchTime.now() + .seconds(30), stop: { self.status.stop.isRequested })
+            settled = delivery.drain(within: .seconds(30), stop: { self.status.stop.isRequested })
         }
         if delivery.inFlightMessages > 0 {
             logger.warning(
@@ -234,14 +232,10 @@ public final class Replayer {
     }
 
     private func reportProgress(
-        _ last: inout DispatchTime, summary: ReplaySummary, read: Int, total: Int64, started: DispatchTime
+        _ lines: inout Periodic, summary: ReplaySummary, read: Int, total: Int64, started: ContinuousClock.Instant
     ) {
-        guard
-            Double(DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds) / 1e9
-                >= settings.progressIntervalSeconds
-        else { return }
-        last = .now()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        guard lines.isDue() else { return }
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
         let rate = elapsed > 0 ? Double(read) / elapsed : 0
         let parts = summary.partitions.map { p -> String in
             let done = (p.last.map { $0 + 1 } ?? p.start) - p.start

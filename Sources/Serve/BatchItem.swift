@@ -1,8 +1,8 @@
 import Delivery
-import Dispatch
 import Kafka
 import LayoutCompiler
 import LayoutRecord
+import Metrics
 import PageState
 
 /// One message of a batch on its way through the loop: what compiling it gave, then (with change sets on) what it
@@ -37,8 +37,8 @@ struct BatchItem {
                 fatalError("debug fault hook: crashing on key \(key)")
             }
             #endif
-            let start = DispatchTime.now().uptimeNanoseconds
-            defer { metrics.compileLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
+            let start = ContinuousClock.now
+            defer { metrics.compileLatency.record(duration: .now - start) }
             return BatchItem(message, .of(message, compiler: compiler, limits: settings.limits))
         }
     }

@@ -34,11 +34,11 @@ final class ConsumerSession {
     /// Partitions paused because the output is blocked (a wait that may outlast `max.poll.interval.ms`).
     private var paused = false
     private var revokedDuringPoll: Set<TopicPartition> = []
-    private var lastCommit = DispatchTime.now()
+    private var lastCommit = ContinuousClock.now
     /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
     private var lastSettledTimestamp: [TopicPartition: Int64] = [:]
     /// When partitions were first assigned.
-    private(set) var firstAssigned: DispatchTime?
+    private(set) var firstAssigned: ContinuousClock.Instant?
     /// A fatal consumer error: the worker stops.
     private(set) var fatal: KafkaError?
 
@@ -136,13 +136,13 @@ final class ConsumerSession {
     // MARK: Commits
 
     /// Whether `--commit-interval-ms` has passed since the last commit.
-    var commitDue: Bool { DispatchTime.now() >= lastCommit.advanced(by: settings.commitInterval) }
+    var commitDue: Bool { ContinuousClock.now >= lastCommit + settings.commitInterval }
 
     /// Commits every partition whose done offset the coordinator has not confirmed (and whose retry backoff is
     /// over). Asynchronously the answer arrives during a later poll (`commitAnswered`); synchronously (on revoke and
     /// at shutdown) this waits for it.
     func commit(synchronous: Bool) {
-        lastCommit = DispatchTime.now()
+        lastCommit = .now
         let offsets = tracker.committable(all: synchronous)
         guard !offsets.isEmpty else { return }
         metrics.commitSent()
@@ -162,7 +162,7 @@ final class ConsumerSession {
     /// a backoff (or, for a partition revoked meanwhile, remembered for its return).
     private func commitAnswered(_ results: [CommitResult]) {
         var failures: [String] = []
-        var wait: UInt64 = 0
+        var wait = Duration.zero
         for r in results {
             if let error = r.error {
                 failures.append("\(r.partition): \(error.name)")
@@ -177,7 +177,7 @@ final class ConsumerSession {
             "commit failed; sending it again",
             metadata: [
                 "partitions": .string(failures.joined(separator: ", ")),
-                "retry-in-ms": .stringConvertible(wait / 1_000_000),
+                "retry-in-ms": .stringConvertible(Int(wait / .milliseconds(1))),
             ])
     }
 
@@ -217,7 +217,7 @@ final class ConsumerSession {
     private func rebalanced(_ event: RebalanceEvent, _ rebalancing: Rebalancing) {
         switch event {
         case .assigned(let partitions):
-            if firstAssigned == nil { firstAssigned = .now() }
+            if firstAssigned == nil { firstAssigned = .now }
             status.setJoined(true)
             for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
             rebalancing.assigned(partitions)

@@ -29,6 +29,8 @@ public final class LayoutWorker {
     let session: ConsumerSession
     /// Produces, acknowledges, retries and dead-letters every output (shared with `replay`).
     let delivery: DeliveryEngine
+    /// How a fetch waits on the outputs in flight (made once: a fetch takes it while any are in flight).
+    let awaitOutputs: (Int32) -> Void
     /// The pages, with change sets on.
     let pages: PageStage?
     /// Remembers what was being compiled, so a message that kills the worker twice is dead-lettered.
@@ -37,9 +39,9 @@ public final class LayoutWorker {
     var full = false
     var fatal: KafkaError?
     /// When the last message was accounted for (settled or skipped).
-    var lastSettled: DispatchTime?
+    var lastSettled: ContinuousClock.Instant?
     /// When the worker last said it cannot reach the brokers.
-    var lastUnreachableWarning: DispatchTime?
+    var lastUnreachableWarning: ContinuousClock.Instant?
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
 
@@ -64,6 +66,7 @@ public final class LayoutWorker {
                 producer: producerConfig, deadLetterTopic: settings.deadLetterTopic, version: settings.version,
                 stall: settings.limits.producerStall),
             maxInputBytes: settings.limits.maxMessageBytes, metrics: metrics, logger: logger)
+        awaitOutputs = { [delivery] ms in delivery.service(timeoutMs: ms) }
         breaker = CrashBreaker.forWorker(settings: settings, status: status, metrics: metrics, logger: logger)
         pages = settings.changes.map { c in
             PageStage(
@@ -143,7 +146,7 @@ public final class LayoutWorker {
                 self.breaker?.retain(partitions: self.session.assigned)
             },
             revoking: { [unowned self] _ in
-                _ = self.delivery.drain(until: DispatchTime.now().advanced(by: self.settings.shutdownTimeout / 2))
+                _ = self.delivery.drain(within: self.settings.shutdownTimeout / 2)
             },
             revoked: { [unowned self] partitions in
                 self.pages?.flush()
@@ -156,10 +159,9 @@ public final class LayoutWorker {
     private func fetch() -> [KafkaMessage] {
         let limit =
             settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
-        let awaiting: ((Int32) -> Void)? =
-            delivery.inFlightMessages > 0 ? { [delivery] ms in delivery.service(timeoutMs: ms) } : nil
         return session.fetch(
-            limit: limit, maxBytes: settings.limits.maxInFlightBytes - delivery.inFlightBytes, awaiting: awaiting)
+            limit: limit, maxBytes: settings.limits.maxInFlightBytes - delivery.inFlightBytes,
+            awaiting: delivery.inFlightMessages > 0 ? awaitOutputs : nil)
     }
 
     // MARK: A batch
@@ -237,7 +239,7 @@ public final class LayoutWorker {
         counts.settled.add(settlement)
         metrics.settled(settlement)
         session.settled(message)
-        lastSettled = .now()
+        lastSettled = .now
     }
 
     // MARK: Backpressure, readiness, shutdown
@@ -269,8 +271,8 @@ public final class LayoutWorker {
             lastUnreachableWarning = nil
             return
         }
-        if let last = lastUnreachableWarning, DispatchTime.now() < last + .seconds(30) { return }
-        lastUnreachableWarning = .now()
+        if let last = lastUnreachableWarning, ContinuousClock.now < last + .seconds(30) { return }
+        lastUnreachableWarning = .now
         logger.warning(
             "cannot reach the brokers",
             metadata: ["brokers": .string(settings.kafka.bootstrapServers), "reason": .string(reason)])
@@ -280,7 +282,7 @@ public final class LayoutWorker {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
         // What the latest-layout store holds before the partitions are revoked (bounded by --state-max-bytes).
         let held = pages?.held
-        _ = delivery.drain(until: DispatchTime.now().advanced(by: settings.shutdownTimeout * 3 / 4))
+        _ = delivery.drain(within: settings.shutdownTimeout * 3 / 4)
         session.commit(synchronous: true)
         pages?.close()
         delivery.abandonUnsettled("the worker stopped before the outputs were acknowledged")
@@ -290,7 +292,7 @@ public final class LayoutWorker {
         var metadata = counts.metadata
         // From the first assignment to the last message accounted for.
         metadata["elapsed-ms"] = .stringConvertible(
-            session.firstAssigned.map { ((lastSettled ?? $0).uptimeNanoseconds &- $0.uptimeNanoseconds) / 1_000_000 }
+            session.firstAssigned.map { Int(((lastSettled ?? $0) - $0) / .milliseconds(1)) }
                 ?? 0)
         if let held {
             metadata["store-bytes"] = .stringConvertible(held.bytes)

@@ -21,7 +21,7 @@ final class PageStage {
     /// Whether opening the page store was tried (on the first assignment).
     private var storeTried = false
     /// The page store's figures as last read, and when (a directory listing: at most every 10 s).
-    private var lastStoreFigures: (at: DispatchTime, figures: (bytes: Int, pages: Int))?
+    private var lastStoreFigures: (at: ContinuousClock.Instant, figures: (bytes: Int, pages: Int))?
 
     init(
         settings: ChangeSettings, kafka: KafkaConfiguration, compiler: LayoutCompiler, metrics: WorkerMetrics,
@@ -168,9 +168,9 @@ final class PageStage {
     /// The page store's size on disk and pages, read at most every 10 s (a directory listing).
     private var storeFigures: (bytes: Int, pages: Int)? {
         guard let disk = changes.pages.disk else { return nil }
-        if let last = lastStoreFigures, DispatchTime.now() < last.at + .seconds(10) { return last.figures }
+        if let last = lastStoreFigures, ContinuousClock.now < last.at + .seconds(10) { return last.figures }
         let figures = (disk.diskBytes, disk.estimatedPages)
-        lastStoreFigures = (.now(), figures)
+        lastStoreFigures = (.now, figures)
         return figures
     }
 }

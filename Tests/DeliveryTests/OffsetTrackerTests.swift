@@ -3,8 +3,9 @@ import Kafka
 import Testing
 
 @Suite struct OffsetTrackerTests {
-    /// Seconds as the tracker's nanosecond clock.
-    private func at(_ seconds: Double) -> UInt64 { UInt64(1_000_000_000 + seconds * 1e9) }
+    private static let start = ContinuousClock.now
+    /// `seconds` after the test's start on the tracker's clock.
+    private func at(_ seconds: Double) -> ContinuousClock.Instant { Self.start + .seconds(seconds) }
 
     @Test func commitsOnlyTheAcknowledgedPrefix() {
         var t = OffsetTracker()
@@ -41,15 +42,15 @@ import Testing
         #expect(t.committable(now: at(1.5), all: true).map(\.offset) == [50], "but a last commit takes it")
         #expect(t.committable(now: at(40)).map(\.offset) == [50], "an answer lost for 30 s is given up on")
         let wait1 = t.failed(TopicPartition("a", 0, offset: 50), now: at(2))
-        #expect(wait1 == 500_000_000)
+        #expect(wait1 == .milliseconds(500))
         #expect(t.committable(now: at(2.4)).isEmpty, "backoff running")
         #expect(t.committable(now: at(2.5)).map(\.offset) == [50])
         let wait2 = t.failed(TopicPartition("a", 0, offset: 50), now: at(3))
-        #expect(wait2 == 1_000_000_000)
+        #expect(wait2 == .seconds(1))
         for _ in 0..<20 { _ = t.failed(TopicPartition("a", 0, offset: 50), now: at(3)) }
-        #expect(OffsetTracker.retryBackoffNanoseconds.max == t.failed(TopicPartition("a", 0, offset: 50), now: at(3)))
+        #expect(OffsetTracker.retryBackoff.max == t.failed(TopicPartition("a", 0, offset: 50), now: at(3)))
         let behind = t.uncommitted(TopicPartition("a", 0), now: at(61))
-        #expect(behind.messages == 50 && behind.seconds == 60)
+        #expect(behind.messages == 50 && abs(behind.seconds - 60) < 1e-9)
         t.confirmed(TopicPartition("a", 0, offset: 50), now: at(62))
         #expect(t.committable(now: at(100)).isEmpty)
         #expect(t.uncommitted(TopicPartition("a", 0), now: at(100)) == (0, 0))

@@ -74,6 +74,9 @@ final class SimulatedStream {
     static func record(_ n: Int) -> [UInt8] { Array(#"{"version":2,"n":\#(n)}"#.utf8) }
     static func hash(_ n: Int) -> ContentHash { ContentHash(of: record(n)) }
     static func at(_ n: Int, _ offset: Int64? = nil) -> StreamPosition { StreamPosition(hash: hash(n), offset: offset) }
+    static let start = ContinuousClock.now
+    /// `nanoseconds` after the suite's start, on the book's clock.
+    static func instant(_ nanoseconds: Int64) -> ContinuousClock.Instant { start + .nanoseconds(nanoseconds) }
     static func changeSet(_ from: Int, _ to: Int) -> [UInt8] { Array("cs \(from)->\(to)".utf8) }
 
     static func book(maxBytes: Int = 1 << 20, disk: PageStore? = nil) -> (PageBook, RecordingSink) {
@@ -83,12 +86,12 @@ final class SimulatedStream {
 
     @Test func aStreamGetsTheRecordThenChangeSets() {
         let (book, sink) = Self.book()
-        book.storeRecord(Self.record(1), for: "k", now: 0)
+        book.storeRecord(Self.record(1), for: "k", now: Self.instant(0))
         let stream = SimulatedStream(book, "k")
         // The change set arrives first (the latest layout follows): the stream moves by the change set only.
         book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2), for: "k")
-        book.storeRecord(Self.record(2), for: "k", now: 1)
-        book.flushPending(now: 5_000_000_000)
+        book.storeRecord(Self.record(2), for: "k", now: Self.instant(1))
+        book.flushPending(now: Self.instant(5_000_000_000))
         #expect(
             stream.take(sink) == [
                 .record(Self.record(1), at: Self.at(1)),
@@ -97,20 +100,20 @@ final class SimulatedStream {
         guard case .page(let record, let at) = book.read("k") else { return #expect(Bool(false)) }
         #expect(record == Self.record(2) && at.hash == Self.hash(2))
         // Pages without streams publish nothing.
-        book.storeRecord(Self.record(7), for: "other", now: 0)
+        book.storeRecord(Self.record(7), for: "other", now: Self.instant(0))
         #expect(sink.events.withLock { $0.allSatisfy { $0.key == "k" } })
     }
 
     @Test func aRecordAheadOfItsChangeSetWaitsForIt() {
         let (book, sink) = Self.book()
-        book.storeRecord(Self.record(1), for: "k", now: 0)
+        book.storeRecord(Self.record(1), for: "k", now: Self.instant(0))
         let stream = SimulatedStream(book, "k")
-        book.storeRecord(Self.record(2), for: "k", now: 10)
-        book.flushPending(now: 10 + 500_000_000)  // within the grace period: nothing yet
+        book.storeRecord(Self.record(2), for: "k", now: Self.instant(10))
+        book.flushPending(now: Self.instant(10 + 500_000_000))  // within the grace period: nothing yet
         book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2), for: "k")
         // No change set ever comes for the third: after the grace period the stream gets the record.
-        book.storeRecord(Self.record(3), for: "k", now: 2_000_000_000)
-        book.flushPending(now: 3_100_000_000)
+        book.storeRecord(Self.record(3), for: "k", now: Self.instant(2_000_000_000))
+        book.flushPending(now: Self.instant(3_100_000_000))
         #expect(
             stream.take(sink) == [
                 .record(Self.record(1), at: Self.at(1)),
@@ -121,10 +124,10 @@ final class SimulatedStream {
 
     @Test func aResumedStreamGetsTheChangeSetsSinceItsHashElseTheRecord() {
         let (book, _) = Self.book()
-        book.storeRecord(Self.record(1), for: "k", now: 0)
+        book.storeRecord(Self.record(1), for: "k", now: Self.instant(0))
         for n in 1..<4 {
             book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.at(n + 1), for: "k")
-            book.storeRecord(Self.record(n + 1), for: "k", now: 0)
+            book.storeRecord(Self.record(n + 1), for: "k", now: Self.instant(0))
         }
         #expect(
             book.subscribe("k", from: Self.at(2)).catchUp.map(SimulatedStream.decode) == [
@@ -144,14 +147,14 @@ final class SimulatedStream {
     /// the streams) is sent the change set, not left behind.
     @Test func aClientHoldingARecordTheStreamsArePastGetsTheChangeSet() {
         let (book, _) = Self.book()
-        book.storeRecord(Self.record(1), for: "k", position: 1, now: 0)
+        book.storeRecord(Self.record(1), for: "k", position: 1, now: Self.instant(0))
         book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2), for: "k")
         #expect(
             book.subscribe("k", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode) == [
                 .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2))
             ])
         // Its record then arrives: a client holding it is current.
-        book.storeRecord(Self.record(2), for: "k", position: 2, now: 0)
+        book.storeRecord(Self.record(2), for: "k", position: 2, now: Self.instant(0))
         #expect(book.subscribe("k", from: Self.at(2, 2)).catchUp.isEmpty)
     }
 
@@ -160,16 +163,16 @@ final class SimulatedStream {
     /// or past its position reaches it.
     @Test func aClientAheadOfThisGatewayIsNeverSentAnOlderPage() {
         let (book, sink) = Self.book()
-        book.storeRecord(Self.record(1), for: "k", position: 5, now: 0)
+        book.storeRecord(Self.record(1), for: "k", position: 5, now: Self.instant(0))
         let ahead = SimulatedStream(book, "k", from: Self.at(3, 9))
         #expect(ahead.sent.isEmpty)
         // The page moves to position 7 (still older than the client's 9): nothing.
         book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 7), for: "k")
-        book.storeRecord(Self.record(2), for: "k", position: 7, now: 0)
+        book.storeRecord(Self.record(2), for: "k", position: 7, now: Self.instant(0))
         #expect(ahead.take(sink).isEmpty)
         // It reaches the client's own position: nothing to send (the client has it); past it: sent.
         book.storeChangeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.at(3, 9), for: "k")
-        book.storeRecord(Self.record(3), for: "k", position: 9, now: 0)
+        book.storeRecord(Self.record(3), for: "k", position: 9, now: Self.instant(0))
         #expect(ahead.take(sink).isEmpty)
         book.storeChangeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4, 11), for: "k")
         #expect(ahead.take(sink) == [.changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4, 11))])
@@ -204,16 +207,16 @@ final class SimulatedStream {
     @Test func pagesBeyondTheBudgetAreLetGoLeastRecentlyReadFirst() {
         let size = Self.record(0).count
         let (book, _) = Self.book(maxBytes: size * 3)
-        for n in 0..<3 { book.storeRecord(Self.record(n), for: "p\(n)", now: 0) }
+        for n in 0..<3 { book.storeRecord(Self.record(n), for: "p\(n)", now: Self.instant(0)) }
         _ = book.read("p0")  // p1 is now the least recently read
         _ = book.read("p2")
-        book.storeRecord(Self.record(3), for: "p3", now: 0)
+        book.storeRecord(Self.record(3), for: "p3", now: Self.instant(0))
         guard case .evicted = book.read("p1") else { return #expect(Bool(false), "p1 should be let go") }
         guard case .page = book.read("p0") else { return #expect(Bool(false)) }
         guard case .unknown = book.read("nope") else { return #expect(Bool(false)) }
         #expect(book.figures.bytes <= size * 3 && book.figures.evictions >= 1)
         // A page let go is served again once it changes.
-        book.storeRecord(Self.record(9), for: "p1", now: 0)
+        book.storeRecord(Self.record(9), for: "p1", now: Self.instant(0))
         guard case .page(_, let at) = book.read("p1") else { return #expect(Bool(false)) }
         #expect(at.hash == Self.hash(9))
     }
@@ -226,9 +229,9 @@ final class SimulatedStream {
         let (store, _) = try PageStore.open(directory: dir, identity: "test")
         let size = Self.record(0).count
         let (book, _) = Self.book(maxBytes: size * 3, disk: store)
-        for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", position: Int64(n), now: 0) }
+        for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", position: Int64(n), now: Self.instant(0)) }
         book.storeChangeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.at(21, 30), for: "p1")
-        book.storeRecord(Self.record(21), for: "p1", position: 30, now: 0)
+        book.storeRecord(Self.record(21), for: "p1", position: 30, now: Self.instant(0))
         #expect(book.flush() == nil)
         #expect(book.figures.pages <= 3 && book.figures.evictions > 0)
         for n in 2..<20 {
@@ -241,7 +244,7 @@ final class SimulatedStream {
         // Its position came back from disk too.
         guard case .page(_, let at) = book.read("p7") else { return #expect(Bool(false)) }
         #expect(at == Self.at(7, 7))
-        book.storeRecord(nil, for: "p5", now: 0)
+        book.storeRecord(nil, for: "p5", now: Self.instant(0))
         #expect(book.flush() == nil)
         guard case .unknown = book.read("p5") else { return #expect(Bool(false), "p5 was cleared") }
         #expect(try store.page("p5", in: .whole) == nil && store.page("p6", in: .whole) != nil)

@@ -1,4 +1,3 @@
-import Dispatch
 import Testing
 
 @testable import Ops
@@ -38,11 +37,11 @@ import Testing
     /// The worker's liveness fails once its loop stands still past the limit; a stop makes it not ready.
     @Test func theWorkersProbes() throws {
         let status = WorkerStatus(stallLimitSeconds: 2)
-        #expect(status.liveness(now: 1).passes, "not started yet")
-        status.beat()
-        let now = DispatchTime.now().uptimeNanoseconds
-        #expect(status.liveness(now: now + 1_000_000_000).passes)
-        let stalled = status.liveness(now: now + 3_000_000_000)
+        #expect(status.liveness(at: .now + .seconds(60)).passes, "not started yet")
+        let now = ContinuousClock.now
+        status.heartbeat.beat(at: now)
+        #expect(status.liveness(at: now + .seconds(1)).passes)
+        let stalled = status.liveness(at: now + .seconds(3))
         #expect(!stalled.passes && stalled.detail.contains("has not turned for"), "\(stalled)")
         status.setJoined(true)
         #expect(status.readiness.passes)
