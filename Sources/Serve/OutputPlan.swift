@@ -57,9 +57,8 @@ struct OutputPlan {
             }
             outputs = .send(.tombstone, parts)
         case .record(let body, _):
-            outputs = .send(.record, [])
-            plan(
-                record: body.bytes, of: message, page: page, gates: gates, output: output, pages: pages, config: config,
+            self = Self.record(
+                body.bytes, of: message, page: page, gates: gates, output: output, pages: pages, config: config,
                 trace: trace)
         case .deadLetter(let code, let reason):
             outputs = .deadLetter(code: code, reason: reason)
@@ -68,26 +67,25 @@ struct OutputPlan {
 
     /// A record, with its change set and (unless a later message of the batch stores the page) the page's latest
     /// layout; a record without a change set (re-delivered, or without a page key) is published alone.
-    private mutating func plan(
-        record: [UInt8], of message: KafkaMessage, page: ChangeStage.Outcome,
+    private static func record(
+        _ record: [UInt8], of message: KafkaMessage, page: ChangeStage.Outcome,
         gates: (waitsFor: DeliveryEngine.Gate?, opens: DeliveryEngine.Gate?), output: String, pages: ChangeSettings,
         config: String, trace: [KafkaHeader]
-    ) {
+    ) -> OutputPlan {
         let headers = OutputHeader.record(for: message, trace: trace, config: config)
         guard case .changed(let step) = page else {
             // A re-delivered input is published again (the records topic is at-least-once), carrying from the
             // page's stored layout, but does not move its page back.
             var value = record
+            var skipped = ChangeSetSkip.noPageKey
             if case .redelivered(_, _, let carried) = page {
                 skipped = .redelivered
                 value = carried ?? record
-            } else {
-                skipped = .noPageKey
             }
-            outputs = .send(.record, [Part(topic: output, key: message.key, value: value, headers: headers)])
-            return
+            return OutputPlan(
+                outputs: .send(.record, [Part(topic: output, key: message.key, value: value, headers: headers)]),
+                skipped: skipped)
         }
-        changeSet = step.changeSet.summary
         let pageKey = Array(step.pageKey.utf8)
         var parts = [Part(topic: output, key: message.key, value: step.record, headers: headers)]
         if gates.waitsFor == nil {
@@ -101,7 +99,11 @@ struct OutputPlan {
                 topic: pages.changesTopic, key: pageKey, value: step.changeSet.bytes,
                 headers: OutputHeader.changeSet(for: message, trace: trace, config: config), afterOthers: true,
                 waitsFor: gates.waitsFor))
-        outputs = .send(.record, parts)
+        return OutputPlan(outputs: .send(.record, parts), changeSet: step.changeSet.summary)
+    }
+
+    private init(outputs: Outputs, changeSet: ChangeSummary? = nil, skipped: ChangeSetSkip? = nil) {
+        (self.outputs, self.changeSet, self.skipped) = (outputs, changeSet, skipped)
     }
 
     /// The tombstone that clears a page's latest layout (its position is the tombstone's input offset); nil when a
