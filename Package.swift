@@ -222,7 +222,8 @@ let package = Package(
             linkerSettings: rdkafkaLinker),
 
         .target(
-            name: "TestSupport", dependencies: ["LayoutJSON", "SplitMix"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["LayoutJSON", "LayoutCompiler", "LayoutRecord", "SplitMix"],
+            path: "Tests/TestSupport",
             swiftSettings: strict),
         .testTarget(
             name: "LayoutDiffTests",
@@ -298,6 +299,27 @@ let package = Package(
         .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
+        .testTarget(
+            name: "LayoutRecordTests",
+            dependencies: ["LayoutRecord", "LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AttributeCarryingTests",
+            dependencies: [
+                "AttributeCarrying", "Adaptors", "LayoutCompiler", "LayoutDiff", "LayoutJSON", "LayoutRecord",
+                "Mapping",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LayoutPreviewTests",
+            dependencies: [
+                "LayoutPreview", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "Mapping", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ReplayTests", dependencies: ["Replay", "Ops"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "LayoutCompilerTests",
             dependencies: [

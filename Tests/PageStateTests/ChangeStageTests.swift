@@ -8,7 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-private let compiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
+private let compiler = Samples.compiler
 
 private func layout(_ name: String, rows: Int) throws -> RecordOutline {
     let records = (0..<rows).map { #"{"@class":"x.Record","attributes":{"product.repositoryId":["\#(name)-\#($0)"]}}"# }

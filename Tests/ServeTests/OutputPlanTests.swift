@@ -8,7 +8,7 @@ import Testing
 
 @testable import Serve
 
-private let compiler = LayoutCompiler(config: try! ConfigFile.load(Fixtures.path("config/default.yaml")).get())
+private let compiler = Samples.compiler
 private let pages = ChangeSettings(changesTopic: "changes", stateTopic: "latest")
 private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")]
 

@@ -62,6 +62,23 @@ private let carouselConfig = """
         #expect(AttributeCarrier(registry: compiler.registry).carry(into: second, from: first) == nil)
     }
 
+    /// A page's next layout: carried from the one before, then diffed from it; the first has no base.
+    @Test func aPageStepCarriesThenDiffs() throws {
+        let (first, compiler) = try layout(carouselConfig, carousel(ids: ["a", "b"], page: 1))
+        let (second, _) = try layout(carouselConfig, carousel(ids: ["b", "c"], page: 2, total: 42))
+        let step = PageStep(for: compiler)
+        let opening = step.next(after: nil, record: first, key: "feed")
+        #expect(opening.layout == first && opening.changeSet.base == nil)
+        #expect(opening.changeSet.target.hash == first.hash)
+        let next = step.next(after: first, record: second, key: "feed")
+        #expect(
+            try attributes(next.record) == #"{"shownSoFar":["a","b","c"],"deepestPage":2,"firstTotal":40,"page":2}"#)
+        #expect(next.changeSet.base?.hash == first.hash && next.changeSet.target.hash == next.layout.hash)
+        #expect(next.changeSet.summary.rowInserts == 1 && next.changeSet.summary.rowDeletes == 1)
+        // Without a compiler nothing is carried: the record is published as compiled.
+        #expect(PageStep().next(after: first, record: second, key: "feed").layout == second)
+    }
+
     @Test func aConfigCanTurnOffAnAdaptorsOwnCarry() throws {
         func results(_ first: Int, _ last: Int) -> [UInt8] {
             let records = (first...last).map {
