@@ -60,7 +60,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let host = try resolved.sources.read(SettingTable.host, self.host)
         let port = try resolved.sources.read(SettingTable.port, self.port) ?? SettingTable.defaultPreviewPort
         let exposition = MetricsExposition(
-            registry: PrometheusCollectorRegistry(), build: [("version", WorkerVersion.current)])
+            registry: PrometheusCollectorRegistry(), build: OpsListener.build)
         try await PreviewServer.run(
             host: host, port: port, hub: hub, sources: [source], logger: logger, metrics: exposition.render,
             onListening: { bound in

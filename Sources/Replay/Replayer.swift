@@ -207,9 +207,16 @@ public final class Replayer {
     /// Waits for what is in flight: up to 30 s even after an interrupt, so the checkpoint covers it; a blocked
     /// output is then waited out (never dead-lettered) until it unblocks or the replay is interrupted.
     private func drain(_ delivery: DeliveryEngine) {
-        var settled = delivery.drain(within: .seconds(30))
+        // Each turn of the wait is a turn of the loop: a replay waiting out a blocked output stays alive.
+        var settled = delivery.drain(within: .seconds(30)) { [status] in
+            status.heartbeat.beat()
+            return false
+        }
         while !settled && delivery.blocked != nil && !status.stop.isRequested {
-            settled = delivery.drain(within: .seconds(30), stop: { self.status.stop.isRequested })
+            settled = delivery.drain(within: .seconds(30)) { [status] in
+                status.heartbeat.beat()
+                return status.stop.isRequested
+            }
         }
         if delivery.inFlightMessages > 0 {
             logger.warning(

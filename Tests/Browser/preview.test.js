@@ -211,7 +211,7 @@ test("the preview answers the ops paths every command serves", async () => {
   const metrics = await fetch(new URL("/metrics", url));
   assert.equal(metrics.status, 200);
   assert.match(metrics.headers.get("content-type"), /^text\/plain; version=0\.0\.4/);
-  assert.match(await metrics.text(), /layout_worker_build_info\{version="[^"]+"\} 1/);
+  assert.match(await metrics.text(), /layout_worker_build_info\{version="[^"]+",librdkafka="[^"]+",swift="[^"]+"\} 1/);
 });
 
 test("Ctrl-C stops the preview promptly, its event streams open", async () => {
