@@ -34,7 +34,6 @@ public final class GatewayStatus: Probed {
     /// Messages of the latest-layout and change-set topics not read yet (as of the feed's last look).
     public var lag: (latest: Int64, changes: Int64) { lags.withLock { $0 } }
 
-    public func requestStop() { stop.request() }
     public var stopRequested: Bool { stop.isRequested }
 
     /// The probes: alive while the feed turns (within 60 s), ready once the latest layouts are read (a page store
