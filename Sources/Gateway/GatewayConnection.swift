@@ -123,7 +123,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         case .response(let response):
             respond(response, head, context)
         case .stream(let key, let from, let headers):
-            guard edge.book.streamCount < edge.limits.streams else {
+            guard let opening = edge.book.subscribe(key, from: from, limit: edge.limits.streams) else {
                 edge.metrics.streamsRefused.increment()
                 var busy = HTTPAnswer.error(
                     .serviceUnavailable, "too-many-streams",
@@ -134,8 +134,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             startStream(
-                key, from: from, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context
-            )
+                key, opening, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context)
         }
     }
 
@@ -157,7 +156,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: As a stream
 
     private func startStream(
-        _ key: String, from: StreamPosition?, headers: [(String, String)], http11: Bool,
+        _ key: String, _ opening: PageBook.Opening, headers: [(String, String)], http11: Bool,
         _ context: ChannelHandlerContext
     ) {
         deadline?.cancel()
@@ -169,7 +168,6 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         self.key = key
         chunked = http11
         streaming = true
-        let opening = edge.book.subscribe(key, from: from)
         cursor = opening.cursor
         edge.hub.streams(on: context.eventLoop).add(self)
         edge.metrics.streamsOpened.increment()

@@ -259,10 +259,13 @@ public final class PageBook: Sendable {
     /// A new stream of `key` from a client at `from` (its `Last-Event-ID`, nil for a new client): what it lacks
     /// (the change sets since `from` when they are still held and smaller than the record, else the current record;
     /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
-    /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`.
-    public func subscribe(_ key: String, from: StreamPosition?) -> Opening {
-        opened.add(1, ordering: .relaxed)
-        return withPage(key) { s, held in
+    /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`. Nil, and not counted, when
+    /// `limit` streams are followed already: the check and the count are one step, so connections admitted on
+    /// several event loops at once never pass the limit.
+    public func subscribe(_ key: String, from: StreamPosition?, limit: Int = .max) -> Opening? {
+        withPage(key) { s, held -> Opening? in
+            guard s.streamTotal < limit else { return nil }
+            opened.add(1, ordering: .relaxed)
             s.streams[key, default: 0] += 1
             s.streamTotal += 1
             let unchanged = Opening(catchUp: [], cursor: StreamCursor(held: from?.hash, floor: from?.offset))

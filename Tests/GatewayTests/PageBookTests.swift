@@ -14,6 +14,14 @@ final class RecordingSink: StreamSink {
     func publish(_ key: String, _ event: EventBytes) { events.withLock { $0.append((key, event)) } }
 }
 
+extension PageBook {
+    /// A stream with no limit on how many the book follows.
+    fileprivate func open(_ key: String, from: StreamPosition?) -> Opening {
+        guard let opening = subscribe(key, from: from) else { preconditionFailure("refused with no limit") }
+        return opening
+    }
+}
+
 /// One stream as `GatewayConnection` runs it, without a socket: its opening, then each published event through
 /// its cursor (the current record when it cannot apply one). What it was sent, as `GatewayEvent`s.
 final class SimulatedStream {
@@ -26,7 +34,7 @@ final class SimulatedStream {
     init(_ book: PageBook, _ key: String, from: StreamPosition? = nil) {
         self.book = book
         self.key = key
-        let opening = book.subscribe(key, from: from)
+        let opening = book.open(key, from: from)
         (cursor, sent) = (opening.cursor, opening.catchUp.map(Self.decode))
     }
 
@@ -130,17 +138,38 @@ final class SimulatedStream {
             book.storeRecord(Self.record(n + 1), for: "k", now: Self.instant(0))
         }
         #expect(
-            book.subscribe("k", from: Self.at(2)).catchUp.map(SimulatedStream.decode) == [
+            book.open("k", from: Self.at(2)).catchUp.map(SimulatedStream.decode) == [
                 .changeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.at(3)),
                 .changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4)),
             ])
-        #expect(book.subscribe("k", from: Self.at(4)).catchUp.isEmpty)
-        let unknown = book.subscribe("k", from: StreamPosition(hash: ContentHash(value: 42), offset: nil))
+        #expect(book.open("k", from: Self.at(4)).catchUp.isEmpty)
+        let unknown = book.open("k", from: StreamPosition(hash: ContentHash(value: 42), offset: nil))
         #expect(unknown.catchUp.map(SimulatedStream.decode) == [.record(Self.record(4), at: Self.at(4))])
-        #expect(book.subscribe("never", from: nil).catchUp.isEmpty)
+        #expect(book.open("never", from: nil).catchUp.isEmpty)
         #expect(book.streamCount == 4)
         for key in ["k", "k", "k", "never"] { book.unsubscribe(key) }
         #expect(book.streamCount == 0)
+    }
+
+    /// At its limit the book refuses a stream without counting it; 8 threads opening 100 streams each against a
+    /// limit of 250 get exactly 250 (the check and the count are one step).
+    @Test func atItsLimitTheBookRefusesAndNeverPassesIt() async {
+        let (book, _) = Self.book()
+        book.storeRecord(Self.record(1), for: "k", now: Self.instant(0))
+        #expect(book.subscribe("k", from: nil, limit: 1) != nil)
+        #expect(book.subscribe("k", from: nil, limit: 1) == nil)
+        #expect(book.streamCount == 1 && book.streamsOpened == 1)
+        book.unsubscribe("k")
+        let admitted = await withTaskGroup(of: Int.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    (0..<100).filter { n in book.subscribe("k\(thread)-\(n % 3)", from: nil, limit: 250) != nil }.count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(admitted == 250)
+        #expect(book.streamCount == 250)
     }
 
     /// A change set that came before its record moved the streams on: a client holding the record (older than
@@ -150,12 +179,12 @@ final class SimulatedStream {
         book.storeRecord(Self.record(1), for: "k", position: 1, now: Self.instant(0))
         book.storeChangeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2), for: "k")
         #expect(
-            book.subscribe("k", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode) == [
+            book.open("k", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode) == [
                 .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2, 2))
             ])
         // Its record then arrives: a client holding it is current.
         book.storeRecord(Self.record(2), for: "k", position: 2, now: Self.instant(0))
-        #expect(book.subscribe("k", from: Self.at(2, 2)).catchUp.isEmpty)
+        #expect(book.open("k", from: Self.at(2, 2)).catchUp.isEmpty)
     }
 
     /// A client that comes from a replica ahead of this one (its position is newer than the page here) is sent
@@ -178,11 +207,11 @@ final class SimulatedStream {
         #expect(ahead.take(sink) == [.changeSet(Self.changeSet(3, 4), base: Self.hash(3), target: Self.at(4, 11))])
         // A client behind the page (or with no position) gets the record.
         #expect(
-            book.subscribe("k", from: Self.at(8, 1)).catchUp.map(SimulatedStream.decode) == [
+            book.open("k", from: Self.at(8, 1)).catchUp.map(SimulatedStream.decode) == [
                 .record(Self.record(3), at: Self.at(3, 9))
             ])
         // Every new client of one record is sent the same bytes.
-        let (a, b) = (book.subscribe("k", from: nil).catchUp, book.subscribe("k", from: nil).catchUp)
+        let (a, b) = (book.open("k", from: nil).catchUp, book.open("k", from: nil).catchUp)
         #expect(a.count == 1 && a[0].plain == b[0].plain)
     }
 
@@ -239,7 +268,7 @@ final class SimulatedStream {
             #expect(record == Self.record(n))
         }
         // p1 comes back from disk with its change set: a stream holding version 1 gets it, not the record.
-        let resumed = book.subscribe("p1", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode)
+        let resumed = book.open("p1", from: Self.at(1, 1)).catchUp.map(SimulatedStream.decode)
         #expect(resumed == [.changeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.at(21, 30))])
         // Its position came back from disk too.
         guard case .page(_, let at) = book.read("p7") else { return #expect(Bool(false)) }

@@ -145,12 +145,16 @@ import Testing
                     && before.events.map(\.event) == ["change-set", "change-set"]
             }, "\(gateway.logText.suffix(1500))")
         try Self.stop(gateway)  // writes the store before it exits
+        let before = gateway.logText
         gateway = try Self.startGateway(broker, changes: changes, state: state, dir: dir)
         // Holding version 1: the two change sets since it, not the 45 KB record.
         let resumed = try RawHTTP(port: gateway.port)
         resumed.request("/v1/layouts/k/changes", headers: sinceOne)
-        #expect(resumed.read(timeout: 20) { _ in resumed.events.count >= 2 }, "\(gateway.logText.suffix(1500))")
-        #expect(resumed.events.map(\.event) == ["change-set", "change-set"])
-        #expect(resumed.events.last?.id == ContentHash(of: versions[3]).description)
+        let got = resumed.read(timeout: 20) { _ in resumed.events.count >= 2 }
+        let seen = resumed.events.map { "\($0.event) \($0.id)" }
+        let why = "sent \(seen); before the restart:\n\(before.suffix(1500))\nafter:\n\(gateway.logText.suffix(1500))"
+        #expect(got, "\(why)")
+        #expect(resumed.events.map(\.event) == ["change-set", "change-set"], "\(why)")
+        #expect(resumed.events.last?.id == ContentHash(of: versions[3]).description, "\(why)")
     }
 }
