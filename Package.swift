@@ -241,10 +241,11 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Kafka", "PageStore", .product(name: "LayoutKit", package: "swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -28,8 +28,35 @@ public struct GatewayFeed: Sendable {
         self.logger = logger
     }
 
-    /// Reads until `stop()`; a topic that does not exist yet is waited for.
+    /// Reads until `stop()`; a topic that does not exist yet is waited for, and a retriable cluster error (no broker
+    /// answering in time, a leader moving) is waited out: the page store is closed, `/readyz` says why, and after a
+    /// pause (1 s, doubling up to 30 s) the topics are read again from its checkpoints. Pages already held are
+    /// answered meanwhile. Any other error is thrown.
     public func run(stop: @escaping () -> Bool) throws(KafkaError) {
+        var pause = Duration.seconds(1)
+        while !stop() {
+            do throws(KafkaError) {
+                try follow(stop: stop)
+                return
+            } catch {
+                guard error.isRetriable && !error.isFatal else { throw error }
+                book.closeStore()
+                status.setProblem(error.description)
+                logger.warning(
+                    "kafka: reading the topics again after a pause",
+                    metadata: ["error": .string(error.description), "pause-ms": "\(Int(pause / .milliseconds(1)))"])
+                let until = ContinuousClock.now + pause
+                while !stop() && ContinuousClock.now < until {
+                    status.beat()
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                pause = min(pause * 2, .seconds(30))
+            }
+        }
+    }
+
+    /// One reading of the topics, from the page store's checkpoints, until `stop()` or an error.
+    private func follow(stop: @escaping () -> Bool) throws(KafkaError) {
         guard let latestPartitions = waitForTopic(settings.stateTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
