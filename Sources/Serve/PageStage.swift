@@ -1,5 +1,6 @@
 import Delivery
 import Dispatch
+import Foundation
 import Kafka
 import LayoutCompiler
 import LayoutRecord
@@ -70,12 +71,42 @@ final class PageStage {
     }
 
     /// Brings the pages of newly assigned partitions up to date before any of their messages is processed; opens
-    /// the page store first on the first assignment (`clusterID` names what it is made for). Throws when the pages
-    /// cannot be read: without them change sets would be made against the wrong base.
-    func rebuild(_ partitions: [TopicPartition], clusterID: () -> String?) throws(KafkaError) {
+    /// the page store first on the first assignment (`clusterID` names what it is made for). A retriable cluster
+    /// error (no broker answering in time, a leader moving) is waited out: tried again after 250 ms, doubling up to
+    /// 5 s, for up to `retryFor` (4 minutes: the wait is inside a poll, and librdkafka's `max.poll.interval.ms`
+    /// is 5 by default). Throws past that, for any other error, or when asked to stop: without the pages change
+    /// sets would be made against the wrong base.
+    func rebuild(
+        _ partitions: [TopicPartition], clusterID: () -> String?, retryFor: Duration = .seconds(240)
+    ) throws(KafkaError) {
         guard !partitions.isEmpty else { return }
         status.setRebuilding(true)
         defer { status.setRebuilding(false) }
+        let giveUp = ContinuousClock.now + retryFor
+        var pause = Duration.milliseconds(250)
+        while true {
+            do throws(KafkaError) {
+                return try load(partitions, clusterID: clusterID)
+            } catch {
+                guard error.isRetriable, !error.isFatal, !status.stopRequested, ContinuousClock.now + pause < giveUp
+                else { throw error }
+                logger.warning(
+                    "cannot read latest layouts yet; trying again",
+                    metadata: [
+                        "error": .string(error.description), "pause-ms": "\(Int(pause / .milliseconds(1)))",
+                    ])
+                let until = ContinuousClock.now + pause
+                while ContinuousClock.now < until && !status.stopRequested {
+                    status.beat()
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                pause = min(pause * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// Opens the page store (on the first assignment) and reads the pages of `partitions`, once.
+    private func load(_ partitions: [TopicPartition], clusterID: () -> String?) throws(KafkaError) {
         try openStore(clusterID)
         var loaded: StateLoader.Loaded
         do {
@@ -135,12 +166,12 @@ final class PageStage {
     /// for); a directory that cannot be used leaves the worker working from memory, and says so.
     private func openStore(_ clusterID: () -> String?) throws(KafkaError) {
         guard !storeTried, let dir = settings.stateDirectory else { return }
-        storeTried = true
         // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
         guard let cluster = clusterID() else {
             throw KafkaError(
                 code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
         }
+        storeTried = true
         do {
             let (store, opening) = try PageStore.open(directory: dir, identity: loader.storeIdentity(cluster: cluster))
             changes.pages.use(store)

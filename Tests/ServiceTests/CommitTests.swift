@@ -174,6 +174,36 @@ private final class SteadyProducer: Sendable {
         )
     }
 
+    /// With change sets on, the latest-layout topic's offsets cannot be listed when partitions are assigned (every
+    /// ListOffsets request times out): the worker waits it out, rebuilding again until it can, instead of stopping;
+    /// then every input has its record and the group is committed to the end.
+    @Test func aRebuildThatMeetsRetriableErrorsIsTriedAgain() throws {
+        let broker = try TestBroker(mockBrokers: 3)
+        let mock = try #require(broker.mock)
+        let (input, output, dlq, changes, state, group) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest"),
+            uniqueName("g")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
+        try broker.produce(input, (0..<30).map { ("k\($0)", emptyResultsList("m\($0)")) })
+        let ends = TestBroker.endOffsets(try broker.consume(input, partitions: 3, count: 30))
+        mock.failNext(.listOffsets, with: Array(repeating: KafkaMockCluster.requestTimedOut, count: 100_000))
+        let worker = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group,
+            extra: ["--changes-topic", changes, "--state-topic", state])
+        let waited = worker.waitForLog("cannot read latest layouts yet; trying again", seconds: 60)
+        #expect(waited, "\(worker.logText.suffix(3000))")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(worker.process.isRunning, "\(worker.logText.suffix(3000))")
+        mock.clearErrors(.listOffsets)
+        #expect(broker.waitForCommits(group: group, topic: input, ends: ends), "\(worker.logText.suffix(3000))")
+        #expect(Set(recordSources(try broker.consume(output, partitions: 3, count: 30))).count == 30)
+        #expect(try broker.consume(dlq, partitions: 3, count: 0, timeout: 1).isEmpty)
+        #expect(!worker.logText.contains("cannot rebuild latest layouts; stopping"))
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 20) == 0)
+    }
+
     /// The same kill loop with change sets on: no change set ever moves a page to an older input position (each
     /// page's change sets, in topic order, come from strictly increasing input offsets), and every input still has
     /// its record.
