@@ -102,21 +102,25 @@ public final class PageBook: Sendable {
         _ bytes: [UInt8], base: ContentHash?, target: StreamPosition, for key: String, sourceTimeMs: Int64? = nil
     ) {
         withPage(key) { s, held in
-            guard var page = held, let record = page.record else { return }  // its record first
-            let before = page.bytes
+            var page = held ?? Page()
+            let before = held?.bytes ?? 0
             page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
-            page.history = ChangeHistory.keep(page.history, recordBytes: record.count)
-            if page.streamAt?.hash == base {
-                page.streamAt = target
-                broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
-            } else if page.streamAt?.hash != target.hash, let at = page.at, at.hash != page.streamAt?.hash {
-                // A gap (a change set lost, or one the stream passed): the record puts streams right.
-                page.streamAt = at
-                broadcast(.record(record, at: at), key, sourceTimeMs, &s)
-            }
-            if page.streamAt?.hash == page.hash {
-                page.pendingSince = nil
-                s.pending.remove(key)
+            page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
+            // The topics are read apart: a change set can come before its page's first record. It is kept for the
+            // clients that resume from it; streams get the record when it comes.
+            if let record = page.record {
+                if page.streamAt?.hash == base {
+                    page.streamAt = target
+                    broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
+                } else if page.streamAt?.hash != target.hash, let at = page.at, at.hash != page.streamAt?.hash {
+                    // A gap (a change set lost, or one the stream passed): the record puts streams right.
+                    page.streamAt = at
+                    broadcast(.record(record, at: at), key, sourceTimeMs, &s)
+                }
+                if page.streamAt?.hash == page.hash {
+                    page.pendingSince = nil
+                    s.pending.remove(key)
+                }
             }
             s.store(page, for: key, replacing: before)
             evictIfOver(&s)
@@ -197,8 +201,8 @@ public final class PageBook: Sendable {
     private func look(_ key: String) -> Found {
         guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return .inMemory }
         diskReads.add(1, ordering: .relaxed)
-        guard let stored = try? disk.page(key, in: .whole), let record = stored.record else { return .onDisk(nil) }
-        return .onDisk(Page(record: record, position: stored.position, history: stored.history))
+        guard let stored = try? disk.page(key, in: .whole), stored.hasContent else { return .onDisk(nil) }
+        return .onDisk(Page(record: stored.record, position: stored.position, history: stored.history))
     }
 
     /// Runs `body` under the lock with `key`'s page: the one in memory, else the page store's (then kept in memory,
@@ -259,9 +263,8 @@ public final class PageBook: Sendable {
     /// A new stream of `key` from a client at `from` (its `Last-Event-ID`, nil for a new client): what it lacks
     /// (the change sets since `from` when they are still held and smaller than the record, else the current record;
     /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
-    /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`. Nil, and not counted, when
-    /// `limit` streams are followed already: the check and the count are one step, so connections admitted on
-    /// several event loops at once never pass the limit.
+    /// the stream goes on with. Counted as one of the page's streams until `unsubscribe`; nil, not counted, when
+    /// `limit` streams are followed already (checked where counted: loops admitting at once never pass it).
     public func subscribe(_ key: String, from: StreamPosition?, limit: Int = .max) -> Opening? {
         withPage(key) { s, held -> Opening? in
             guard s.streamTotal < limit else { return nil }
@@ -301,9 +304,7 @@ public final class PageBook: Sendable {
     }
 
     /// Stops counting a stream of `key`.
-    public func unsubscribe(_ key: String) {
-        state.withLock { $0.unsubscribe(key) }
-    }
+    public func unsubscribe(_ key: String) { state.withLock { $0.unsubscribe(key) } }
 
     /// Streams opened since the start.
     public var streamsOpened: Int { opened.load(ordering: .relaxed) }

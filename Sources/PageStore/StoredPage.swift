@@ -15,6 +15,8 @@ public struct StoredPage: Sendable, Equatable {
         self.history = history
     }
 
+    /// Whether it holds a record or change sets (not only a position).
+    public var hasContent: Bool { record != nil || !history.isEmpty }
     /// Bytes of record and change sets.
     public var bytes: Int { (record?.count ?? 0) + history.reduce(0) { $0 + $1.bytes.count } }
 }
