@@ -33,7 +33,7 @@ public struct GatewayFeed: Sendable {
     /// pause (1 s, doubling up to 30 s) the topics are read again from its checkpoints. Pages already held are
     /// answered meanwhile. Any other error is thrown.
     public func run(stop: @escaping () -> Bool) throws(KafkaError) {
-        var pause = Duration.seconds(1)
+        var backoff = Backoff(first: .seconds(1), most: .seconds(30))
         while !stop() {
             do throws(KafkaError) {
                 try follow(stop: stop)
@@ -44,13 +44,10 @@ public struct GatewayFeed: Sendable {
                 status.setProblem(error.description)
                 logger.warning(
                     "kafka: reading the topics again after a pause",
-                    metadata: ["error": .string(error.description), "pause-ms": "\(Int(pause / .milliseconds(1)))"])
-                let until = ContinuousClock.now + pause
-                while !stop() && ContinuousClock.now < until {
-                    status.beat()
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-                pause = min(pause * 2, .seconds(30))
+                    metadata: [
+                        "error": .string(error.description), "pause-ms": "\(Int(backoff.next / .milliseconds(1)))",
+                    ])
+                backoff.pause(beat: status.beat, stop: stop)
             }
         }
     }

@@ -1,6 +1,5 @@
 import Delivery
 import Dispatch
-import Foundation
 import Kafka
 import LayoutCompiler
 import LayoutRecord
@@ -83,24 +82,20 @@ final class PageStage {
         status.setRebuilding(true)
         defer { status.setRebuilding(false) }
         let giveUp = ContinuousClock.now + retryFor
-        var pause = Duration.milliseconds(250)
+        var backoff = Backoff(first: .milliseconds(250), most: .seconds(5))
         while true {
             do throws(KafkaError) {
                 return try load(partitions, clusterID: clusterID)
             } catch {
-                guard error.isRetriable, !error.isFatal, !status.stopRequested, ContinuousClock.now + pause < giveUp
+                guard error.isRetriable, !error.isFatal, !status.stopRequested,
+                    ContinuousClock.now + backoff.next < giveUp
                 else { throw error }
                 logger.warning(
                     "cannot read latest layouts yet; trying again",
                     metadata: [
-                        "error": .string(error.description), "pause-ms": "\(Int(pause / .milliseconds(1)))",
+                        "error": .string(error.description), "pause-ms": "\(Int(backoff.next / .milliseconds(1)))",
                     ])
-                let until = ContinuousClock.now + pause
-                while ContinuousClock.now < until && !status.stopRequested {
-                    status.beat()
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-                pause = min(pause * 2, .seconds(5))
+                backoff.pause(beat: status.beat) { status.stopRequested }
             }
         }
     }
