@@ -258,6 +258,7 @@ public struct GatewayFeed: Sendable {
     /// The topic's partitions once it exists (nil when stopped first).
     private func waitForTopic(_ topic: String, stop: () -> Bool) -> [Int32]? {
         var reported = false
+        var pause = Backoff(first: .milliseconds(500), most: .milliseconds(500))
         while !stop() {
             status.beat()
             do {
@@ -272,7 +273,7 @@ public struct GatewayFeed: Sendable {
                 status.setProblem("\(topic): \(error)")
             }
             reported = true
-            Thread.sleep(forTimeInterval: 0.5)
+            pause.pause(beat: status.beat, stop: stop)
         }
         return nil
     }

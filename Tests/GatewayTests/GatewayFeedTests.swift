@@ -120,4 +120,34 @@ struct RecordingLogHandler: LogHandler {
         #expect(feed.book.disk != nil, "the page store is open again")
         #expect(feed.stop() == "stopped", "the feed stops when asked, without an error")
     }
+
+    /// Started before its topics exist, the feed waits for them, saying so on `/readyz`, and reads them once they
+    /// are there; asked to stop while it waits, it stops within a second.
+    @Test func topicsThatDoNotExistYetAreWaitedFor() throws {
+        let mock = try KafkaMockCluster(brokers: 1)
+        let configuration = KafkaConfiguration(bootstrapServers: mock.bootstrapServers)
+        let settings = GatewaySettings(kafka: configuration, stateTopic: "latest", changesTopic: "changes")
+        let feed = RunningFeed(settings: settings)
+        var deadline = ContinuousClock.now + .seconds(20)
+        while feed.status.notReady?.contains("does not exist (yet)") != true && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(feed.status.notReady == "reading the latest layouts (topic latest does not exist (yet))")
+        try mock.createTopic("latest", partitions: 1)
+        try mock.createTopic("changes", partitions: 1)
+        deadline = ContinuousClock.now + .seconds(20)
+        while feed.status.notReady != nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(feed.status.notReady == nil, "\(feed.logged.all)")
+        #expect(feed.stop() == "stopped")
+
+        let waiting = RunningFeed(
+            settings: GatewaySettings(kafka: configuration, stateTopic: "never", changesTopic: "changes"))
+        deadline = ContinuousClock.now + .seconds(20)
+        while waiting.status.notReady?.contains("does not exist (yet)") != true && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let asked = ContinuousClock.now
+        #expect(waiting.stop() == "stopped")
+        #expect(ContinuousClock.now - asked < .seconds(1))
+    }
 }
