@@ -26,6 +26,22 @@ public struct PageStep: Sendable {
         public var record: [UInt8] { layout.bytes }
     }
 
+    /// What a record does to a page at `previous`: the page's next layout and the change set to it, or, when the
+    /// record (attributes carried) lays out exactly what `previous` does but for its `source`, nothing.
+    public enum Change: Sendable {
+        case next(Next)
+        /// The same layout: `record` is the record as published (carried); the page keeps `previous`.
+        case unchanged(record: RecordOutline)
+    }
+
+    /// The change `record` makes to a page at `previous` (keyed `key`): an unchanged layout makes no change set, so
+    /// the page keeps its bytes, its hash and what every renderer and cache holds of it.
+    public func change(after previous: RecordOutline?, record: RecordOutline, key: String?) -> Change {
+        let layout = carried(record, after: previous)
+        if let previous, differ.sameLayout(previous, layout) { return .unchanged(record: layout) }
+        return .next(Next(layout: layout, changeSet: differ.diff(from: previous, to: layout, key: key)))
+    }
+
     /// `record` as it is published after `previous` (attributes carried; the same outline when none change).
     public func carried(_ record: RecordOutline, after previous: RecordOutline?) -> RecordOutline {
         guard let carrier, let previous else { return record }

@@ -38,8 +38,14 @@ extension PageBook {
 
         /// Takes `bytes` as the page's record, made from the input at `position`: what was made from the old one
         /// (gzip, event) goes, and the history keeps what fits the new record (`ChangeHistory.keep`).
+        /// The same bytes again (a page re-stated by an unchanged input) only move the position: the gzip and the
+        /// history stay, the record event is made again for its new id.
         mutating func take(record bytes: [UInt8], position: Int64?) -> ContentHash {
             let hash = ContentHash(of: bytes)
+            if hash == self.hash, record == bytes {
+                (self.position, recordEvent) = (position, nil)
+                return hash
+            }
             (record, self.hash, self.position, gzip, recordEvent) = (bytes, hash, position, nil, nil)
             history = ChangeHistory.keep(history, recordBytes: bytes.count)
             return hash

@@ -54,6 +54,19 @@ public struct LayoutDiffer: Sendable {
         return ChangeSet(bytes: w.bytes, base: from, target: target, summary: summary)
     }
 
+    /// Whether `new` lays out exactly what `old` does: every top-level member the same byte for byte except
+    /// `source` (which input made it). The same response published again, or refreshed unchanged, makes one.
+    public func sameLayout(_ old: RecordOutline, _ new: RecordOutline) -> Bool {
+        guard sameMemberNames(old, new) else { return false }
+        for (a, b) in zip(old.members, new.members) where !sameBytes(new.raw(b.key), Self.sourceKey[...]) {
+            if !sameBytes(old.raw(a.value), new.raw(b.value)) { return false }
+        }
+        return true
+    }
+
+    /// The `source` member's key token, quotes included.
+    static let sourceKey = Array("\"\(Wire.Key.source)\"".utf8)
+
     private func writeIdentity(_ id: RecordIdentity, _ w: inout JSONWriter) {
         w.beginObject()
         w.key(Wire.Key.offset)

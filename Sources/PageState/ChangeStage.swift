@@ -16,10 +16,23 @@ public struct ChangeStage: Sendable {
         public var changeSet: ChangeSet
     }
 
+    /// A record that leaves its page's layout as it is.
+    public struct Unchanged: Sendable {
+        /// The record to publish on the output topic (with carried attributes; its `source` names its input).
+        public var record: [UInt8]
+        public var pageKey: String
+        /// The page's latest layout, byte for byte as before.
+        public var latest: [UInt8]
+    }
+
     /// What one message of a batch does to its page.
     public enum Outcome: Sendable {
         /// A record for a page: publish it with its change set.
         case changed(Step)
+        /// A record that lays out exactly what its page holds but for its `source` (the same response published
+        /// again): `record` is published, the page's position moves to it and its latest layout (`latest`, the
+        /// page's bytes as they were: same hash, same ETag) is stored again with that position; no change set.
+        case unchanged(Unchanged)
         /// A tombstone that cleared a page.
         case cleared(page: String)
         /// An input at or before the page's position (delivered again after a crash or a rebalance): the page
@@ -132,9 +145,17 @@ public struct ChangeStage: Sendable {
                 end.outcomes.append((i, .cleared(page: key.page)))
                 continue
             }
-            let next = step.next(after: layout, record: record, key: key.page)
-            end.outcomes.append((i, .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))))
-            layout = next.layout
+            switch step.change(after: layout, record: record, key: key.page) {
+            case .next(let next):
+                end.outcomes.append(
+                    (i, .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))))
+                layout = next.layout
+            case .unchanged(let carried):
+                // `layout` is non-nil here: only a page with a layout can be unchanged.
+                let latest = layout?.bytes ?? carried.bytes
+                end.outcomes.append(
+                    (i, .unchanged(Unchanged(record: carried.bytes, pageKey: key.page, latest: latest))))
+            }
         }
         end.page = LayoutStore.Page(layout: layout, position: position)
     }

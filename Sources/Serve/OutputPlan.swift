@@ -18,6 +18,8 @@ struct OutputPlan {
         case redelivered
         /// No page key: no page.
         case noPageKey = "no-page-key"
+        /// The record lays out what the page already holds (the same response again): nothing to change.
+        case unchanged
     }
 
     typealias Part = DeliveryEngine.Part
@@ -73,6 +75,19 @@ struct OutputPlan {
         config: String, trace: [KafkaHeader]
     ) -> OutputPlan {
         let headers = OutputHeader.record(for: message, trace: trace, config: config)
+        if case .unchanged(let same) = page {
+            // The page keeps its bytes (its hash, every ETag) and moves to this input: its latest layout is stored
+            // again with this position, and no change set reaches a renderer.
+            var parts = [Part(topic: output, key: message.key, value: same.record, headers: headers)]
+            if gates.waitsFor == nil {
+                parts.append(
+                    Part(
+                        topic: pages.stateTopic, partition: message.partition, key: Array(same.pageKey.utf8),
+                        value: same.latest, headers: OutputHeader.latestLayout(for: message, config: config),
+                        opens: gates.opens))
+            }
+            return OutputPlan(outputs: .send(.record, parts), skipped: .unchanged)
+        }
         guard case .changed(let step) = page else {
             // A re-delivered input is published again (the records topic is at-least-once), carrying from the
             // page's stored layout, but does not move its page back.

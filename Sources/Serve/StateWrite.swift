@@ -21,7 +21,7 @@ enum StateWrite: Equatable {
         }
     }
 
-    /// Sets `state` on every item that changes or clears a page; `makeGate` makes one gate per page changed more
+    /// Sets `state` on every item that changes, re-states or clears a page; `makeGate` makes one gate per page changed more
     /// than once in the batch.
     static func assign(_ items: inout [BatchItem], makeGate: () -> DeliveryEngine.Gate) {
         var last: [LayoutStore.Key: (index: Int, count: Int)] = [:]
@@ -30,6 +30,7 @@ enum StateWrite: Equatable {
             let name: String
             switch item.page {
             case .changed(let step)?: name = step.pageKey
+            case .unchanged(let u)?: name = u.pageKey
             case .cleared(let page)?: name = page
             default: continue
             }

@@ -35,6 +35,24 @@ private func edited(_ bytes: [UInt8], _ edit: (inout [String: Any]) -> Void) thr
         try RecordOutline(bytes: try defaultCompiler.compile(response).get().bytes)
     }
 
+    /// The sample page compiled from two inputs is the same layout (only `source` differs); a row's model changed,
+    /// or another member, is not.
+    @Test func theSameResponseFromAnotherInputIsTheSameLayout() throws {
+        let page = Fixtures.bytes("samples/search-page.json")
+        let at = { (offset: Int64) in
+            try defaultCompiler.compile(page, source: RecordSource(topic: "in", partition: 0, offset: offset)).get()
+                .outline
+        }
+        let (a, b) = (try at(10), try at(11))
+        #expect(a.bytes != b.bytes && differ.sameLayout(a, b))
+        #expect(differ.diff(from: a, to: b, key: "p").summary.recordMembers == 1)
+        let other = try edited(page) { page in page["name"] = "another name" }
+        #expect(!differ.sameLayout(a, try outline(other)))
+        #expect(
+            !differ.sameLayout(try outline(resultsPage(first: 1, last: 3)), try outline(resultsPage(first: 1, last: 4)))
+        )
+    }
+
     @Test func editedSamplePageRoundTrips() throws {
         let original = try edited(Fixtures.bytes("samples/search-page.json")) { _ in }
         let changed = try edited(original) { page in

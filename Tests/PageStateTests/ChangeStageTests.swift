@@ -60,6 +60,7 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
 extension ChangeStage.Outcome {
     var step: ChangeStage.Step? { if case .changed(let s) = self { s } else { nil } }
     var cleared: String? { if case .cleared(let p) = self { p } else { nil } }
+    var unchanged: ChangeStage.Unchanged? { if case .unchanged(let u) = self { u } else { nil } }
     var redelivered: Int64? { if case .redelivered(_, let position, _) = self { position } else { nil } }
 }
 
@@ -153,10 +154,10 @@ private final class Offsets: Sendable {
         let first = try #require(stage.outcomes([(message(key: "ignored", value: response), record)])[0].step)
         #expect(first.pageKey == "/browse|/browse/_/N-5j2xvv?format=json")
         #expect(first.changeSet.base == nil)
-        // The same page again, under another message key: same page, so a change set against the first.
-        let second = try #require(stage.outcomes([(message(key: "other", value: response), record)])[0].step)
-        #expect(
-            second.changeSet.base?.hash == first.changeSet.target.hash && second.changeSet.summary == ChangeSummary())
+        // The same page again, under another message key: same page, and the same layout, so no change set: the
+        // page keeps the first record's bytes.
+        let second = try #require(stage.outcomes([(message(key: "other", value: response), record)])[0].unchanged)
+        #expect(second.pageKey == first.pageKey && ContentHash(of: second.latest) == first.changeSet.target.hash)
         // Tombstones cannot name a response-keyed page.
         #expect(stage.outcomes([(message(key: "other", value: nil), nil)])[0].cleared == nil)
     }
@@ -197,7 +198,8 @@ private final class Offsets: Sendable {
         #expect(out[2].step?.changeSet.base?.hash == hash(a1) && out[2].step?.changeSet.target.hash == hash(a2))
         #expect(out[3].cleared == "a")
         #expect(out[4].step?.changeSet.base == nil)
-        #expect(out[5].step?.changeSet.base?.hash == hash(b1) && out[5].step?.changeSet.summary == ChangeSummary())
+        // b1 again: the same layout, no change set; the page keeps b1's bytes.
+        #expect(out[5].step == nil && out[5].unchanged.map { ContentHash(of: $0.latest) } == hash(b1))
         // The store ends with each page's last layout.
         #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "a"))?.layout?.hash == hash(a3))
         #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "b"))?.layout?.hash == hash(b1))

@@ -101,6 +101,37 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         #expect(plan.skipped == .redelivered && plan.changeSet == nil && again[0].state == nil)
     }
 
+    /// The same response published again: its record is published (naming its input), the page's latest layout is
+    /// stored again byte for byte (the same hash, so the same ETag) with the new position, and no change set is made;
+    /// the position moved, so an input between the two is a redelivery.
+    @Test func theSameResponseAgainRestatesThePageWithoutAChangeSet() throws {
+        var stage = ChangeStage(settings: pages, compiler: compiler)
+        let first = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage)
+        let firstParts = try #require(
+            Self.parts(OutputPlan(first[0], output: "out", pages: pages, config: "c", trace: [])))
+        let again = Self.batch([Self.message("p", offset: 7, value: Self.response("a"))], stage: &stage)
+        let plan = OutputPlan(again[0], output: "out", pages: pages, config: "c", trace: [])
+        let (purpose, parts) = try #require(Self.parts(plan))
+        #expect(purpose == .record && plan.skipped == .unchanged && plan.changeSet == nil)
+        #expect(parts.map(\.topic) == ["out", "latest"])
+        #expect(parts[1].value == firstParts.1[1].value && parts[1].value != nil)
+        #expect(Self.header(parts[1], OutputHeader.sourceOffset) == "7")
+        let record = String(decoding: try #require(parts[0].value), as: UTF8.self)
+        #expect(record.contains(#""offset":7"#) && parts[0].value != parts[1].value)
+        let between = Self.batch([Self.message("p", offset: 6, value: Self.response("b"))], stage: &stage)
+        guard case .redelivered(_, 7, _)? = between[0].page else {
+            Issue.record("offset 6 after 7 is not a redelivery: \(String(describing: between[0].page))")
+            return
+        }
+        // A different response after it diffs from the page as it was stored (the first record's bytes).
+        let next = Self.batch([Self.message("p", offset: 8, value: Self.response("b"))], stage: &stage)
+        guard case .changed(let step)? = next[0].page else {
+            Issue.record("a new response made no change set: \(String(describing: next[0].page))")
+            return
+        }
+        #expect(step.changeSet.base?.hash == ContentHash(of: try #require(firstParts.1[1].value)))
+    }
+
     /// A tombstone clears its page: its own tombstone, the latest layout's (its position in the headers), then
     /// the change set's, after the others.
     @Test func aTombstoneClearsTheLatestLayoutThenTheChangeSets() throws {

@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import Kafka
 import LayoutFeed
@@ -221,6 +222,58 @@ struct GatewayRig {
         #expect((streams ?? 0) >= 300, "\(metrics)")
         #expect(metrics.contains(#"layout_gateway_lag_messages{topic="changes"}"#))
         #expect(try RawHTTP.get(port, "/v1/layouts/home").status == 200)
+    }
+
+    /// The same response published again costs nothing downstream: the page keeps its hash (a client holding it
+    /// gets 304), no event reaches its streams, no change set is published, and its position still moves on (the
+    /// latest-layout topic and a new stream's record id name the newer input).
+    @Test func theSameResponseAgainCostsNothingDownstream() throws {
+        let rig = try GatewayRig(partitions: 1)
+        let (broker, input, state, port, worker) = (rig.broker, rig.input, rig.state, rig.port, rig.worker)
+        let live = try RawHTTP(port: port)
+        live.request("/v1/layouts/home/changes")
+        let page = Fixtures.bytes(Self.steps[0])
+        try broker.produce(input, [("home", page)])
+        #expect(live.read(timeout: 60) { _ in live.events.count >= 1 }, "\(worker.logText.suffix(2000))")
+        let first = try #require(live.events.first)
+        let hash = String(first.id.prefix(16))
+        #expect(first.event == "record" && first.id == "\(hash)@0")
+
+        try broker.produce(input, [("home", page)])
+        let home = Array("home".utf8)
+        var latest: [KafkaMessage] = []
+        #expect(
+            try Self.eventually {
+                latest = try broker.readToEnd(state, partitions: 1).filter { $0.key == home }
+                return latest.count >= 2
+            }, "\(worker.logText.suffix(2000))")
+        #expect(latest.count == 2 && latest[0].value == latest[1].value)
+        #expect(
+            latest.map { $0.header(OutputHeader.sourceOffset).map { String(decoding: $0, as: UTF8.self) } } == [
+                "0", "1",
+            ])
+        // The gateway took the newer position: a stream opened now starts from the record at input 1.
+        var opened = ""
+        #expect(
+            try Self.eventually {
+                let c = try RawHTTP(port: port)
+                c.request("/v1/layouts/home/changes")
+                _ = c.read(timeout: 5) { _ in c.events.count >= 1 }
+                opened = c.events.first?.id ?? ""
+                c.disconnect()
+                return opened == "\(hash)@1"
+            }, "a new stream opened on \(opened)")
+        let got = try RawHTTP.get(port, "/v1/layouts/home", headers: ["If-None-Match": "\"\(hash)\""])
+        #expect(got.status == 304)
+
+        // The next different response: the live stream's next event is its change set, from the first record.
+        try broker.produce(input, [("home", Fixtures.bytes(Self.steps[1]))])
+        #expect(live.read(timeout: 60) { _ in live.events.count >= 2 })
+        #expect(live.events.count == 2 && live.events[1].event == "change-set", "\(live.events.map(\.event))")
+        let applied = try ChangeSetApplier().apply(Array(live.events[1].data.utf8), to: Array(first.data.utf8))
+        #expect(ContentHash(of: applied).description == live.events[1].id.prefix(16))
+        let sets = try broker.readToEnd(rig.changes, partitions: 1).filter { $0.key == home && $0.value != nil }
+        #expect(sets.count == 2, "one change set from empty and one for the new response, none for the same one")
     }
 
     /// LayoutKit's feed (URLSession, on Linux too) follows a page the same way, also when its gateway is replaced
