@@ -169,6 +169,14 @@ public final class LayoutWorker {
     /// Compiles a batch (in parallel), steps its pages, plans and sends each message's outputs in offset order.
     func process(_ batch: [KafkaMessage]) {
         guard !batch.isEmpty else { return }
+        // A rebuild that failed inside the poll that fetched this batch: its pages were never loaded, so no message
+        // is stepped or published; none is begun either, so none is committed and the next owner reads them all.
+        if let fatal {
+            logger.warning(
+                "batch left unprocessed: the worker is stopping",
+                metadata: ["messages": .stringConvertible(batch.count), "error": .string(fatal.description)])
+            return
+        }
         // A batch holding a message the worker died on is taken one message at a time, so a second death names it.
         if let breaker, batch.count > 1, batch.contains(where: { breaker.crashes($0) > 0 }) {
             for message in batch { process([message]) }

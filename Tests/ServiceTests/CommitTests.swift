@@ -204,6 +204,42 @@ private final class SteadyProducer: Sendable {
         #expect(worker.wait(seconds: 20) == 0)
     }
 
+    /// A rebuild that fails (a few retriable errors, meanwhile the consumer prefetches the partition, then one that
+    /// is not retriable) stops the worker before any message of the batch that poll fetched is stepped or
+    /// published: the output holds only the first run's records and the group's offset stays where it was.
+    @Test func aRebuildThatFailsStopsBeforeAnyMessageIsPublished() throws {
+        let broker = try TestBroker(mockBrokers: 1)
+        let mock = try #require(broker.mock)
+        let (input, output, dlq, changes, state, group) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest"),
+            uniqueName("g")
+        )
+        try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
+        let flags = ["--changes-topic", changes, "--state-topic", state]
+        try broker.produce(input, (0..<5).map { ("k\($0)", emptyResultsList("m\($0)")) })
+        let first = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        #expect(broker.waitForCommits(group: group, topic: input, ends: [0: 5]), "\(first.logText.suffix(3000))")
+        first.signal(SIGTERM)
+        #expect(first.wait(seconds: 20) == 0)
+
+        try broker.produce(input, (5..<10).map { ("k\($0)", emptyResultsList("m\($0)")) })
+        let authorizationFailed: Int32 = 29  // TOPIC_AUTHORIZATION_FAILED: not retriable
+        mock.failNext(
+            .listOffsets,
+            with: Array(repeating: KafkaMockCluster.requestTimedOut, count: 4)
+                + Array(repeating: authorizationFailed, count: 10_000))
+        let second = try WorkerProcess(
+            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+        let status = second.wait(seconds: 90)
+        mock.clearErrors(.listOffsets)
+        #expect(status != nil && status != 0, "\(second.logText.suffix(3000))")
+        #expect(second.logText.contains("cannot rebuild latest layouts; stopping"), "\(second.logText.suffix(3000))")
+        let records = try broker.readToEnd(output, partitions: 1)
+        #expect(records.count == 5, "records: \(recordSources(records))")
+        #expect(try broker.committed(group: group, topic: input, partitions: 1) == [0: 5])
+    }
+
     /// The same kill loop with change sets on: no change set ever moves a page to an older input position (each
     /// page's change sets, in topic order, come from strictly increasing input offsets), and every input still has
     /// its record.
