@@ -5,6 +5,8 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 DEPS := $(ROOT)/.deps
 RUN_DIR := $(ROOT)/.run
+# The server property test's random change sets, written by `swift test` for the Android kit's tests.
+RANDOM_CHANGE_SETS := $(RUN_DIR)/random-change-sets.ndjson
 # librdkafka >= 2.1 (system, or Debian's newer source package built into .deps/librdkafka).
 RDKAFKA_PC = $(shell $(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)
 SWIFT_ENV = PKG_CONFIG_PATH="$(RDKAFKA_PC)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
@@ -12,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test test-clients test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps build release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -62,7 +64,7 @@ test: build
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
-	$(SWIFT_ENV) swift test $(SWIFT_FLAGS)
+	LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(SWIFT_FLAGS)
 	@mkdir -p $(RUN_DIR)
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
@@ -74,12 +76,22 @@ test: build
 	$(MAKE) --no-print-directory test-clients
 	$(MAKE) --no-print-directory test-browser
 
-# The renderer kits against the change sets this build makes (clients/fixtures/generate.py).
+# The renderer kits against the change sets this build makes (clients/fixtures/generate.py): web, Swift, Android.
 test-clients: build
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
 	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
+	$(MAKE) --no-print-directory test-android
+
+# The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
+# 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.
+test-android: build
+	@test -s $(RUN_DIR)/client-fixtures/manifest.json || python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
+	@test -s $(RANDOM_CHANGE_SETS) || LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(SWIFT_FLAGS) \
+	  --filter BatchUpdatePropertyTests
+	LW_FIXTURES=$(RUN_DIR)/client-fixtures LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) LW_BIN=$(BIN) \
+	  LW_TANSU="$$($(ROOT)/scripts/tansu-path.sh)" LW_ROOT=$(ROOT) clients/android/build.sh test
 
 # `layout-worker preview` in headless Chromium (installed when missing); keeps the screenshot in .run/preview.png.
 test-browser: build

@@ -38,6 +38,10 @@ import Testing
         var renderer: [UInt8]? = nil
         var invalid = 0, wrong = 0
         var counts = (reloadsAll: 0, sectionReloads: 0, sectionMoves: 0, itemMoves: 0, itemReloads: 0, replaced: 0)
+        // The Android kit is held to the same change sets: with LW_RANDOM_CHANGE_SETS set, each change set and its
+        // target are written there, a line each (clients/android's RandomChangeSetsTest reads them).
+        let export = ProcessInfo.processInfo.environment["LW_RANDOM_CHANGE_SETS"]
+        var exported: [UInt8] = []
         for n in 0..<10_000 {
             // Every 500 change sets, a fresh page: change sets from empty too.
             let old: RecordModel? = n % 500 == 0 ? nil : current
@@ -49,6 +53,7 @@ import Testing
             if old == nil { renderer = nil; shown = CollectionSnapshot(sections: []) }
             renderer = try applier.apply(cs.bytes, to: renderer)
             #expect(renderer == bytes)
+            if export != nil { exported += cs.bytes + [0x0A] + bytes + [0x0A] }
             let decoded = try JSONDecoder().decode(Layout.ChangeSet.self, from: Data(cs.bytes))
             let batch = BatchUpdate(decoded)
             do {
@@ -70,6 +75,7 @@ import Testing
             current = new
         }
         #expect(invalid == 0 && wrong == 0, "\(invalid) invalid batches, \(wrong) showing other ids than the record")
+        if let export { try Data(exported).write(to: URL(fileURLWithPath: export)) }
         // Every kind of batch step occurred, duplicate-id list replaces included.
         #expect(counts.reloadsAll > 0 && counts.sectionReloads > 0 && counts.sectionMoves > 0)
         #expect(counts.itemMoves > 0 && counts.itemReloads > 0 && counts.replaced > 100)
