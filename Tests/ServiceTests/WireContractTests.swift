@@ -33,6 +33,26 @@ import Testing
         #expect(dts.contains("export declare const CHANGE_SET_MEDIA_TYPE: \"\(Wire.changeSetMediaType)\";"))
     }
 
+    /// The Android kit's `Wire.java`: its constants, and every member name it reads is one of `Wire.Key`'s.
+    @Test func theAndroidKitSaysWhatWireSays() throws {
+        let java = Fixtures.text("clients/android/src/main/java/io/layoutworker/layoutkit/Wire.java")
+        func constant(_ name: String) throws -> String {
+            let match = try #require(
+                java.firstMatch(of: try Regex("public static final (?:int|String) \(name) = ([^;]+);")),
+                "no constant \(name) in Wire.java")
+            return String(try #require(match.output[1].substring))
+        }
+        #expect(try constant("FORMAT_VERSION") == String(Wire.formatVersion))
+        #expect(try constant("CHANGE_SET_KIND") == "\"\(Wire.changeSetKind)\"")
+        #expect(try constant("RECORD_MEDIA_TYPE") == "\"\(Wire.recordMediaType)\"")
+        #expect(try constant("CHANGE_SET_MEDIA_TYPE") == "\"\(Wire.changeSetMediaType)\"")
+        let known = Set(Wire.Key.all.map { "\($0)" })
+        let keys = java.matches(of: /public static final String [A-Z_]+ = "([A-Za-z]+)";/).map { String($0.output.1) }
+        let names = keys.filter { !$0.contains("/") && $0 != Wire.changeSetKind }
+        #expect(names.count >= 40, "\(names)")
+        #expect(names.filter { !known.contains($0) }.isEmpty, "not wire keys: \(names.filter { !known.contains($0) })")
+    }
+
     @Test func theSchemasSayWhatWireSays() throws {
         func properties(_ schema: String) throws -> [String: Any] {
             let data = Fixtures.bytes("schemas/\(schema)")

@@ -2,7 +2,7 @@ package io.layoutworker.layoutkit;
 
 /**
  * What records, change sets and the gateway agree on: the same names as LayoutKit's {@code Wire} (Swift) and the
- * web client's wire module. {@code make test} checks these values against the Swift kit's.
+ * web client's wire module; {@code WireContractTests.theAndroidKitSaysWhatWireSays} checks them against LayoutKit's.
  */
 public final class Wire {
     private Wire() {}
