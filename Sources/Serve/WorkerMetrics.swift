@@ -88,8 +88,9 @@ public final class WorkerMetrics: DeliveryMetrics {
         }
     }
 
-    /// A change set not made: `no-page-key`, `redelivered` (an input at or before its page's position) or
-    /// `state-not-stored` (the latest layout it waited for was refused).
+    /// A change set not made: `no-page-key`, `redelivered` (an input at or before its page's position),
+    /// `unchanged` (the page's layout but for `source`) or `state-not-stored` (the latest layout it waited for was
+    /// refused).
     func changeSetSkipped(reason: String) { counter(MetricCatalog.changeSetsSkipped, [("reason", reason)]).increment() }
 
     func store(bytes: Int, layouts: Int, evictions: Int) {
