@@ -185,6 +185,7 @@ public struct GatewayFeed: Sendable {
         }
         book.attach(store)
         do {
+            try forgetReplacedTopics(store, latest, latestPartitions, changes, changePartitions)
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
             let latestCheckpoints = try latestPartitions.map {
                 ($0, try store.checkpoint(topic: settings.stateTopic, partition: $0))
@@ -227,6 +228,33 @@ public struct GatewayFeed: Sendable {
             throw error
         } catch {
             throw KafkaError(code: -1, name: PageStoreError.name, message: "\(error)", isFatal: true)
+        }
+    }
+
+    /// A topic deleted and created again under its name (its id differs from the one the store recorded) is
+    /// another topic: for the latest-layout topic every page and checkpoint is forgotten (all came from it) and it is
+    /// read from the beginning; for the change-set topic its checkpoints are, and it is read from its end. The log
+    /// names each partition and says why.
+    private func forgetReplacedTopics(
+        _ store: PageStore, _ latest: TopicRangeReader, _ latestPartitions: [Int32], _ changes: TopicRangeReader,
+        _ changePartitions: [Int32]
+    ) throws {
+        let topics = [
+            (latest, latestPartitions, PageStore.Forgetting.everything, "read again from the beginning"),
+            (changes, changePartitions, .checkpoints(changePartitions), "read from its end"),
+        ]
+        for (reader, partitions, forgetting, how) in topics {
+            guard case .replaced(let was, let now) = try store.check(topic: reader.topic, id: try reader.topicID())
+            else { continue }
+            for p in partitions {
+                logger.warning(
+                    "page store partition \(how): its topic was created again",
+                    metadata: [
+                        "topic": "\(reader.topic)", "partition": "\(p)", "topic-id-was": "\(was)",
+                        "topic-id": "\(now)",
+                    ])
+            }
+            try store.forget(forgetting, recording: reader.topic, id: now)
         }
     }
 

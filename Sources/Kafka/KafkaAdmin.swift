@@ -75,6 +75,30 @@ public final class KafkaAdmin {
         return results
     }
 
+    /// Deletes topics; returns each topic's error (nil when deleted).
+    public func deleteTopics(_ names: [String], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: KafkaError?] {
+        var list: [OpaquePointer?] = names.map { rd_kafka_DeleteTopic_new($0) }
+        defer { list.forEach { rd_kafka_DeleteTopic_destroy($0) } }
+        let event = try request(RD_KAFKA_ADMIN_OP_DELETETOPICS, timeoutMs: timeoutMs) { options, queue in
+            list.withUnsafeMutableBufferPointer {
+                rd_kafka_DeleteTopics(handle, $0.baseAddress, $0.count, options, queue)
+            }
+        }
+        defer { rd_kafka_event_destroy(event) }
+        var results: [String: KafkaError?] = [:]
+        guard let result = rd_kafka_event_DeleteTopics_result(event) else { return results }
+        var count = 0
+        guard let topics = rd_kafka_DeleteTopics_result_topics(result, &count) else { return results }
+        for i in 0..<count {
+            let r = topics[i]
+            let e = rd_kafka_topic_result_error(r)
+            results[String(cString: rd_kafka_topic_result_name(r))] =
+                e == RD_KAFKA_RESP_ERR_NO_ERROR
+                ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
+        }
+        return results
+    }
+
     /// A consumer group's state (e.g. `Stable`, `Empty`) and member count, as the broker describes it.
     public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (
         state: String, members: Int
@@ -105,32 +129,16 @@ public final class KafkaAdmin {
         return (state, Int(rd_kafka_ConsumerGroupDescription_member_count(description)))
     }
 
-    /// Runs one admin request of kind `op`: `send` starts it with its options (`timeoutMs` for the request and
-    /// the operation) and a queue of its own; returns the answer's event (the caller destroys it), its
-    /// request-level error thrown.
+    /// Runs one admin request of kind `op` (`AdminRequest.run` on this client).
     private func request(
         _ op: rd_kafka_admin_op_t, timeoutMs: Int32, send: (OpaquePointer?, OpaquePointer) -> Void
     ) throws(KafkaError) -> OpaquePointer {
-        var errstr = [CChar](repeating: 0, count: 512)
-        let queue = rd_kafka_queue_new(handle)!
-        defer { rd_kafka_queue_destroy(queue) }
-        let options = rd_kafka_AdminOptions_new(handle, op)
-        defer { rd_kafka_AdminOptions_destroy(options) }
-        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, &errstr, errstr.count)
-        if op == RD_KAFKA_ADMIN_OP_CREATETOPICS {
-            _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
-        }
-        send(options, queue)
-        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
-            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
-        }
-        let err = rd_kafka_event_error(event)
-        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            let message = rd_kafka_event_error_string(event).map { String(cString: $0) }
-            rd_kafka_event_destroy(event)
-            throw KafkaError(err, message: message)
-        }
-        return event
+        try AdminRequest.run(handle, op, timeoutMs: timeoutMs, send: send)
+    }
+
+    /// Each topic's id (KIP-516) as the brokers describe it; topics without one are left out.
+    public func topicIDs(_ topics: [String], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: String] {
+        try AdminRequest.topicIDs(handle, topics, timeoutMs: timeoutMs)
     }
 
     /// The number of partitions of `topic`, or nil when the broker does not know it.

@@ -127,6 +127,16 @@ public final class TopicRangeReader {
     /// The cluster's id, nil when no broker answers in time.
     public func clusterID(timeoutMs: Int32 = 5_000) -> String? { consumer.clusterID(timeoutMs: timeoutMs) }
 
+    /// The topic's id (KIP-516), or nil when the brokers give none (or cannot describe topics): it tells a topic
+    /// from one deleted and created again under the same name. Only a retriable error is thrown.
+    public func topicID(timeoutMs: Int32 = 10_000) throws(KafkaError) -> String? {
+        do {
+            return try consumer.topicIDs([topic], timeoutMs: timeoutMs)[topic]
+        } catch  where !error.isRetriable {
+            return nil
+        }
+    }
+
     /// The broker's answer for the first offset of `partition` whose timestamp is at or after `time` (ms); nil when
     /// there is none. Check it against the records (`TimeLookup` in replay does).
     public func offset(atOrAfter time: Int64, partition: Int32) throws(KafkaError) -> Int64? {

@@ -54,6 +54,7 @@ public final class StateLoader {
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
         let reader = try openReader()
+        if let disk = pages.disk { try forgetIfReplaced(reader, disk, partitions, &loaded) }
         var checkpoints: [TopicPartition: Int64] = [:]
         for input in partitions {
             checkpoints[input] = try storeRead { () throws(PageStoreError) in
@@ -92,6 +93,32 @@ public final class StateLoader {
         try reader.read([])
         loaded.seconds = (ContinuousClock.now - start) / .seconds(1)
         return loaded
+    }
+
+    /// When the latest-layout topic is not the one the store was filled from (deleted and created again under its
+    /// name: its id differs), every page and checkpoint of the store is forgotten, since all came from the old
+    /// topic, and the partitions are read from the beginning; the log names each and says why.
+    private func forgetIfReplaced(
+        _ reader: TopicRangeReader, _ disk: PageStore, _ partitions: [TopicPartition], _ loaded: inout Loaded
+    ) throws(KafkaError) {
+        let id = try reader.topicID()
+        guard
+            case .replaced(let was, let now) = try storeRead({ () throws(PageStoreError) in
+                try disk.check(topic: settings.stateTopic, id: id)
+            })
+        else { return }
+        for input in partitions {
+            logger.warning(
+                "page store partition read again from the beginning: its latest-layout topic was created again",
+                metadata: [
+                    "partition": .string(input.description), "topic": .string(settings.stateTopic),
+                    "topic-id-was": .string(was), "topic-id": .string(now),
+                ])
+        }
+        loaded.rebuiltPartitions += partitions.count
+        try storeRead { () throws(PageStoreError) in
+            try disk.forget(.everything, recording: settings.stateTopic, id: now)
+        }
     }
 
     /// The low watermark and the end (as a fetch finds it) of each latest-layout partition.

@@ -104,7 +104,7 @@ public final class PageStore: Sendable {
     /// Closes the store (reads and writes after it fail); it also closes when the last reference goes.
     public func close() { database.withLock { $0 = nil } }
 
-    private func db() throws(PageStoreError) -> RocksDatabase {
+    func db() throws(PageStoreError) -> RocksDatabase {
         guard let db = database.withLock({ $0 }) else {
             throw PageStoreError(path: path, operation: "use", message: "the store is closed")
         }

@@ -158,6 +158,18 @@ final class TestBroker {
         for (name, error) in results { if let error { throw TestBrokerError("create \(name): \(error)") } }
     }
 
+    /// Deletes topics (an operator resetting them), then waits until the cluster no longer lists them.
+    func deleteTopics(_ names: [String]) throws {
+        let admin = try KafkaAdmin(configuration: configuration)
+        for (name, error) in try admin.deleteTopics(names) {
+            if let error { throw TestBrokerError("delete \(name): \(error)") }
+        }
+        let gone = waitUntil(seconds: 20, every: 0.1) {
+            names.allSatisfy { (try? admin.partitionCount(topic: $0, timeoutMs: 2_000)) == .some(nil) }
+        }
+        if !gone { throw TestBrokerError("\(names) still listed 20 s after they were deleted") }
+    }
+
     /// Produces messages one batch per call and waits for every acknowledgement.
     func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil) throws {
         try produce(topic, messages.map { (key: $0.key, value: $0.value, headers: []) }, partition: partition)

@@ -1,0 +1,71 @@
+import CRdKafka
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One admin request on a client handle (the admin client's, or a consumer's: librdkafka takes admin requests on
+/// any handle). `send` starts it with its options (`timeoutMs` for the request and, for topic creation, the
+/// operation) and a queue of its own; returns the answer's event (the caller destroys it), its request-level error
+/// thrown.
+enum AdminRequest {
+    static func run(
+        _ handle: OpaquePointer, _ op: rd_kafka_admin_op_t, timeoutMs: Int32,
+        send: (OpaquePointer?, OpaquePointer) -> Void
+    ) throws(KafkaError) -> OpaquePointer {
+        var errstr = [CChar](repeating: 0, count: 512)
+        let queue = rd_kafka_queue_new(handle)!
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle, op)
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, &errstr, errstr.count)
+        if op == RD_KAFKA_ADMIN_OP_CREATETOPICS {
+            _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, &errstr, errstr.count)
+        }
+        send(options, queue)
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 5_000) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT)
+        }
+        let err = rd_kafka_event_error(event)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let message = rd_kafka_event_error_string(event).map { String(cString: $0) }
+            rd_kafka_event_destroy(event)
+            throw KafkaError(err, message: message)
+        }
+        return event
+    }
+
+    /// Each of `topics`' id (KIP-516) as the brokers describe it, base64 as Kafka's tools print it; a topic the
+    /// brokers give no id for (an all-zero one) or do not know is left out.
+    static func topicIDs(_ handle: OpaquePointer, _ topics: [String], timeoutMs: Int32) throws(KafkaError)
+        -> [String: String]
+    {
+        guard !topics.isEmpty else { return [:] }
+        let names = topics.map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        var pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
+        let collection = pointers.withUnsafeMutableBufferPointer {
+            rd_kafka_TopicCollection_of_topic_names($0.baseAddress, $0.count)
+        }
+        defer { rd_kafka_TopicCollection_destroy(collection) }
+        let event = try run(handle, RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, timeoutMs: timeoutMs) { options, queue in
+            rd_kafka_DescribeTopics(handle, collection, options, queue)
+        }
+        defer { rd_kafka_event_destroy(event) }
+        var ids: [String: String] = [:]
+        guard let result = rd_kafka_event_DescribeTopics_result(event) else { return ids }
+        var count = 0
+        guard let list = rd_kafka_DescribeTopics_result_topics(result, &count) else { return ids }
+        for i in 0..<count {
+            guard let description = list[i], rd_kafka_TopicDescription_error(description) == nil,
+                let uuid = rd_kafka_TopicDescription_topic_id(description),
+                rd_kafka_Uuid_most_significant_bits(uuid) != 0 || rd_kafka_Uuid_least_significant_bits(uuid) != 0,
+                let text = rd_kafka_Uuid_base64str(uuid)
+            else { continue }
+            ids[String(cString: rd_kafka_TopicDescription_name(description))] = String(cString: text)
+        }
+        return ids
+    }
+}
