@@ -203,7 +203,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "Serve", "PageState", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping",
-                "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway",
+                "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
                 "AttributeCarrying",

@@ -58,6 +58,9 @@ struct GatewayCommand: AsyncParsableCommand {
         let dir =
             try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
         settings.stateDirectory = dir == "off" ? nil : dir
+        // The page store's directory is this process's alone, from before it reads a topic to its exit.
+        let storeLock = try settings.stateDirectory.map(PageStoreOwner.take)
+        defer { withExtendedLifetime(storeLock) {} }
         let logger = resolved.logger
         let (host, opsHost) = (settings.host, settings.opsHost)
         let shown: @Sendable (String) -> String = { h in h == "0.0.0.0" ? "127.0.0.1" : h.contains(":") ? "[\(h)]" : h }

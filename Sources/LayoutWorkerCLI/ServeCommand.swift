@@ -79,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
         serve.consumerProperties = consumerProperties
         serve.producerProperties = producerProperties
         serve.changes = try changeSettings(sources)
+        // The page store's directory is this process's alone, from before it joins the group to its exit.
+        let storeLock = try serve.changes?.stateDirectory.map(PageStoreOwner.take)
+        defer { withExtendedLifetime(storeLock) {} }
 
         let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
         let watchSeconds = try sources.read(SettingTable.configWatchSeconds, configWatchSeconds)
