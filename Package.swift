@@ -286,9 +286,10 @@ let package = Package(
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "Serve", "PageState", "Delivery", "Kafka", "LayoutCompiler", "TestSupport",
+                "Serve", "PageState", "Delivery", "Kafka", "LayoutCompiler", "TestSupport", "Ops",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(

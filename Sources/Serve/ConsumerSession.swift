@@ -243,7 +243,7 @@ final class ConsumerSession {
         assigned.remove(p)
         revokedDuringPoll.insert(p)
         lastSettledTimestamp[p] = nil
-        metrics.uncommitted(topic: p.topic, partition: p.partition, messages: 0, seconds: 0)
+        metrics.partitionGone(topic: p.topic, partition: p.partition)
         if let next = tracker.nextOffset(p), next != tracker.committedOffset(p) {
             logger.warning(
                 "revoked before the commit was confirmed; resuming at \(next) if the partition comes back",

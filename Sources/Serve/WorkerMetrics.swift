@@ -165,6 +165,18 @@ public final class WorkerMetrics: DeliveryMetrics {
         gauge(MetricCatalog.uncommittedSeconds, labels).record(seconds)
     }
 
+    /// A partition this worker no longer owns: its per-partition series go from `/metrics` (a lag of 0 left behind
+    /// would say it is caught up on a partition nobody may be reading).
+    func partitionGone(topic: String, partition: Int32) {
+        let labels = [("topic", topic), ("partition", String(partition))]
+        for family in [
+            MetricCatalog.lag, MetricCatalog.lagSeconds, MetricCatalog.uncommitted, MetricCatalog.uncommittedSeconds,
+            MetricCatalog.pageStoreCheckpointLag,
+        ] {
+            gauge(family, labels).destroy()
+        }
+    }
+
     func ready(_ ready: Bool) { gauge(MetricCatalog.ready).record(ready ? 1 : 0) }
 
     /// The config in use is `hash` (and no longer `previous`).
