@@ -34,9 +34,12 @@ int main(int argc, char **argv) {
   char err[512];
   int failed = 0;
   rd_kafka_conf_t *conf = rd_kafka_conf_new();
+  // As many producers of a latest-layout topic are set up: lz4, 20 ms linger (BENCH_COMPRESSION=none to compare).
+  const char *compression = getenv("BENCH_COMPRESSION") ? getenv("BENCH_COMPRESSION") : "lz4";
   const char *settings[][2] = {{"bootstrap.servers", argv[1]}, {"linger.ms", "20"},
                                {"batch.size", "4000000"},      {"message.max.bytes", "16777216"},
-                               {"queue.buffering.max.kbytes", "1048576"}, {"acks", "all"}};
+                               {"queue.buffering.max.kbytes", "1048576"}, {"acks", "all"},
+                               {"compression.type", compression}};
   for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
     if (rd_kafka_conf_set(conf, settings[i][0], settings[i][1], err, sizeof err) != RD_KAFKA_CONF_OK) {
       fprintf(stderr, "%s\n", err);

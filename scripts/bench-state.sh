@@ -2,8 +2,8 @@
 # `make bench-state` (and the end of `make bench-e2e`): the page store at a real site's size, on the test broker,
 # loopback only, release build. For 100,000 pages of the 45 KB sample record and 1,000,000 pages of a 2 KB one
 # (PAGES_LARGE / PAGES_SMALL change the counts), each on a fresh broker:
-#   gateway: start to ready with an empty store (every page read from the topic) and with the warm store (only
-#            what its checkpoints miss), GET p50/p99 and requests/s for random keys with memory for 5% of the
+#   gateway: start to ready with an empty store (every page read from the topic) and its peak RSS meanwhile, and
+#            with the warm store (only what its checkpoints miss), GET p50/p99 and requests/s for random keys with memory for 5% of the
 #            pages (wrk, 2 threads, 16 connections, 15 s), RSS after the GETs and at its peak (the catch-up),
 #            store bytes on disk per page;
 #   worker:  assignment to its first record with an empty store and with the warm store (the log's elapsed-ms),
@@ -60,7 +60,7 @@ serve_once() {
   local dir="$1" log="$work/serve.log"
   /usr/bin/time -f "%M" -o "$work/serve.rss" "$bin" serve --brokers "$broker" --input s-in --output s-out \
     --dead-letter s-dlq --group s-group --changes-topic s-changes --state-topic s-latest --state-dir "$dir" \
-    --stop-after 1 --http off --log-format json --consumer-property session.timeout.ms=2000 \
+    --stop-after 1 --http off --log-format json --state-max-bytes "$held" --consumer-property session.timeout.ms=2000 \
     --consumer-property heartbeat.interval.ms=300 --consumer-property fetch.wait.max.ms=10 2> "$log"
   echo "$(grep '"message":"stopped"' "$log" | grep -o '"elapsed-ms":[0-9]*' | cut -d: -f2)" \
     "$(grep -o '"messages-read":[0-9]*' "$log" | tail -n1 | cut -d: -f2)" "$(cat "$work/serve.rss")"
@@ -83,6 +83,7 @@ for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-10
   rm -rf "$work/gw-store"
   start_gateway "$work/gw-store" "$held"
   cold_s="$gw_ready_s"; cold_read="$(caught_up_read)"
+  cold_peak_mb="$(( $(rss_kb "$gw_pid" VmHWM) / 1024 ))"
   cat > "$work/random.lua" <<LUA
 math.randomseed(7)
 request = function()
@@ -105,14 +106,17 @@ LUA
   "$bin" produce --brokers "$broker" --topic s-in --key page-0000002 "$sample" >/dev/null
   read -r w_warm_ms w_warm_read w_warm_rss <<< "$(serve_once "$work/worker-store")"
   w_disk="$(du -sb "$work/worker-store" | cut -f1)"
-  rows+=("| $pages × $size B | $produce_s | $cold_s ($cold_read read) | $warm_s ($warm_read read) | $p50 / $p99 | $rps${non2xx:+ ($non2xx non-2xx)} | $held | $gw_rss_mb | $((disk / pages)) | $w_cold_ms ms (${w_cold_read:-0} read) | $w_warm_ms ms (${w_warm_read:-0} read) | $((w_cold_rss / 1024)) / $((w_warm_rss / 1024)) | $((w_disk / pages)) |")
+  limit_mb=$(( held / 1048576 + 150 ))
+  rows+=("| $pages × $size B | $produce_s | $cold_s ($cold_read read) | $cold_peak_mb (≤ $limit_mb: $([ "$cold_peak_mb" -le "$limit_mb" ] && echo yes || echo NO)) | $warm_s ($warm_read read) | $p50 / $p99 | $rps${non2xx:+ ($non2xx non-2xx)} | $held | $gw_rss_mb | $((disk / pages)) | $w_cold_ms ms (${w_cold_read:-0} read) | $w_warm_ms ms (${w_warm_read:-0} read) | $((w_cold_rss / 1024)) / $((w_warm_rss / 1024)) (≤ $limit_mb: $([ "$((w_cold_rss / 1024))" -le "$limit_mb" ] && echo yes || echo NO)) | $((w_disk / pages)) |")
   rm -rf "$work/gw-store" "$work/worker-store"
 done
 echo
 echo "## The page store at size (2 cores shared by broker, gateway or worker, and wrk)"
 echo
-echo "| pages | produce s | gateway ready, empty store s | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB (empty / warm) | worker disk B/page |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "Latest layouts produced with compression.type=${BENCH_COMPRESSION:-lz4}, linger.ms=20. Memory budget: --max-held-bytes (gateway) and --state-max-bytes (worker), 5% of the pages."
+echo
+echo "| pages | produce s | gateway ready, empty store s | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 echo
 echo "## Engines (scripts/bench-store-engines.sh)"

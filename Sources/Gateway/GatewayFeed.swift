@@ -69,6 +69,7 @@ public struct GatewayFeed: Sendable {
         if !fromEnd.isEmpty {
             for (p, end) in try changes.fetchedEnds(fromEnd) { starts.changes[p] = end }
         }
+        guard var read = try fillCold(latest, latestPartitions, &starts, stop: stop) else { return }
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false, ready = false
@@ -76,7 +77,6 @@ public struct GatewayFeed: Sendable {
         var flushes = Periodic(every: .milliseconds(100))
         var trims = Periodic(every: .seconds(10))
         var trimmedAt = (evictions: 0, streams: 0)
-        var read = 0
         while !stop() {
             status.beat()
             if let result = latest.next(timeoutMs: changesStarted ? 0 : 50) {
@@ -115,6 +115,31 @@ public struct GatewayFeed: Sendable {
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
         book.closeStore()
+    }
+
+    /// A cold start: latest-layout partitions without a checkpoint go straight into the page store (`ColdFill`) and
+    /// are followed from their ends; returns the messages read (nil: asked to stop). A store that cannot take them
+    /// is closed, and the feed reads them from the beginning into memory.
+    private func fillCold(
+        _ latest: TopicRangeReader, _ partitions: [Int32],
+        _ starts: inout (latest: [Int32: Int64], changes: [Int32: Int64]),
+        stop: () -> Bool
+    ) throws(KafkaError) -> Int? {
+        let cold = partitions.filter { starts.latest[$0] == nil }
+        guard let disk = book.disk, !cold.isEmpty else { return 0 }
+        switch try ColdFill(reader: latest, store: disk, logger: logger).run(cold, beat: status.beat, stop: stop) {
+        case .filled(let ends, let messages):
+            starts.latest.merge(ends) { $1 }
+            return messages
+        case .stopped:
+            return nil
+        case .storeFailed(let error):
+            book.closeStore()
+            status.setPageStoreProblem(
+                "page store writes fail (\(error.description)); pages past --max-held-bytes are let go")
+            logger.error("page store off; working from memory", metadata: ["error": "\(error.description)"])
+            return 0
+        }
     }
 
     /// Pages the memory cache lets go, and connections that open and close (each leaves the request it parsed, its
@@ -185,7 +210,8 @@ public struct GatewayFeed: Sendable {
         }
         book.attach(store)
         do {
-            try forgetReplacedTopics(store, latest, latestPartitions, changes, changePartitions)
+            try ReplacedTopics.forget(
+                in: store, latest: (latest, latestPartitions), changes: (changes, changePartitions), logger: logger)
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
             let latestCheckpoints = try latestPartitions.map {
                 ($0, try store.checkpoint(topic: settings.stateTopic, partition: $0))
@@ -228,33 +254,6 @@ public struct GatewayFeed: Sendable {
             throw error
         } catch {
             throw KafkaError(code: -1, name: PageStoreError.name, message: "\(error)", isFatal: true)
-        }
-    }
-
-    /// A topic deleted and created again under its name (its id differs from the one the store recorded) is
-    /// another topic: for the latest-layout topic every page and checkpoint is forgotten (all came from it) and it is
-    /// read from the beginning; for the change-set topic its checkpoints are, and it is read from its end. The log
-    /// names each partition and says why.
-    private func forgetReplacedTopics(
-        _ store: PageStore, _ latest: TopicRangeReader, _ latestPartitions: [Int32], _ changes: TopicRangeReader,
-        _ changePartitions: [Int32]
-    ) throws {
-        let topics = [
-            (latest, latestPartitions, PageStore.Forgetting.everything, "read again from the beginning"),
-            (changes, changePartitions, .checkpoints(changePartitions), "read from its end"),
-        ]
-        for (reader, partitions, forgetting, how) in topics {
-            guard case .replaced(let was, let now) = try store.check(topic: reader.topic, id: try reader.topicID())
-            else { continue }
-            for p in partitions {
-                logger.warning(
-                    "page store partition \(how): its topic was created again",
-                    metadata: [
-                        "topic": "\(reader.topic)", "partition": "\(p)", "topic-id-was": "\(was)",
-                        "topic-id": "\(now)",
-                    ])
-            }
-            try store.forget(forgetting, recording: reader.topic, id: now)
         }
     }
 

@@ -38,11 +38,12 @@ enum AdminRequest {
     }
 
     /// Each of `topics`' id (KIP-516) as the brokers describe it, base64 as Kafka's tools print it; a topic the
-    /// brokers give no id for (an all-zero one) or do not know is left out.
+    /// brokers give no id for (an all-zero one, or a cluster without a controller to ask) or do not know is left
+    /// out.
     static func topicIDs(_ handle: OpaquePointer, _ topics: [String], timeoutMs: Int32) throws(KafkaError)
         -> [String: String]
     {
-        guard !topics.isEmpty else { return [:] }
+        guard !topics.isEmpty, try hasController(handle, timeoutMs: timeoutMs) else { return [:] }
         let names = topics.map { strdup($0) }
         defer { names.forEach { free($0) } }
         var pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
@@ -67,5 +68,18 @@ enum AdminRequest {
             ids[String(cString: rd_kafka_TopicDescription_name(description))] = String(cString: text)
         }
         return ids
+    }
+
+    /// Whether the cluster's metadata names a controller among its brokers (DescribeTopics goes to it; librdkafka's
+    /// mock cluster names broker 0, which it does not have). Without metadata within `timeoutMs`, a retriable
+    /// timeout.
+    private static func hasController(_ handle: OpaquePointer, timeoutMs: Int32) throws(KafkaError) -> Bool {
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let err = rd_kafka_metadata(handle, 0, nil, &metadata, timeoutMs)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(err) }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        let controller = rd_kafka_controllerid(handle, 0)
+        return controller >= 0
+            && (0..<Int(metadata.pointee.broker_cnt)).contains { metadata.pointee.brokers[$0].id == controller }
     }
 }

@@ -14,7 +14,7 @@ extension PageStore {
     /// has none for it. A replaced topic's new id is recorded by `forget(_:recording:)`, once its pages are gone.
     public func check(topic: String, id: String?) throws(PageStoreError) -> TopicCheck {
         let db = try db()
-        let key = Self.topicKey(topic)
+        let key = PageStoreKeys.topicKey(topic)
         let recorded = try db.get(key).map { String(decoding: $0, as: UTF8.self) }
         guard let id else { return .same }
         guard let recorded else {
@@ -39,13 +39,11 @@ extension PageStore {
         switch what {
         case .everything:
             for prefix in [[UInt8(ascii: "p")], [UInt8(ascii: "c")]] {
-                try db.deleteRange(from: prefix, to: Self.successor(of: prefix))
+                try db.deleteRange(from: prefix, to: PageStoreKeys.successor(of: prefix))
             }
         case .checkpoints(let partitions):
-            try db.write(partitions.map { (Self.checkpointKey(topic, $0), nil) })
+            try db.write(partitions.map { (PageStoreKeys.checkpointKey(topic, $0), nil) })
         }
-        try db.write([(Self.topicKey(topic), Array(id.utf8))])
+        try db.write([(PageStoreKeys.topicKey(topic), Array(id.utf8))])
     }
-
-    static func topicKey(_ topic: String) -> [UInt8] { [UInt8(ascii: "t")] + Array(topic.utf8) }
 }

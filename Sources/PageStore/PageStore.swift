@@ -77,7 +77,7 @@ public final class PageStore: Sendable {
             try RocksDatabase.destroy(path: directory)
             database = try RocksDatabase(path: directory, blockCacheBytes: blockCacheBytes)
         }
-        let stored = try database.get(Self.identityKey).map { String(decoding: $0, as: UTF8.self) }
+        let stored = try database.get(PageStoreKeys.identityKey).map { String(decoding: $0, as: UTF8.self) }
         guard let identity else {
             return (PageStore(path: directory, database: database), stored == nil ? .created : .reopened)
         }
@@ -89,7 +89,7 @@ public final class PageStore: Sendable {
             database = try Self.recreate(database, directory, blockCacheBytes)
         }
         let opening: Opening = rebuilt.map { .rebuilt(reason: $0) } ?? (stored == nil ? .created : .reopened)
-        if stored != identity { try database.write([(Self.identityKey, Array(identity.utf8))]) }
+        if stored != identity { try database.write([(PageStoreKeys.identityKey, Array(identity.utf8))]) }
         return (PageStore(path: directory, database: database), opening)
     }
 
@@ -116,7 +116,7 @@ public final class PageStore: Sendable {
     /// The page stored under `key` in `scope`; nil when there is none (or its bytes cannot be read: counted in
     /// `unreadable`, and the page is taken as unknown).
     public func page(_ key: String, in scope: Scope) throws(PageStoreError) -> StoredPage? {
-        guard let bytes = try db().get(Self.pageKey(scope, key)) else { return nil }
+        guard let bytes = try db().get(PageStoreKeys.pageKey(scope, key)) else { return nil }
         guard let page = StoredPage(encoded: bytes) else {
             unreadableCount.add(1, ordering: .relaxed)
             return nil
@@ -124,37 +124,43 @@ public final class PageStore: Sendable {
         return page
     }
 
-    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all.
-    public func write(_ batch: Batch) throws(PageStoreError) {
+    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all. `logged: false` (a
+    /// catch-up: several times faster) skips the write-ahead log: a process that dies before `persist()` loses the
+    /// batch with every later one, its checkpoints with its pages, so what was lost is read from the topic again.
+    /// Call `persist()` before the next logged write.
+    public func write(_ batch: Batch, logged: Bool = true) throws(PageStoreError) {
         guard !batch.isEmpty else { return }
         var writes: [(key: [UInt8], value: [UInt8]?)] = []
         writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
-        for p in batch.pages { writes.append((Self.pageKey(p.scope, p.key), p.page?.encoded)) }
+        for p in batch.pages { writes.append((PageStoreKeys.pageKey(p.scope, p.key), p.page?.encoded)) }
         for c in batch.checkpoints {
             var value: [UInt8] = []
             value.appendLittleEndian(UInt64(bitPattern: c.offset))
-            writes.append((Self.checkpointKey(c.topic, c.partition), value))
+            writes.append((PageStoreKeys.checkpointKey(c.topic, c.partition), value))
         }
-        try db().write(writes)
+        try db().write(writes, logged: logged)
     }
+
+    /// Makes every unlogged write durable (RocksDB writes what it holds in memory to table files and waits).
+    public func persist() throws(PageStoreError) { try db().flush() }
 
     /// Deletes every page of `scope` and the checkpoint of `topic`'s `partition` (a rebuild from the topic follows).
     public func removeScope(_ scope: Scope, checkpoint topic: String, partition: Int32) throws(PageStoreError) {
         let db = try db()
-        let prefix = Self.scopePrefix(scope)
-        try db.deleteRange(from: prefix, to: Self.successor(of: prefix))
-        try db.write([(Self.checkpointKey(topic, partition), nil)])
+        let prefix = PageStoreKeys.scopePrefix(scope)
+        try db.deleteRange(from: prefix, to: PageStoreKeys.successor(of: prefix))
+        try db.write([(PageStoreKeys.checkpointKey(topic, partition), nil)])
     }
 
     /// Deletes these checkpoints (what they covered is read again).
     public func removeCheckpoints(_ list: [(topic: String, partition: Int32)]) throws(PageStoreError) {
-        try db().write(list.map { (Self.checkpointKey($0.topic, $0.partition), nil) })
+        try db().write(list.map { (PageStoreKeys.checkpointKey($0.topic, $0.partition), nil) })
     }
 
     /// Every page of `scope`, in key order (tests and tools; a scan reads the whole scope).
     public func pages(in scope: Scope) throws(PageStoreError) -> [(key: String, page: StoredPage)] {
         var out: [(key: String, page: StoredPage)] = []
-        let prefix = Self.scopePrefix(scope)
+        let prefix = PageStoreKeys.scopePrefix(scope)
         try db().scan(prefix: prefix) { key, value in
             if let page = StoredPage(encoded: value) {
                 out.append((String(decoding: key[prefix.count...], as: UTF8.self), page))
@@ -174,7 +180,7 @@ public final class PageStore: Sendable {
 
     /// The next offset of `topic`'s `partition` the store has not taken in; nil when it has none.
     public func checkpoint(topic: String, partition: Int32) throws(PageStoreError) -> Int64? {
-        guard let bytes = try db().get(Self.checkpointKey(topic, partition)) else { return nil }
+        guard let bytes = try db().get(PageStoreKeys.checkpointKey(topic, partition)) else { return nil }
         var r = ByteReader(bytes)
         return r.integer(UInt64.self).map { Int64(bitPattern: $0) }
     }
@@ -197,40 +203,6 @@ public final class PageStore: Sendable {
 
     /// Stored pages whose bytes could not be read (taken as unknown).
     public var unreadable: Int { unreadableCount.load(ordering: .relaxed) }
-
-    // MARK: Keys
-
-    static let identityKey: [UInt8] = [UInt8(ascii: "i")]
-
-    static func scopePrefix(_ scope: Scope) -> [UInt8] {
-        var key: [UInt8] = [UInt8(ascii: "p")]
-        key.appendBigEndian(UInt16(scope.bytes.count))
-        key += scope.bytes
-        return key
-    }
-
-    static func pageKey(_ scope: Scope, _ page: String) -> [UInt8] { scopePrefix(scope) + Array(page.utf8) }
-
-    static func checkpointKey(_ topic: String, _ partition: Int32) -> [UInt8] {
-        var key: [UInt8] = [UInt8(ascii: "c")]
-        key.appendBigEndian(UInt16(truncatingIfNeeded: topic.utf8.count))
-        key += topic.utf8
-        key.appendBigEndian(UInt32(bitPattern: partition))
-        return key
-    }
-
-    /// The first key after every key starting with `prefix`.
-    static func successor(of prefix: [UInt8]) -> [UInt8] {
-        var end = prefix
-        while let last = end.last {
-            if last < 0xFF {
-                end[end.count - 1] = last + 1
-                return end
-            }
-            end.removeLast()
-        }
-        return [0xFF]
-    }
 }
 
 extension RocksDatabase {

@@ -23,30 +23,23 @@ public final class PageStoreLock: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Takes `directory` (made when missing) for this process; throws when another process holds it, or when it
-    /// cannot be used.
-    public static func take(directory: String) throws(PageStoreError) -> PageStoreLock {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw PageStoreError(path: directory, operation: "create the directory", message: "\(error)")
-        }
+    /// Takes `directory` (made when missing) for this process. Throws when another process holds it; returns nil when
+    /// the directory cannot be used at all (not writable, a file in its place): opening the store then fails the same
+    /// way, and the command works from memory and says so, as it does for any store it cannot open.
+    public static func take(directory: String) throws(PageStoreError) -> PageStoreLock? {
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil
+        else { return nil }
         let path = directory + "/owner.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw PageStoreError(path: directory, operation: "open \(path)", message: String(cString: strerror(errno)))
-        }
+        guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             var holder = [UInt8](repeating: 0, count: 64)
             let n = pread(fd, &holder, holder.count, 0)
             close(fd)
-            guard reason == EWOULDBLOCK else {
-                throw PageStoreError(
-                    path: directory, operation: "lock \(path)", message: String(cString: strerror(reason)))
-            }
-            let pid = String(decoding: holder.prefix(max(0, n)), as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines)
+            guard reason == EWOULDBLOCK else { return nil }
+            let pid = String(decoding: holder.prefix(max(0, n)), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             throw PageStoreError(
                 path: directory, operation: "take the directory",
                 message:
