@@ -144,7 +144,7 @@ let package = Package(
             name: "PageState",
             dependencies: [
                 "Kafka", "Delivery", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
-                "PageStore", "Ops",
+                "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -69,7 +69,7 @@ public struct GatewayFeed: Sendable {
         if !fromEnd.isEmpty {
             for (p, end) in try changes.fetchedEnds(fromEnd) { starts.changes[p] = end }
         }
-        guard var read = try fillCold(latest, latestPartitions, &starts, stop: stop) else { return }
+        var read = 0
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false, ready = false
@@ -115,31 +115,6 @@ public struct GatewayFeed: Sendable {
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
         book.closeStore()
-    }
-
-    /// A cold start: latest-layout partitions without a checkpoint go straight into the page store (`ColdFill`) and
-    /// are followed from their ends; returns the messages read (nil: asked to stop). A store that cannot take them
-    /// is closed, and the feed reads them from the beginning into memory.
-    private func fillCold(
-        _ latest: TopicRangeReader, _ partitions: [Int32],
-        _ starts: inout (latest: [Int32: Int64], changes: [Int32: Int64]),
-        stop: () -> Bool
-    ) throws(KafkaError) -> Int? {
-        let cold = partitions.filter { starts.latest[$0] == nil }
-        guard let disk = book.disk, !cold.isEmpty else { return 0 }
-        switch try ColdFill(reader: latest, store: disk, logger: logger).run(cold, beat: status.beat, stop: stop) {
-        case .filled(let ends, let messages):
-            starts.latest.merge(ends) { $1 }
-            return messages
-        case .stopped:
-            return nil
-        case .storeFailed(let error):
-            book.closeStore()
-            status.setPageStoreProblem(
-                "page store writes fail (\(error.description)); pages past --max-held-bytes are let go")
-            logger.error("page store off; working from memory", metadata: ["error": "\(error.description)"])
-            return 0
-        }
     }
 
     /// Pages the memory cache lets go, and connections that open and close (each leaves the request it parsed, its

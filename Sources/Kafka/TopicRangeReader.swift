@@ -161,14 +161,6 @@ public final class TopicRangeReader {
     /// Whether every range is read to its end.
     public var isDone: Bool { finished.count == ranges.count }
 
-    /// Where each range stands, for a progress line: `partition@next-offset` (`+` once finished, `?` before anything
-    /// was read).
-    public var progress: String {
-        ranges.keys.sorted().map { p in
-            "\(p)@" + (positions[p].map(String.init) ?? "?") + (finished.contains(p) ? "+" : "")
-        }.joined(separator: " ")
-    }
-
     /// The next message inside a range within `timeoutMs`; an error event (fatal or not: the caller decides); nil
     /// when nothing arrived, or what arrived was the end of a partition or past its range.
     public func next(timeoutMs: Int32) -> Result<KafkaMessage, KafkaError>? {

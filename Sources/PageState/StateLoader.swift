@@ -2,7 +2,6 @@ import Delivery
 public import Kafka
 import LayoutRecord
 public import Logging
-import Ops
 import PageStore
 
 /// Brings the pages of newly assigned input partitions up to date from the "latest layout" topic: with a page store
@@ -47,10 +46,7 @@ public final class StateLoader {
         "cluster \(cluster), latest-layout topic \(settings.stateTopic)"
     }
 
-    /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`: every
-    /// partition's range in one reading (librdkafka fetches them together), written to the page store in large
-    /// batches without its write-ahead log and made durable once at the end (`PageStore.persist`): a worker that
-    /// dies meanwhile loses what it wrote with the checkpoints that cover it, and reads it again.
+    /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`.
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(KafkaError) -> Loaded
     {
@@ -68,73 +64,35 @@ public final class StateLoader {
         // A checkpoint is checked against the partition's end as a fetch finds it; without one the watermark does.
         let checked = Set(partitions.filter { checkpoints[$0] != nil }.map(\.partition))
         let (lows, ends) = try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
-        var loading: [TopicPartition: Loading] = [:]
-        var rangeStarts: [Int32: Int64] = [:]
         for input in partitions {
             let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
             let from = try startOffset(input, checkpoint: checkpoints[input], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
-            loading[input] = Loading(
-                from: from,
-                filler: pages.disk.map {
-                    PageFiller(
-                        $0, scope: .init(topic: input.topic, partition: input.partition), checkpoint: input.topic,
-                        partition: input.partition)
-                })
-            rangeStarts[input.partition] = min(rangeStarts[input.partition] ?? from, from)
-        }
-        if !loading.isEmpty {
-            try reader.read(
-                rangeStarts.sorted { $0.key < $1.key }.map {
-                    .init(partition: $0.key, start: $0.value, stop: .partitionEnd)
-                })
-            var progress = Periodic(every: .seconds(5))
+            try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
+            var sink = PageSink(input: input, disk: pages.disk)
             while !reader.isDone && ContinuousClock.now < deadline {
-                if progress.isDue() {
-                    logger.info(
-                        "reading latest layouts",
-                        metadata: [
-                            "messages-read": .stringConvertible(loaded.messages),
-                            "partitions": .string(reader.progress),
-                        ])
-                }
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
                 case .failure(let e):
                     if e.isFatal { throw e }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    // Several input topics share the latest-layout partition of their partition number.
-                    guard let topic = m.header(OutputHeader.sourceTopic).map({ String(decoding: $0, as: UTF8.self) })
-                    else { continue }
-                    let input = TopicPartition(topic, m.partition)
-                    guard let from = loading[input]?.from, m.offset >= from else { continue }
                     loaded.messagesByPartition[input, default: 0] += 1
-                    try take(m, input: input, into: &pages, filler: &loading[input]!.filler, &loaded)
+                    try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
             }
             if !reader.isDone {
                 throw KafkaError(
                     code: -185, name: "_TIMED_OUT",
-                    message: "reading latest layouts from \(settings.stateTopic) partitions "
-                        + "\(rangeStarts.keys.sorted()) took longer than \(timeoutMs) ms")
+                    message:
+                        "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms"
+                )
             }
-            for (input, entry) in loading {
-                guard var filler = entry.filler else { continue }
-                let end = reader.position(input.partition) ?? ends[input.partition] ?? 0
-                try storeRead { () throws(PageStoreError) in try filler.finish(checkpoint: end) }
-            }
+            try sink.write(checkpoint: reader.position(input.partition) ?? end)
         }
         try reader.read([])
         loaded.seconds = (ContinuousClock.now - start) / .seconds(1)
         return loaded
-    }
-
-    /// An input partition being loaded: the first offset its pages need, and the page store's filler (nil: into
-    /// memory, without a store).
-    struct Loading {
-        var from: Int64
-        var filler: PageFiller?
     }
 
     /// When the latest-layout topic is not the one the store was filled from (deleted and created again under its
@@ -216,7 +174,7 @@ public final class StateLoader {
 
     /// One latest layout read back: to disk (batched) when there is a store, else into memory.
     private func take(
-        _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, filler: inout PageFiller?,
+        _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, sink: inout PageSink,
         _ loaded: inout Loaded
     ) throws(KafkaError) {
         guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
@@ -225,10 +183,8 @@ public final class StateLoader {
         let page = String(decoding: keyBytes, as: UTF8.self)
         let position = OutputHeader.position(of: m)
         if m.value == nil { loaded.tombstones += 1 } else { loaded.layouts += 1 }
-        if filler != nil {
-            try storeRead { () throws(PageStoreError) in
-                try filler!.add(page, StoredPage(position: position, record: m.value), through: m.offset)
-            }
+        if sink.disk != nil {
+            try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)
             return
         }
         let key = WorkerPages.Key(topic: input.topic, partition: input.partition, page: page)
@@ -253,6 +209,34 @@ public final class StateLoader {
     public func close() {
         reader?.close()
         reader = nil
+    }
+}
+
+/// Latest layouts read back, written to the page store in batches, each with the checkpoint it reaches.
+struct PageSink {
+    let input: TopicPartition
+    let disk: PageStore?
+    private var batch = PageStore.Batch()
+    private var bytes = 0
+
+    init(input: TopicPartition, disk: PageStore?) {
+        self.input = input
+        self.disk = disk
+    }
+
+    mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
+        batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
+        bytes += stored.bytes + page.utf8.count
+        if batch.pages.count >= 512 || bytes >= 16 << 20 { try write(checkpoint: offset + 1) }
+    }
+
+    /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
+    mutating func write(checkpoint: Int64) throws(KafkaError) {
+        guard let disk else { return }
+        batch.checkpoints = [(input.topic, input.partition, checkpoint)]
+        try storeRead { () throws(PageStoreError) in try disk.write(batch) }
+        batch = PageStore.Batch()
+        bytes = 0
     }
 }
 

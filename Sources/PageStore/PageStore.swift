@@ -124,11 +124,8 @@ public final class PageStore: Sendable {
         return page
     }
 
-    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all. `logged: false` (a
-    /// catch-up: several times faster) skips the write-ahead log: a process that dies before `persist()` loses the
-    /// batch with every later one, its checkpoints with its pages, so what was lost is read from the topic again.
-    /// Call `persist()` before the next logged write.
-    public func write(_ batch: Batch, logged: Bool = true) throws(PageStoreError) {
+    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all.
+    public func write(_ batch: Batch) throws(PageStoreError) {
         guard !batch.isEmpty else { return }
         var writes: [(key: [UInt8], value: [UInt8]?)] = []
         writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
@@ -138,11 +135,8 @@ public final class PageStore: Sendable {
             value.appendLittleEndian(UInt64(bitPattern: c.offset))
             writes.append((PageStoreKeys.checkpointKey(c.topic, c.partition), value))
         }
-        try db().write(writes, logged: logged)
+        try db().write(writes)
     }
-
-    /// Makes every unlogged write durable (RocksDB writes what it holds in memory to table files and waits).
-    public func persist() throws(PageStoreError) { try db().flush() }
 
     /// Deletes every page of `scope` and the checkpoint of `topic`'s `partition` (a rebuild from the topic follows).
     public func removeScope(_ scope: Scope, checkpoint topic: String, partition: Int32) throws(PageStoreError) {

@@ -10,8 +10,6 @@ final class RocksDatabase: @unchecked Sendable {
     private let cache: OpaquePointer
     private let readOptions: OpaquePointer
     private let writeOptions: OpaquePointer
-    /// Writes without the write-ahead log, for a catch-up (`write(_:logged:)`).
-    private let unloggedWriteOptions: OpaquePointer
     let path: String
 
     /// Opens (creating) the database at `path`; `blockCacheBytes` bounds RocksDB's own cache of disk blocks.
@@ -45,14 +43,12 @@ final class RocksDatabase: @unchecked Sendable {
         // Not synced per write: a process crash loses nothing (the log is in the kernel's buffers); a machine crash
         // may lose the last writes, and the checkpoint written with them goes back too, so they are read again.
         writeOptions = rocksdb_writeoptions_create()
-        unloggedWriteOptions = rocksdb_writeoptions_create()
-        rocksdb_writeoptions_disable_WAL(unloggedWriteOptions, 1)
         var error: UnsafeMutablePointer<CChar>?
         let db = rocksdb_open(options, path, &error)
         if let error {
             let text = String(cString: error)
             rocksdb_free(error)
-            Self.release(options, tableOptions, cache, readOptions, writeOptions, unloggedWriteOptions)
+            Self.release(options, tableOptions, cache, readOptions, writeOptions)
             throw PageStoreError(path: path, operation: "open", message: text)
         }
         handle = db!
@@ -72,16 +68,15 @@ final class RocksDatabase: @unchecked Sendable {
         closed = true
         guard !writeFailed.load(ordering: .acquiring) else { return }
         rocksdb_close(handle)
-        Self.release(options, tableOptions, cache, readOptions, writeOptions, unloggedWriteOptions)
+        Self.release(options, tableOptions, cache, readOptions, writeOptions)
     }
 
     private static func release(
         _ options: OpaquePointer, _ table: OpaquePointer, _ cache: OpaquePointer, _ read: OpaquePointer,
-        _ write: OpaquePointer, _ unlogged: OpaquePointer
+        _ write: OpaquePointer
     ) {
         rocksdb_readoptions_destroy(read)
         rocksdb_writeoptions_destroy(write)
-        rocksdb_writeoptions_destroy(unlogged)
         rocksdb_options_destroy(options)
         rocksdb_block_based_options_destroy(table)
         rocksdb_cache_destroy(cache)
@@ -117,9 +112,8 @@ final class RocksDatabase: @unchecked Sendable {
         }
     }
 
-    /// Writes every put and delete of `batch` atomically; unlogged (no write-ahead log) it is kept in memory until a
-    /// flush writes it to a table file, so a process that dies first loses it (atomically, with every later write).
-    func write(_ batch: [(key: [UInt8], value: [UInt8]?)], logged: Bool = true) throws(PageStoreError) {
+    /// Writes every put and delete of `batch` atomically.
+    func write(_ batch: [(key: [UInt8], value: [UInt8]?)]) throws(PageStoreError) {
         let b = rocksdb_writebatch_create()
         defer { rocksdb_writebatch_destroy(b) }
         for (key, value) in batch {
@@ -137,27 +131,17 @@ final class RocksDatabase: @unchecked Sendable {
                 }
             }
         }
-        try commit(b!, "write", logged: logged)
-    }
-
-    /// Writes what is in memory to table files and waits for it: unlogged writes are durable from then on.
-    func flush() throws(PageStoreError) {
-        let options = rocksdb_flushoptions_create()
-        defer { rocksdb_flushoptions_destroy(options) }
-        rocksdb_flushoptions_set_wait(options, 1)
-        var error: UnsafeMutablePointer<CChar>?
-        rocksdb_flush(handle, options, &error)
-        if let error { throw failure("flush", error) }
+        try commit(b!, "write")
     }
 
     /// Writes a batch, unless an earlier write failed (see `writeFailed`).
-    private func commit(_ batch: OpaquePointer, _ operation: String, logged: Bool = true) throws(PageStoreError) {
+    private func commit(_ batch: OpaquePointer, _ operation: String) throws(PageStoreError) {
         guard !writeFailed.load(ordering: .acquiring) else {
             throw PageStoreError(
                 path: path, operation: operation, message: "an earlier write failed; no more writes until a restart")
         }
         var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write(handle, logged ? writeOptions : unloggedWriteOptions, batch, &error)
+        rocksdb_write(handle, writeOptions, batch, &error)
         if let error {
             writeFailed.store(true, ordering: .releasing)
             throw failure(operation, error)
