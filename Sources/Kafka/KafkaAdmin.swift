@@ -60,15 +60,21 @@ public final class KafkaAdmin {
             }
         }
         defer { rd_kafka_event_destroy(event) }
-        var results: [String: KafkaError?] = [:]
-        guard let result = rd_kafka_event_CreateTopics_result(event) else { return results }
         var count = 0
-        guard let list = rd_kafka_CreateTopics_result_topics(result, &count) else { return results }
+        let list = rd_kafka_event_CreateTopics_result(event).flatMap { rd_kafka_CreateTopics_result_topics($0, &count) }
+        return Self.topicResults(list, count)
+    }
+
+    /// Each topic's error in an admin answer's topic results (nil: done).
+    private static func topicResults(_ list: UnsafeMutablePointer<OpaquePointer?>?, _ count: Int) -> [String:
+        KafkaError?]
+    {
+        var results: [String: KafkaError?] = [:]
+        guard let list else { return results }
         for i in 0..<count {
             let r = list[i]
-            let name = String(cString: rd_kafka_topic_result_name(r))
             let e = rd_kafka_topic_result_error(r)
-            results[name] =
+            results[String(cString: rd_kafka_topic_result_name(r))] =
                 e == RD_KAFKA_RESP_ERR_NO_ERROR
                 ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
         }
@@ -85,18 +91,11 @@ public final class KafkaAdmin {
             }
         }
         defer { rd_kafka_event_destroy(event) }
-        var results: [String: KafkaError?] = [:]
-        guard let result = rd_kafka_event_DeleteTopics_result(event) else { return results }
         var count = 0
-        guard let topics = rd_kafka_DeleteTopics_result_topics(result, &count) else { return results }
-        for i in 0..<count {
-            let r = topics[i]
-            let e = rd_kafka_topic_result_error(r)
-            results[String(cString: rd_kafka_topic_result_name(r))] =
-                e == RD_KAFKA_RESP_ERR_NO_ERROR
-                ? nil : KafkaError(e, message: rd_kafka_topic_result_error_string(r).map { String(cString: $0) })
+        let results = rd_kafka_event_DeleteTopics_result(event).flatMap {
+            rd_kafka_DeleteTopics_result_topics($0, &count)
         }
-        return results
+        return Self.topicResults(results, count)
     }
 
     /// A consumer group's state (e.g. `Stable`, `Empty`) and member count, as the broker describes it.
