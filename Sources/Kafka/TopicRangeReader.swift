@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Synchronization
 
 /// Reads ranges of one topic's partitions by assignment, never joining a consumer group, so no live group is
 /// disturbed: `replay`'s range, the latest layouts `serve` loads back, the preview following a topic, `tail`.
@@ -38,6 +40,8 @@ public final class TopicRangeReader {
     }
 
     public let topic: String
+    /// How the reader reached the cluster (its topic-id lookups use a client of their own, `topicID`).
+    let configuration: KafkaConfiguration
     let consumer: KafkaConsumer
     private var ranges: [Int32: Range] = [:]
     /// Partitions whose range is read to its end.
@@ -51,6 +55,7 @@ public final class TopicRangeReader {
     /// A reader of `topic`; `fetchWaitMs` bounds how long the broker holds a fetch for new data.
     public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
         self.topic = topic
+        self.configuration = configuration
         consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil,
             // 16 MiB prefetched at most (librdkafka's default is 64 MiB): a reader that catches up on a topic of
@@ -127,13 +132,31 @@ public final class TopicRangeReader {
     /// The cluster's id, nil when no broker answers in time.
     public func clusterID(timeoutMs: Int32 = 5_000) -> String? { consumer.clusterID(timeoutMs: timeoutMs) }
 
-    /// The topic's id (KIP-516), or nil when the brokers give none (or cannot describe topics): it tells a topic
-    /// from one deleted and created again under the same name. Only a retriable error is thrown.
+    /// The topic's id (KIP-516), or nil when the brokers give none (or cannot describe topics, or do not answer
+    /// within `timeoutMs` and 10 s more): it tells a topic from one deleted and created again under the same name.
+    /// Only a retriable error is thrown. Asked by a short-lived admin client on a thread of its own, so no answer
+    /// can hold up the caller past the deadline (the caller then checks checkpoints against the ranges alone).
     public func topicID(timeoutMs: Int32 = 10_000) throws(KafkaError) -> String? {
-        do {
-            return try consumer.topicIDs([topic], timeoutMs: timeoutMs)[topic]
-        } catch  where !error.isRetriable {
-            return nil
+        let (configuration, topic) = (self.configuration, self.topic)
+        let answer = Mutex<Result<[String: String], KafkaError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result: Result<[String: String], KafkaError>
+            do throws(KafkaError) {
+                result = .success(try KafkaAdmin(configuration: configuration).topicIDs([topic], timeoutMs: timeoutMs))
+            } catch {
+                result = .failure(error)
+            }
+            answer.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + .milliseconds(Int(timeoutMs) + 10_000)) == .success,
+            let result = answer.withLock({ $0 })
+        else { return nil }
+        switch result {
+        case .success(let ids): return ids[topic]
+        case .failure(let error) where error.isRetriable: throw error
+        case .failure: return nil
         }
     }
 
