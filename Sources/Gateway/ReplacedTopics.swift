@@ -14,8 +14,9 @@ enum ReplacedTopics {
             (latest.0, latest.1, PageStore.Forgetting.everything, "read again from the beginning"),
             (changes.0, changes.1, .checkpoints(changes.1), "read from its end"),
         ]
+        let ids = try latest.0.topicIDs([latest.0.topic, changes.0.topic])
         for (reader, partitions, forgetting, how) in topics {
-            guard case .replaced(let was, let now) = try store.check(topic: reader.topic, id: try reader.topicID())
+            guard case .replaced(let was, let now) = try store.check(topic: reader.topic, id: ids[reader.topic])
             else { continue }
             for p in partitions {
                 logger.warning(

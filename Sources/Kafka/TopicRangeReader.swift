@@ -132,31 +132,37 @@ public final class TopicRangeReader {
     /// The cluster's id, nil when no broker answers in time.
     public func clusterID(timeoutMs: Int32 = 5_000) -> String? { consumer.clusterID(timeoutMs: timeoutMs) }
 
-    /// The topic's id (KIP-516), or nil when the brokers give none (or cannot describe topics, or do not answer
-    /// within `timeoutMs` and 10 s more): it tells a topic from one deleted and created again under the same name.
-    /// Only a retriable error is thrown. Asked by a short-lived admin client on a thread of its own, so no answer
-    /// can hold up the caller past the deadline (the caller then checks checkpoints against the ranges alone).
-    public func topicID(timeoutMs: Int32 = 10_000) throws(KafkaError) -> String? {
-        let (configuration, topic) = (self.configuration, self.topic)
+    /// The topic's id (KIP-516), or nil when the brokers give none: it tells a topic from one deleted and created
+    /// again under the same name (`topicIDs`).
+    public func topicID(timeoutMs: Int32 = 5_000) throws(KafkaError) -> String? {
+        try topicIDs([topic], timeoutMs: timeoutMs)[topic]
+    }
+
+    /// The ids (KIP-516) of `topics` the brokers give, in one request; empty when they give none, cannot describe
+    /// topics, or do not answer within `timeoutMs` and 2 s more (the caller then checks checkpoints against the
+    /// ranges alone). Only a retriable error is thrown. Asked by a short-lived admin client on a thread of its own,
+    /// so no answer can hold up the caller past the deadline.
+    public func topicIDs(_ topics: [String], timeoutMs: Int32 = 5_000) throws(KafkaError) -> [String: String] {
+        let configuration = self.configuration
         let answer = Mutex<Result<[String: String], KafkaError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let result: Result<[String: String], KafkaError>
             do throws(KafkaError) {
-                result = .success(try KafkaAdmin(configuration: configuration).topicIDs([topic], timeoutMs: timeoutMs))
+                result = .success(try KafkaAdmin(configuration: configuration).topicIDs(topics, timeoutMs: timeoutMs))
             } catch {
                 result = .failure(error)
             }
             answer.withLock { $0 = result }
             done.signal()
         }
-        guard done.wait(timeout: .now() + .milliseconds(Int(timeoutMs) + 10_000)) == .success,
+        guard done.wait(timeout: .now() + .milliseconds(Int(timeoutMs) + 2_000)) == .success,
             let result = answer.withLock({ $0 })
-        else { return nil }
+        else { return [:] }
         switch result {
-        case .success(let ids): return ids[topic]
+        case .success(let ids): return ids
         case .failure(let error) where error.isRetriable: throw error
-        case .failure: return nil
+        case .failure: return [:]
         }
     }
 

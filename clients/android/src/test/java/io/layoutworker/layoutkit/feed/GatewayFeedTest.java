@@ -176,9 +176,9 @@ public class GatewayFeedTest {
         Path edited = Files.write(work.resolve("search-page-renamed.json"), renamed.getBytes(StandardCharsets.UTF_8));
         String[] samples = {page.toString(), edited.toString(), page.toString()};
         run(bin, "produce", "--brokers", brokers, "--topic", "in", "--key", "home", samples[0]);
-        waitFor("the first record", 60, () -> steps.size() >= 1, () -> watching.seen + "\n" + log("worker"));
+        waitFor("the first record", 120, () -> steps.size() >= 1, () -> watching.seen + "\n" + log("worker"));
         run(bin, "produce", "--brokers", brokers, "--topic", "in", "--key", "home", samples[1]);
-        waitFor("the second layout", 60, () -> steps.size() >= 2, watching.seen::toString);
+        waitFor("the second layout", 120, () -> steps.size() >= 2, watching.seen::toString);
         assertTrue(watching.seen.toString(), watching.seen.contains("event record") && watching.seen.contains("event change-set"));
 
         // The gateway stops; the page changes meanwhile; a gateway starts again on the same port and page store.
@@ -188,7 +188,7 @@ public class GatewayFeedTest {
         int before = watching.seen.size();
         run(bin, "produce", "--brokers", brokers, "--topic", "in", "--key", "home", samples[2]);
         assertEquals(port, gateway(bin, brokers, port, "gateway-2"));
-        waitFor("the third layout", 60, () -> steps.size() >= 3, watching.seen::toString);
+        waitFor("the third layout", 120, () -> steps.size() >= 3, watching.seen::toString);
         List<String> after = new ArrayList<>(watching.seen.subList(before, watching.seen.size()));
         // The request the new gateway answered carried the id of the last event taken (the second record's hash).
         int answered = -1;
