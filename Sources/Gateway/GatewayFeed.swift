@@ -72,7 +72,7 @@ public struct GatewayFeed: Sendable {
         var read = 0
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
-        var changesStarted = false, ready = false
+        var changesStarted = false
         var lagFigures = Periodic(every: .seconds(1))
         var flushes = Periodic(every: .milliseconds(100))
         var trims = Periodic(every: .seconds(10))
@@ -88,11 +88,6 @@ public struct GatewayFeed: Sendable {
                     changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
                 changesStarted = true
                 flush(latest, latestPartitions, changes, changePartitions)
-            }
-            // Ready once the change sets since the checkpoints are read too: a client resuming onto this replica (a
-            // rollout, a failover) then gets the change sets it missed, not the whole record.
-            if changesStarted && !ready && changes.hasCaughtUp {
-                ready = true
                 let seconds = (ContinuousClock.now - started) / .seconds(1)
                 status.setCaughtUp(seconds: seconds, messages: read)
                 logger.info(
