@@ -236,11 +236,6 @@ public final class KafkaConsumer {
         _ = rd_kafka_resume_partitions(handle, list)
     }
 
-    /// Each topic's id (KIP-516) as the brokers describe it; topics without one are left out.
-    public func topicIDs(_ topics: [String], timeoutMs: Int32 = 10_000) throws(KafkaError) -> [String: String] {
-        try AdminRequest.topicIDs(handle, topics, timeoutMs: timeoutMs)
-    }
-
     /// The cluster's id (from the metadata; nil when no broker answers within `timeoutMs`).
     public func clusterID(timeoutMs: Int32 = 5_000) -> String? {
         guard let id = rd_kafka_clusterid(handle, timeoutMs) else { return nil }
