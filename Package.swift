@@ -299,7 +299,9 @@ let package = Package(
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),
-        .testTarget(name: "KafkaTests", dependencies: ["Kafka"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "KafkaTests", dependencies: ["Kafka", "KafkaTesting"], swiftSettings: strict,
+            linkerSettings: rdkafkaLinker),
         .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
         .testTarget(
             name: "LayoutRecordTests",

@@ -54,6 +54,7 @@ public struct GatewayFeed: Sendable {
 
     /// One reading of the topics, from the page store's checkpoints, until `stop()` or an error.
     private func follow(stop: @escaping () -> Bool) throws(KafkaError) {
+        status.setStartStep("waiting for the topics")
         guard let latestPartitions = waitForTopic(settings.stateTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
@@ -70,6 +71,7 @@ public struct GatewayFeed: Sendable {
             for (p, end) in try changes.fetchedEnds(fromEnd) { starts.changes[p] = end }
         }
         var read = 0
+        status.setStartStep("reading the latest layouts")
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
         var changesStarted = false
@@ -77,8 +79,10 @@ public struct GatewayFeed: Sendable {
         var flushes = Periodic(every: .milliseconds(100))
         var trims = Periodic(every: .seconds(10))
         var trimmedAt = (evictions: 0, streams: 0)
+        var notReadyYet = Periodic(every: .seconds(10))
         while !stop() {
             status.beat()
+            if !changesStarted && notReadyYet.isDue() { logNotReadyYet(latest, latestPartitions, read: read) }
             if let result = latest.next(timeoutMs: changesStarted ? 0 : 50) {
                 read += 1
                 take(result, latest: true)
@@ -110,6 +114,21 @@ public struct GatewayFeed: Sendable {
         }
         flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
         book.closeStore()
+    }
+
+    /// Says, every 10 s until the gateway is ready, what it is doing and how far each latest-layout partition is read.
+    private func logNotReadyYet(_ latest: TopicRangeReader, _ partitions: [Int32], read: Int) {
+        guard let step = status.startStepUnderWay else { return }
+        let positions = partitions.map { p in
+            "\(p): \(latest.position(p).map(String.init) ?? "none")\(latest.reachedEnd.contains(p) ? " (end)" : "")"
+        }
+        logger.warning(
+            "gateway not ready yet",
+            metadata: [
+                "step": .string(step.what), "seconds": .string(String(format: "%.1f", step.seconds)),
+                "latest-layouts-read": .stringConvertible(read),
+                "positions": .string(positions.joined(separator: ", ")),
+            ])
     }
 
     /// Pages the memory cache lets go, and connections that open and close (each leaves the request it parsed, its
@@ -155,6 +174,7 @@ public struct GatewayFeed: Sendable {
         _ changePartitions: [Int32]
     ) throws(KafkaError) -> (latest: [Int32: Int64], changes: [Int32: Int64]) {
         guard let dir = settings.stateDirectory else { return ([:], [:]) }
+        status.setStartStep("asking the brokers for the cluster id")
         guard let cluster = latest.clusterID(timeoutMs: 10_000) else {
             throw KafkaError(
                 code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
@@ -162,6 +182,7 @@ public struct GatewayFeed: Sendable {
         let identity =
             "cluster \(cluster), latest-layout topic \(settings.stateTopic), change-set topic \(settings.changesTopic)"
         let store: PageStore
+        status.setStartStep("opening the page store")
         do {
             let opened = try PageStore.open(directory: dir, identity: identity)
             store = opened.store
@@ -180,8 +201,10 @@ public struct GatewayFeed: Sendable {
         }
         book.attach(store)
         do {
+            status.setStartStep("asking the brokers for the topic ids")
             try ReplacedTopics.forget(
                 in: store, latest: (latest, latestPartitions), changes: (changes, changePartitions), logger: logger)
+            status.setStartStep("checking the page store's checkpoints against the partitions")
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
             let latestCheckpoints = try latestPartitions.map {
                 ($0, try store.checkpoint(topic: settings.stateTopic, partition: $0))

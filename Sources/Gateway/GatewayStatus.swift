@@ -1,3 +1,4 @@
+import Foundation
 public import Ops
 import Synchronization
 
@@ -13,6 +14,8 @@ public final class GatewayStatus: Probed {
     private let lags = Mutex<(latest: Int64, changes: Int64)>((0, 0))
     private let storeProblem = Mutex<String?>(nil)
     private let catchUp = Mutex<(seconds: Double, messages: Int)>((0, 0))
+    /// What the feed is doing before it is ready, and since when.
+    private let startStep = Mutex<(what: String, since: ContinuousClock.Instant)?>(nil)
 
     public init() {}
 
@@ -21,6 +24,15 @@ public final class GatewayStatus: Probed {
         catchUp.withLock { $0 = (seconds, messages) }
         caughtUp.store(true, ordering: .relaxed)
     }
+    /// What the feed does now on its way to ready (a step taking long is named by `/readyz` and the log).
+    func setStartStep(_ what: String) { startStep.withLock { $0 = (what, .now) } }
+
+    /// The start step under way and how long it has taken so far, or nil once ready.
+    var startStepUnderWay: (what: String, seconds: Double)? {
+        guard !caughtUp.load(ordering: .relaxed), let step = startStep.withLock({ $0 }) else { return nil }
+        return (step.what, (ContinuousClock.now - step.since) / .seconds(1))
+    }
+
     func setPageStoreProblem(_ text: String?) { storeProblem.withLock { $0 = text } }
 
     /// Why the page store is off or failing (the gateway goes on from memory), or nil.
@@ -50,7 +62,8 @@ public final class GatewayStatus: Probed {
     /// Readiness: nil when ready, else why not.
     public var notReady: String? {
         guard caughtUp.load(ordering: .relaxed) else {
-            return "reading the latest layouts" + (problemText.withLock { $0 }.map { " (\($0))" } ?? "")
+            let step = startStepUnderWay.map { "\($0.what), for \(String(format: "%.1f", $0.seconds)) s" }
+            return (step ?? "reading the latest layouts") + (problemText.withLock { $0 }.map { " (\($0))" } ?? "")
         }
         return nil
     }

@@ -51,6 +51,10 @@ public final class TopicRangeReader {
     public private(set) var reachedEnd: Set<Int32> = []
     /// The next offset to read per partition, as far as messages and partition ends told.
     private var positions: [Int32: Int64] = [:]
+    /// Each partition's end as `fetchedEnds` found it: a range read up to it has reached the end of its partition
+    /// as surely as a partition-end event says so (that event is the only other sign, and it comes once per fetch
+    /// position: a reader that already saw it at this offset may not see it again).
+    private var fetchedEnd: [Int32: Int64] = [:]
 
     /// A reader of `topic`; `fetchWaitMs` bounds how long the broker holds a fetch for new data.
     public init(configuration: KafkaConfiguration, topic: String, fetchWaitMs: Int = 50) throws(KafkaError) {
@@ -104,6 +108,7 @@ public final class TopicRangeReader {
     public func fetchedEnds(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Int64] {
         var high: [Int32: Int64] = [:]
         var ranges: [Range] = []
+        for p in partitions { fetchedEnd[p] = nil }
         for p in partitions {
             let (low, h) = try watermarks(p)
             high[p] = h
@@ -123,6 +128,7 @@ public final class TopicRangeReader {
             }
             ends[p] = max(end, high[p] ?? 0)
         }
+        fetchedEnd.merge(ends, uniquingKeysWith: { $1 })
         return ends
     }
 
@@ -182,6 +188,25 @@ public final class TopicRangeReader {
         try consumer.assign(assigned.map { TopicPartition(topic, $0.partition, offset: $0.start) })
         // A partition finished by an earlier range was paused; librdkafka keeps that across assignments.
         consumer.resume(assigned.map { TopicPartition(topic, $0.partition) })
+        for range in assigned where range.start >= 0 { passed(range.start, partition: range.partition) }
+    }
+
+    /// The reader is at `offset` of `partition` (read up to it, or starting there): at or past the partition's
+    /// fetched end, it has reached its end.
+    private func passed(_ offset: Int64, partition: Int32) {
+        guard let end = fetchedEnd[partition], offset >= end else { return }
+        arrivedAtEnd(partition, at: offset)
+    }
+
+    /// `partition` is read to its end, now at `offset`: a range that stops there is finished.
+    private func arrivedAtEnd(_ partition: Int32, at offset: Int64) {
+        reachedEnd.insert(partition)
+        positions[partition] = offset
+        switch ranges[partition]?.stop {
+        case .offset(let stop)? where offset >= stop: finish(partition)
+        case .partitionEnd?: finish(partition)
+        default: break
+        }
     }
 
     /// Whether every partition was read up to its end at least once.
@@ -204,15 +229,10 @@ public final class TopicRangeReader {
                 if m.offset + 1 >= stop { finish(m.partition) }
             }
             positions[m.partition] = m.offset + 1
+            passed(m.offset + 1, partition: m.partition)
             return .success(m)
         case .partitionEnd(_, let partition, let offset)?:
-            reachedEnd.insert(partition)
-            positions[partition] = offset
-            switch ranges[partition]?.stop {
-            case .offset(let stop)? where offset >= stop: finish(partition)
-            case .partitionEnd?: finish(partition)
-            default: break
-            }
+            arrivedAtEnd(partition, at: offset)
             return nil
         case .error(let e)?:
             return .failure(e)

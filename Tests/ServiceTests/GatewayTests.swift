@@ -100,7 +100,13 @@ struct GatewayRig {
     private func waitUntilReady() throws {
         let ops = gateway.opsPort
         try #require(gateway.port > 0 && ops > 0, "\(gateway.logText)")
-        #expect(try GatewayTests.eventually { try RawHTTP.get(ops, "/readyz").status == 200 }, "\(gateway.logText)")
+        var said = ""
+        let ok = try GatewayTests.eventually {
+            let got = try RawHTTP.get(ops, "/readyz")
+            said = String(decoding: got.body, as: UTF8.self)
+            return got.status == 200
+        }
+        #expect(ok, "/readyz: \(said)\n\(gateway.logText)")
     }
 }
 
