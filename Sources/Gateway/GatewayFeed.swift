@@ -176,8 +176,7 @@ public struct GatewayFeed: Sendable {
         guard let dir = settings.stateDirectory else { return ([:], [:]) }
         status.setStartStep("asking the brokers for the cluster id")
         guard let cluster = latest.clusterID(timeoutMs: 10_000) else {
-            throw KafkaError(
-                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
+            throw KafkaError.timedOut("no broker told the cluster id within 10 s")
         }
         let identity =
             "cluster \(cluster), latest-layout topic \(settings.stateTopic), change-set topic \(settings.changesTopic)"
@@ -211,15 +210,15 @@ public struct GatewayFeed: Sendable {
             }
             // Checked against each partition's end as a fetch finds it (one fetch for all; none for a new store).
             let checked = latestCheckpoints.filter { $0.1 != nil }.map(\.0)
-            let latestEnds = checked.isEmpty ? [:] : try latest.fetchedEnds(checked)
+            let latestExtents = checked.isEmpty ? [:] : try latest.extents(checked)
             for (p, checkpoint) in latestCheckpoints {
-                guard let checkpoint else { continue }
-                let (low, end) = (try latest.watermarks(p).low, latestEnds[p] ?? 0)
-                guard PageStore.isValid(checkpoint: checkpoint, low: low, end: end) else {
+                guard let checkpoint, let extent = latestExtents[p] else { continue }
+                guard PageStore.isValid(checkpoint: checkpoint, low: extent.low, end: extent.end) else {
                     logger.warning(
                         "page store checkpoint outside the latest-layout partition; reading every page again",
                         metadata: [
-                            "partition": "\(p)", "checkpoint": "\(checkpoint)", "low": "\(low)", "end": "\(end)",
+                            "partition": "\(p)", "checkpoint": "\(checkpoint)", "low": "\(extent.low)",
+                            "end": "\(extent.end)",
                         ])
                     try store.removeScope(.whole, checkpoint: settings.stateTopic, partition: p)
                     try store.removeCheckpoints(
@@ -233,11 +232,12 @@ public struct GatewayFeed: Sendable {
                 ($0, try store.checkpoint(topic: settings.changesTopic, partition: $0))
             }
             if changeCheckpoints.contains(where: { $0.1 != nil }) {
-                let changeEnds = try changes.fetchedEnds(changePartitions)
+                let changeExtents = try changes.extents(changePartitions)
                 for (p, checkpoint) in changeCheckpoints {
-                    guard let checkpoint else { continue }
-                    let (low, end) = (try changes.watermarks(p).low, changeEnds[p] ?? 0)
-                    if PageStore.isValid(checkpoint: checkpoint, low: low, end: end) { starts.changes[p] = checkpoint }
+                    guard let checkpoint, let extent = changeExtents[p] else { continue }
+                    if PageStore.isValid(checkpoint: checkpoint, low: extent.low, end: extent.end) {
+                        starts.changes[p] = checkpoint
+                    }
                 }
             }
             return starts

@@ -43,6 +43,13 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
         KafkaError(code: RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue, name: "_INVALID_ARG", message: message)
     }
 
+    /// `_TIMED_OUT`: `message` says what did not happen in time; worth trying again unless said otherwise.
+    public static func timedOut(_ message: String, isRetriable: Bool = true) -> KafkaError {
+        KafkaError(
+            code: RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue, name: "_TIMED_OUT", message: message,
+            isRetriable: isRetriable)
+    }
+
     /// `_ALL_BROKERS_DOWN`: no broker of the cluster can be reached.
     public static let allBrokersDown = RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue
     /// `_TRANSPORT`: a broker connection failed.

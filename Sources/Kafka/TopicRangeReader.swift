@@ -102,34 +102,48 @@ public final class TopicRangeReader {
         try consumer.queryWatermarks(topic: topic, partition: partition)
     }
 
-    /// The end of each of `partitions` as a fetch finds it: a watermark query can under-report it (Tansu answers with
-    /// its last batch's first offset + 1), a fetch's end of partition does not. Reads each partition's last batch
-    /// only, all at once; any ranges being read are given up (call `read` again).
-    public func fetchedEnds(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Int64] {
-        var high: [Int32: Int64] = [:]
+    /// Where a partition's messages are: from its low watermark (the broker's) to its end as a fetch finds it.
+    public struct Extent: Sendable, Equatable {
+        public var low: Int64
+        public var end: Int64
+
+        public init(low: Int64, end: Int64) {
+            self.low = low
+            self.end = end
+        }
+    }
+
+    /// Each of `partitions`' extent. A watermark query can under-report the end (Tansu answers with its last batch's
+    /// first offset + 1), a fetch's end of partition does not: each partition's last batch is read, all at once.
+    /// Any ranges being read are given up (call `read` again).
+    public func extents(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Extent] {
+        var marks: [Int32: (low: Int64, high: Int64)] = [:]
         var ranges: [Range] = []
         for p in partitions { fetchedEnd[p] = nil }
         for p in partitions {
-            let (low, h) = try watermarks(p)
-            high[p] = h
-            ranges.append(.init(partition: p, start: max(low, h - 1), stop: .partitionEnd))
+            let (low, high) = try watermarks(p)
+            marks[p] = (low, high)
+            ranges.append(.init(partition: p, start: max(low, high - 1), stop: .partitionEnd))
         }
         try read(ranges)
         let deadline = DispatchTime.now() + .milliseconds(timeoutMs)
         while !isDone && DispatchTime.now() < deadline {
             if case .failure(let e)? = next(timeoutMs: 100), e.isFatal { throw e }
         }
-        var ends: [Int32: Int64] = [:]
+        var extents: [Int32: Extent] = [:]
         for p in partitions {
-            guard reachedEnd.contains(p), let end = positions[p] else {
-                throw KafkaError(
-                    code: -185, name: "_TIMED_OUT",
-                    message: "\(topic)[\(p)]: no end of partition within \(timeoutMs) ms")
+            guard reachedEnd.contains(p), let end = positions[p], let mark = marks[p] else {
+                throw KafkaError.timedOut("\(topic)[\(p)]: no end of partition within \(timeoutMs) ms")
             }
-            ends[p] = max(end, high[p] ?? 0)
+            extents[p] = Extent(low: mark.low, end: max(end, mark.high))
+            fetchedEnd[p] = extents[p]?.end
         }
-        fetchedEnd.merge(ends, uniquingKeysWith: { $1 })
-        return ends
+        return extents
+    }
+
+    /// The end of each of `partitions` as a fetch finds it (`extents`).
+    public func fetchedEnds(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Int64] {
+        try extents(partitions, timeoutMs: timeoutMs).mapValues(\.end)
     }
 
     /// The next offset of `partition` as far as what was read told (nil before anything was).

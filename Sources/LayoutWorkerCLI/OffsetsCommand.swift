@@ -33,8 +33,11 @@ struct OffsetsCommand: ParsableCommand {
         let partitions = (0..<Int32(count)).map { TopicPartition(topic, $0) }
         let committed = Dictionary(
             uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
-        var marks: [Int32: (low: Int64, high: Int64)] = [:]
-        for p in partitions { marks[p.partition] = try consumer.queryWatermarks(topic: topic, partition: p.partition) }
+        // Ends as a fetch finds them (a watermark query can under-report them).
+        let ranges = try TopicRangeReader(configuration: kafka, topic: topic)
+        let extents = try ranges.extents(partitions.map(\.partition))
+        ranges.close()
+        let marks = extents.mapValues { (low: $0.low, high: $0.end) }
         let description = try? admin.describeGroup(group)
         Output.line(
             "group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")"

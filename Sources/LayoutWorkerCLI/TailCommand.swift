@@ -54,9 +54,10 @@ struct TailCommand: ParsableCommand {
         let reader = try TopicRangeReader(configuration: kafka, topic: topic, fetchWaitMs: 20)
         defer { reader.close() }
         let times = TimeLookup(kafka: kafka, topic: topic)
+        let extents = try reader.extents(chosen)
         try reader.read(
             try chosen.map { p in
-                let (low, high) = try reader.watermarks(p)
+                let (low, high) = (extents[p]?.low ?? 0, extents[p]?.end ?? 0)
                 return .init(
                     partition: p,
                     start: try from.offset(partition: p, low: low, high: high, times: times, reader: reader))

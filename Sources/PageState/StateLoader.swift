@@ -82,11 +82,9 @@ public final class StateLoader {
                 }
             }
             if !reader.isDone {
-                throw KafkaError(
-                    code: -185, name: "_TIMED_OUT",
-                    message:
-                        "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms"
-                )
+                throw KafkaError.timedOut(
+                    "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms",
+                    isRetriable: false)
             }
             try sink.write(checkpoint: reader.position(input.partition) ?? end)
         }

@@ -84,8 +84,10 @@ public final class Replayer {
     {
         let times = TimeLookup(kafka: settings.kafka, topic: settings.fromTopic)
         var bounds: [Int32: (start: Int64, stop: Int64)] = [:]
+        // Ends as a fetch finds them: a replay never reports success having read less than its range holds.
+        let extents = try reader.extents(partitions)
         for p in partitions {
-            let (low, high) = try reader.watermarks(p)
+            let (low, high) = (extents[p]?.low ?? 0, extents[p]?.end ?? 0)
             let start = try settings.range.start.offset(
                 partition: p, low: low, high: high, times: times, reader: reader)
             var stop: Int64

@@ -163,8 +163,7 @@ final class PageStage {
         guard !storeTried, let dir = settings.stateDirectory else { return }
         // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
         guard let cluster = clusterID() else {
-            throw KafkaError(
-                code: -185, name: "_TIMED_OUT", message: "no broker told the cluster id within 10 s", isRetriable: true)
+            throw KafkaError.timedOut("no broker told the cluster id within 10 s")
         }
         storeTried = true
         do {

@@ -87,6 +87,27 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         #expect(try broker.consume(output + ".dead-letters", partitions: 3, count: 1, timeout: 2).isEmpty)
     }
 
+    /// After a batch of three records the test broker's high watermark says 1; replay and offsets take the end a
+    /// fetch finds, so neither reads or shows less than the partition holds.
+    @Test func aBatchOfThreeIsReadWhole() throws {
+        let broker = try TestBroker()
+        let input = unique("in")
+        try broker.createTopics([input], partitions: 1)
+        try broker.produce(input, (0..<3).map { ("k\($0)", response("p0-\($0)")) }, partition: 0, oneBatch: true)
+        let probe = try KafkaConsumer(configuration: broker.configuration, groupID: nil)
+        let watermark = try probe.queryWatermarks(topic: input, partition: 0).high
+        probe.close()
+        #expect(watermark < 3, "the broker's watermark is \(watermark): this test needs one that under-reports")
+
+        let r = try runCLI(["replay", "--brokers", broker.address, "--from-topic", input, "--dry-run", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let s = try summary(r.out)
+        #expect(
+            (try FieldPath(parsing: "partitions[0].compiled")).resolve(in: s, from: 0).flatMap(s.int) == 3, "\(r.out)")
+        let shown = try runCLI(["offsets", "--brokers", broker.address, "--group", unique("g"), "--topic", input])
+        #expect(shown.out.contains("partition 0: committed none, end 3, lag 3"), "\(shown.out)\(shown.err)")
+    }
+
     @Test func anInterruptedReplayResumesFromItsCheckpoint() throws {
         let (broker, input, output) = try setUp(perPartition: 20)
         let checkpoint = broker.workDirectory.appendingPathComponent("replay.checkpoint").path

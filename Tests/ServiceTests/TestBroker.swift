@@ -170,20 +170,25 @@ final class TestBroker {
         if !gone { throw TestBrokerError("\(names) still listed 20 s after they were deleted") }
     }
 
-    /// Produces messages one batch per call and waits for every acknowledgement.
-    func produce(_ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil) throws {
-        try produce(topic, messages.map { (key: $0.key, value: $0.value, headers: []) }, partition: partition)
+    /// Produces messages, one record per batch (or all in one when `oneBatch`), and waits for every acknowledgement.
+    func produce(
+        _ topic: String, _ messages: [(key: String?, value: [UInt8]?)], partition: Int32? = nil, oneBatch: Bool = false
+    ) throws {
+        try produce(
+            topic, messages.map { (key: $0.key, value: $0.value, headers: []) }, partition: partition,
+            oneBatch: oneBatch)
     }
 
-    /// Produces messages with headers, one record per batch, and waits for every acknowledgement.
+    /// Produces messages with headers, one record per batch (or all in one when `oneBatch`: Tansu's high watermark
+    /// is then its first offset + 1), and waits for every acknowledgement.
     func produce(
-        _ topic: String, _ messages: [(key: String?, value: [UInt8]?, headers: [KafkaHeader])], partition: Int32? = nil
+        _ topic: String, _ messages: [(key: String?, value: [UInt8]?, headers: [KafkaHeader])], partition: Int32? = nil,
+        oneBatch: Bool = false
     ) throws {
-        // One record per batch: Tansu reports a wrong high watermark when the last batch holds several records.
         var props = clientProperties
         for (k, v) in [
-            "message.max.bytes": "67108864", "batch.num.messages": "1", "linger.ms": "0",
-            "allow.auto.create.topics": "false",
+            "message.max.bytes": "67108864", "batch.num.messages": oneBatch ? "10000" : "1",
+            "linger.ms": oneBatch ? "1000" : "0", "allow.auto.create.topics": "false",
         ] { props[k] = v }
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(bootstrapServers: address, properties: props))
