@@ -19,6 +19,15 @@ struct OffsetsCommand: ParsableCommand {
     @Option(help: "New position for every partition (see below).") var reset: String?
     @Flag(help: "Apply the reset (without it, only show what would be set).") var execute = false
 
+    /// Each partition's low watermark and end, the end as a fetch finds it (a watermark query can under-report it).
+    private static func extents(of partitions: [Int32], topic: String, kafka: KafkaConfiguration) throws
+        -> [Int32: (low: Int64, high: Int64)]
+    {
+        let reader = try TopicRangeReader(configuration: kafka, topic: topic)
+        defer { reader.close() }
+        return try reader.extents(partitions).mapValues { (low: $0.low, high: $0.end) }
+    }
+
     func run() throws {
         let resolved = try connection.resolve(defaultLevel: .warning)
         let kafka = resolved.kafka
@@ -33,11 +42,7 @@ struct OffsetsCommand: ParsableCommand {
         let partitions = (0..<Int32(count)).map { TopicPartition(topic, $0) }
         let committed = Dictionary(
             uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
-        // Ends as a fetch finds them (a watermark query can under-report them).
-        let ranges = try TopicRangeReader(configuration: kafka, topic: topic)
-        let extents = try ranges.extents(partitions.map(\.partition))
-        ranges.close()
-        let marks = extents.mapValues { (low: $0.low, high: $0.end) }
+        let marks = try Self.extents(of: partitions.map(\.partition), topic: topic, kafka: kafka)
         let description = try? admin.describeGroup(group)
         Output.line(
             "group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")"
