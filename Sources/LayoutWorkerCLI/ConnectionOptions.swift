@@ -42,6 +42,7 @@ struct ConnectionOptions: ParsableArguments {
             clientID: clientID, properties: properties)
         let logger = format.logger(label: "layout-worker", level: level, secrets: kafka.secretValues)
         kafka.logger = format.logger(label: "librdkafka", level: level, secrets: kafka.secretValues)
+        FormerNames.warnAboutUses(logger, sources: sources)
         return Resolved(sources: sources, kafka: kafka, logger: logger, format: format, level: level)
     }
 }

@@ -21,17 +21,26 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
     public init() {}
 
     /// Parses `arguments` (the process's when nil) and runs the command they name, as ArgumentParser's own `main`
-    /// does, with a long file list taken apart from ArgumentParser (`FileList`).
+    /// does, with a long file list taken apart from ArgumentParser (`FileList`), old flag names under their new ones
+    /// and an unknown flag answered with the nearest known one (`FormerNames`).
     public static func main(_ arguments: [String]?) async {
+        let (rewritten, used) = FormerNames.rewrite(arguments ?? Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try FileList.parse(Self.self, arguments ?? Array(CommandLine.arguments.dropFirst()))
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
+            let parsed = try FileList.parse(Self.self, rewritten)
+            try await FormerNames.$flagsUsed.withValue(used) {
+                var command = parsed
+                if var asynchronous = command as? any AsyncParsableCommand {
+                    try await asynchronous.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch {
-            exit(withError: error)
+            guard let message = FormerNames.unknownOptionMessage(fullMessage(for: error), arguments: rewritten) else {
+                exit(withError: error)
+            }
+            Output.write(2, Array((message + "\n").utf8))
+            exit(withError: exitCode(for: error))
         }
     }
 }

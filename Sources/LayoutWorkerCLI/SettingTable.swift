@@ -149,6 +149,10 @@ enum SettingTable {
         host, port, maxHeldBytes, maxStreams, corsOrigin,
     ]
 
+    /// Names settings had before, each with its name now: still read as flags, file keys and variables, with a
+    /// warning (`FormerNames`).
+    static let renamed = ["latest-topic": stateTopic.name]
+
     /// Every name a settings file or `LAYOUT_WORKER_*` variable may use.
     static let names = Set(all.map(\.name))
 

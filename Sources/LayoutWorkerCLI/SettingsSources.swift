@@ -27,14 +27,28 @@ struct SettingsSources {
     let environment: [String: String]
     let file: [String: FileValue]
     let filePath: String?
+    /// Old names (`SettingTable.renamed`) the environment or the file used, read under their new names.
+    private(set) var formerNamesUsed: [(old: String, new: String, place: String)] = []
 
-    /// Reads the environment and the settings file (`--settings`, else `LAYOUT_WORKER_SETTINGS`), and refuses
-    /// unknown names in either.
+    /// Reads the environment and the settings file (`--settings`, else `LAYOUT_WORKER_SETTINGS`), takes old names
+    /// under their new ones, and refuses unknown names in either.
     init(settingsFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        self.environment = environment
         let path = settingsFlag ?? environment[Self.environmentPrefix + "SETTINGS"].flatMap { $0.isEmpty ? nil : $0 }
         filePath = path
-        file = try path.map(Self.readFile) ?? [:]
+        var environment = environment
+        var file = try path.map(Self.readFile) ?? [:]
+        for (old, new) in SettingTable.renamed.sorted(by: { $0.key < $1.key }) {
+            if let value = environment.removeValue(forKey: Self.variable(old)) {
+                if environment[Self.variable(new)] == nil { environment[Self.variable(new)] = value }
+                formerNamesUsed.append((Self.variable(old), Self.variable(new), "environment"))
+            }
+            if let value = file.removeValue(forKey: old) {
+                if file[new] == nil { file[new] = value }
+                formerNamesUsed.append((old, new, path ?? "the settings file"))
+            }
+        }
+        self.environment = environment
+        self.file = file
         try validate()
     }
 

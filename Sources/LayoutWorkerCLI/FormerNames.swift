@@ -1,0 +1,81 @@
+import ArgumentParser
+import ContentTree
+import Logging
+
+/// A setting under a name it had before (`SettingTable.renamed`) keeps working for a while: an old flag is
+/// rewritten before the command line is parsed, an old settings-file key or `LAYOUT_WORKER_*` variable as it is read
+/// (`SettingsSources`), and each use is logged as a warning naming the new name. An unknown flag is answered with the
+/// nearest one the command has.
+enum FormerNames {
+    /// The old flags (`--latest-topic`) the running command line used; set by `LayoutWorkerCommand.main`.
+    @TaskLocal static var flagsUsed: [String] = []
+
+    /// `arguments` with each old flag (`--old` or `--old=value`, before a `--`) under its new name, and the old flags
+    /// found.
+    static func rewrite(_ arguments: [String]) -> (arguments: [String], used: [String]) {
+        let renamed = SettingTable.renamed.filter { options(of: arguments).contains($0.value) }
+        guard !renamed.isEmpty else { return (arguments, []) }
+        var out: [String] = []
+        var used: [String] = []
+        var inOptions = true
+        for argument in arguments {
+            if argument == "--" { inOptions = false }
+            guard inOptions, argument.hasPrefix("--") else {
+                out.append(argument)
+                continue
+            }
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            guard let new = renamed[String(name)] else {
+                out.append(argument)
+                continue
+            }
+            used.append("--" + name)
+            out.append("--" + new + argument.dropFirst(2 + name.count))
+        }
+        return (out, used)
+    }
+
+    /// Logs one use of an old name (`where` says which: a flag, a file key, a variable).
+    static func warn(_ logger: Logger, used old: String, new: String, where place: String) {
+        logger.warning(
+            "setting renamed: the old name works for now; use the new one",
+            metadata: ["old": .string(old), "new": .string(new), "where": .string(place)])
+    }
+
+    /// The old flags of this command line and the old names its settings sources held, logged once the command has
+    /// its logger.
+    static func warnAboutUses(_ logger: Logger, sources: SettingsSources) {
+        for flag in flagsUsed {
+            let new = SettingTable.renamed[String(flag.dropFirst(2))] ?? ""
+            warn(logger, used: flag, new: "--" + new, where: "command line")
+        }
+        for use in sources.formerNamesUsed { warn(logger, used: use.old, new: use.new, where: use.place) }
+    }
+
+    /// For a parse error naming an unknown option of `arguments`' command that ArgumentParser finds no near name for,
+    /// the message with the nearest option the command has, an old name counting as its new one (`Unknown option
+    /// '--latest-topc'; did you mean '--state-topic'?`); nil for any other error.
+    static func unknownOptionMessage(_ message: String, arguments: [String]) -> String? {
+        guard let match = message.firstMatch(of: /Unknown option '--([^']+)'/), !message.contains("Did you mean")
+        else { return nil }
+        let written = String(match.output.1)
+        let known = options(of: arguments)
+        // An old name, or one close to it, means its new name.
+        let formerly = SettingTable.renamed.filter { known.contains($0.value) }
+        guard let closest = Suggestion.closest(to: written, among: known.union(formerly.keys)) ?? formerly[written]
+        else { return nil }
+        let meant = formerly[closest] ?? closest
+        return message.replacing(
+            "Unknown option '--\(written)'", with: "Unknown option '--\(written)'; did you mean '--\(meant)'?")
+    }
+
+    /// The long options (without `--`) of the command `arguments` name, as its help lists them.
+    static func options(of arguments: [String]) -> Set<String> {
+        let command =
+            LayoutWorkerCommand.configuration.subcommands.first {
+                $0.configuration.commandName == arguments.first
+            } ?? LayoutWorkerCommand.self
+        let help = LayoutWorkerCommand.helpMessage(for: command, columns: 1_000)
+        return Set(help.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+    }
+}
