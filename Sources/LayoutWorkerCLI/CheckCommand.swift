@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContentTree
+import Foundation
 import LayoutCompiler
 import LayoutJSON
 import LayoutRecord
@@ -25,11 +26,28 @@ struct CheckCommand: ParsableCommand {
         var severity: Diagnostic.Severity { Diagnostic.Severity(rawValue: rawValue)! }
     }
 
-    @Argument(help: "Mapping config (YAML).")
-    var config: String
+    @Option(
+        help:
+            "Mapping config (YAML). Without it: the first argument unless that is a response (.json or '-'), else LAYOUT_WORKER_CONFIG, else config/default.yaml (here, beside the binary, or in /etc/layout-worker)."
+    ) var config: String?
 
-    @Argument(help: "Responses to resolve against the config; '-' reads NDJSON from stdin (one response a line).")
-    var responses: [String] = []
+    @Argument(
+        help:
+            "The mapping config (unless --config or LAYOUT_WORKER_CONFIG gives it), then responses to resolve against it; '-' reads NDJSON from stdin (one response a line)."
+    )
+    var paths: [String] = []
+
+    /// The config and the responses `--config` (`flag`), the arguments and `LAYOUT_WORKER_CONFIG` name: `check C R`
+    /// and `check --config C R` mean the same.
+    static func configAndResponses(
+        _ paths: [String], flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (config: String, responses: [String]) {
+        if let flag { return (flag, paths) }
+        if let first = paths.first, first != "-", !first.lowercased().hasSuffix(".json") {
+            return (first, Array(paths.dropFirst()))
+        }
+        return (try DefaultMappingConfig.path(given: nil, environment: environment), paths)
+    }
 
     @Option(help: "Output: text (for people) or json (one document, for CI).")
     var format: Format = .text
@@ -46,6 +64,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var limit: InputLimitOptions
 
     func run() throws {
+        let (config, responses) = try Self.configAndResponses(paths, flag: self.config)
         var report = CheckReport(config: config)
         let app: ClientRenderers?
         do {
@@ -127,9 +146,9 @@ struct CheckCommand: ParsableCommand {
 }
 
 extension CheckCommand: FileListCommand {
-    static let positionalsBeforeFiles = 1  // the config
+    static let positionalsBeforeFiles = 1  // the config, unless --config gives it
     var files: [String] {
-        get { responses }
-        set { responses = newValue }
+        get { paths }
+        set { paths = newValue }
     }
 }

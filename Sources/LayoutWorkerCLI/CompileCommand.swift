@@ -35,7 +35,7 @@ struct CompileCommand: ParsableCommand {
 
     func run() throws {
         let mapping = try loadConfigToInspectOrExit(
-            config ?? DefaultMappingConfig.path(), accepting: accept.accept)
+            DefaultMappingConfig.path(given: config), accepting: accept.accept)
         var queue = CompileQueue(
             compiler: LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes),
             maxInputBytes: limit.maxInputBytes, pretty: pretty,

@@ -26,6 +26,15 @@ enum DefaultMappingConfig {
         return out.filter { seen.insert($0).inserted }
     }
 
+    /// The config a command reads: `given` (its `--config`), else `LAYOUT_WORKER_CONFIG`, else the default (`path()`).
+    static func path(
+        given: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String {
+        if let given { return given }
+        if let named = environment[SettingTable.config.variable], !named.isEmpty { return named }
+        return try path()
+    }
+
     /// The path to use, or where it looked on stderr and exit 2 (no usable config, as for a config that does not
     /// load).
     static func path() throws -> String {

@@ -23,7 +23,7 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var accept: AcceptCheckErrorsOption
 
     func run() throws {
-        let mapping = try loadConfigToInspectOrExit(config ?? DefaultMappingConfig.path(), accepting: accept.accept)
+        let mapping = try loadConfigToInspectOrExit(DefaultMappingConfig.path(given: config), accepting: accept.accept)
         let compiler = LayoutCompiler(config: mapping, maxInputBytes: limit.maxInputBytes)
         let record: LayoutRecord
         switch InspectedResponse.compile(InputSource.file(response, maxBytes: limit.maxInputBytes), with: compiler) {

@@ -10,7 +10,7 @@ import Testing
         switch command {
         case let c as CompileCommand:
             "compile config=\(c.config ?? "-") pretty=\(c.pretty) max=\(c.limit.maxInputBytes) files=\(c.files)"
-        case let c as CheckCommand: "check config=\(c.config) files=\(c.responses) max=\(c.limit.maxInputBytes)"
+        case let c as CheckCommand: "check config=\(c.config ?? "-") files=\(c.paths) max=\(c.limit.maxInputBytes)"
         default: "\(type(of: command))"
         }
     }
@@ -31,6 +31,8 @@ import Testing
         ["check", "c.yaml", "a.json", "b.json", "c.json"],
         ["check", "--max-input-bytes", "9", "c.yaml", "a.json", "b.json"],
         ["check", "c.yaml", "--max-input-bytes", "9", "a.json", "b.json", "c.json"],
+        ["check", "--config", "c.yaml", "a.json", "b.json", "c.json"],
+        ["check", "a.json", "--config", "c.yaml", "b.json"],
         ["diff", "a.json", "b.json"],
     ]
 
