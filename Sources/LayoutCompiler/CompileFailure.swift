@@ -1,4 +1,5 @@
 public import ContentTree
+public import LayoutJSON
 
 /// Why a response produced no layout record.
 public struct CompileFailure: Error, Sendable, CustomStringConvertible {
@@ -20,12 +21,18 @@ public struct CompileFailure: Error, Sendable, CustomStringConvertible {
     public let offset: Int?
     /// The diagnostics that caused a strict-policy rejection.
     public let diagnostics: [Diagnostic]
+    /// Why the bytes are not JSON, for `invalidJSON`.
+    public let syntax: JSONSyntaxError.Reason?
 
-    public init(code: Code, message: String, offset: Int? = nil, diagnostics: [Diagnostic] = []) {
+    public init(
+        code: Code, message: String, offset: Int? = nil, diagnostics: [Diagnostic] = [],
+        syntax: JSONSyntaxError.Reason? = nil
+    ) {
         self.code = code
         self.message = message
         self.offset = offset
         self.diagnostics = diagnostics
+        self.syntax = syntax
     }
 
     /// What went wrong and where, without the code (a dead letter carries the code in a header of its own).

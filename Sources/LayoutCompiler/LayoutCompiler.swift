@@ -34,7 +34,9 @@ public struct LayoutCompiler: Sendable {
             if case .inputTooLarge = error.reason {
                 return .failure(CompileFailure(code: .tooLarge, message: error.message))
             }
-            return .failure(CompileFailure(code: .invalidJSON, message: error.message, offset: error.offset))
+            return .failure(
+                CompileFailure(
+                    code: .invalidJSON, message: error.message, offset: error.offset, syntax: error.reason))
         }
         guard document.kind(document.root) == .object else {
             return .failure(

@@ -17,7 +17,8 @@ struct CompileQueue {
     enum Outcome: Sendable {
         case line([UInt8])
         case text([UInt8])
-        case failure(String)
+        /// What failed and why; for a line of stdin that is not JSON, what it says about how stdin was written.
+        case failure(String, hint: StandardInputHint? = nil)
     }
 
     static let batchPerJob = 8
@@ -32,6 +33,8 @@ struct CompileQueue {
     /// Inputs written out so far, and how many of them failed.
     private(set) var total = 0
     private(set) var failed = 0
+    /// Lines of stdin that failed in a way that says how stdin was written, by what they say.
+    private(set) var hints: [StandardInputHint: Int] = [:]
 
     init(compiler: LayoutCompiler, maxInputBytes: Int, pretty: Bool, jobs: Int) {
         self.compiler = compiler
@@ -59,9 +62,10 @@ struct CompileQueue {
             switch outcome {
             case .line(let bytes): Output.outLine(bytes)
             case .text(let bytes): Output.out(bytes)
-            case .failure(let message):
+            case .failure(let message, let hint):
                 Output.error(message)
                 failed += 1
+                if let hint { hints[hint, default: 0] += 1 }
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -86,7 +90,8 @@ struct CompileQueue {
                 }
                 return .line(compiled.bytes)
             case .failure(let failure):
-                return .failure("\(input.name): \(failure)")
+                let hint = input.name.hasPrefix("stdin:") ? StandardInputHint(failure, line: input.bytes) : nil
+                return .failure("\(input.name): \(failure)", hint: hint)
             }
         }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The environment for a `layout-worker` child process: this process's, without any `LAYOUT_WORKER_*` variable
 /// (the binary refuses names it does not know, such as the tests' own `LAYOUT_WORKER_TEST_BROKERS`, and a
@@ -47,7 +48,17 @@ public func runCLI(
         }
         kill(process.processIdentifier, SIGINT)
     }
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    // stderr is drained on a thread of its own: a child that fills it while stdout is read would wait forever.
+    let errors = Mutex(Data())
+    let drained = DispatchSemaphore(value: 0)
+    Thread {
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        errors.withLock { $0 = e }
+        drained.signal()
+    }.start()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    drained.wait()
+    let e = errors.withLock { $0 }
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
