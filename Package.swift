@@ -243,6 +243,7 @@ let package = Package(
             dependencies: [
                 "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),

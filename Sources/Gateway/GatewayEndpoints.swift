@@ -95,9 +95,11 @@ public struct GatewayEndpoints: Sendable {
         }
         // Until the latest layouts are read to their end, what is held may be older than what was published: a
         // client would be sent a page going back in time.
-        if let why = status.notReady {
+        if status.notReady != nil {
+            // Apps are told what they can act on; why is the operator's, on /readyz and in the log.
             var response = HTTPAnswer.error(
-                .serviceUnavailable, "not-ready", "the gateway is \(why); try again shortly")
+                .serviceUnavailable, "not-ready",
+                "the gateway is starting and has not read every page yet; try again after Retry-After seconds")
             response.set("retry-after", "1")
             return .response(response)
         }

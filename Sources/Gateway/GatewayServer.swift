@@ -61,10 +61,19 @@ struct HTTPService: Service {
             }
             logger.info("gateway limits", metadata: ["limits": "\(edge.limits)"])
             let heartbeats = edge.hub.startHeartbeats(every: settings.heartbeatSeconds)
-            onListening(
-                .init(api: apiChannel.localAddress?.port ?? settings.port, ops: opsChannel?.localAddress?.port),
-                edge.limits)
+            let bound = GatewayServer.Bound(
+                api: apiChannel.localAddress?.port ?? settings.port, ops: opsChannel?.localAddress?.port)
+            logger.info(
+                "gateway listening",
+                metadata: [
+                    "api": .string("\(settings.host):\(bound.api)"),
+                    "ops": .string(bound.ops.map { "\(settings.opsHost ?? ""):\($0)" } ?? "off"),
+                    "latest-layout-topic": .string(settings.stateTopic),
+                    "change-set-topic": .string(settings.changesTopic),
+                ])
+            onListening(bound, edge.limits)
             try? await gracefulShutdown()
+            logger.info("gateway stopping: listeners closed, streams ended")
             for task in heartbeats { task.cancel() }
             try? await apiChannel.close()
             try? await opsChannel?.close()
@@ -74,6 +83,7 @@ struct HTTPService: Service {
             throw error
         }
         try await group.shutdownGracefully()
+        logger.info("gateway stopped")
     }
 
     private func listen(_ host: String, _ port: Int, _ role: GatewayEndpoints.Port, _ gate: ConnectionGate)

@@ -2,6 +2,8 @@ import Foundation
 import Kafka
 import KafkaTesting
 import Logging
+import NIOCore
+import NIOHTTP1
 import Ops
 import Prometheus
 import Synchronization
@@ -39,6 +41,7 @@ struct RecordingLogHandler: LogHandler {
     final class RunningFeed: Sendable {
         let book: PageBook
         let status = GatewayStatus()
+        let metrics: GatewayMetrics
         let logged = LoggedLines()
         /// Nil while it runs, then "stopped" or the error it threw.
         private let outcome = Mutex<String?>(nil)
@@ -46,7 +49,7 @@ struct RecordingLogHandler: LogHandler {
         init(settings: GatewaySettings) {
             book = PageBook(settings: settings, sink: RecordingSink())
             let registry = PrometheusCollectorRegistry()
-            let metrics = GatewayMetrics(
+            metrics = GatewayMetrics(
                 factory: MetricCatalog.factory(on: registry),
                 exposition: MetricsExposition(registry: registry, build: []))
             let feed = GatewayFeed(
@@ -136,6 +139,16 @@ struct RecordingLogHandler: LogHandler {
         #expect(
             said.hasPrefix("waiting for the topics, for ")
                 && said.hasSuffix(" s (topic latest does not exist (yet))"), "\(said)")
+        // Apps are told to come back, not why (librdkafka's words are the operator's, on /readyz).
+        let endpoints = GatewayEndpoints(
+            settings: settings, book: feed.book, status: feed.status, metrics: feed.metrics)
+        guard
+            case .response(let answer) = endpoints.answer(
+                .init(version: .http1_1, method: .GET, uri: "/v1/layouts/k"), on: .api)
+        else { Issue.record("a stream was opened before the gateway was ready"); return }
+        let body = answer.body.map { String(buffer: $0) } ?? ""
+        #expect(
+            answer.status == .serviceUnavailable && body.contains("not-ready") && !body.contains("exist"), "\(body)")
         try mock.createTopic("latest", partitions: 1)
         try mock.createTopic("changes", partitions: 1)
         deadline = ContinuousClock.now + .seconds(20)

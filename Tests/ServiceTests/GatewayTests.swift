@@ -91,6 +91,13 @@ struct GatewayRig {
     mutating func replaceGateway() throws {
         kill(gateway.process.processIdentifier, SIGTERM)
         gateway.process.waitUntilExit()
+        // Its stderr is JSON lines only, from where it listens to its stop.
+        let lines = gateway.logText.split(separator: "\n")
+        let notJSON = lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil }
+        #expect(notJSON.isEmpty, "\(notJSON)")
+        #expect(
+            lines.contains { $0.contains("\"gateway listening\"") && $0.contains(":\(gateway.port)\"") }
+                && lines.contains { $0.contains("\"gateway stopped\"") }, "\(gateway.logText.suffix(2000))")
         gateway = try GatewayProcess(
             broker: broker, changes: changes, state: state, listenPort: gateway.port, opsPort: gateway.opsPort,
             stateDirectory: gateway.stateDirectory)
