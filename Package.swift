@@ -222,7 +222,11 @@ let package = Package(
             linkerSettings: rdkafkaLinker),
 
         .target(
-            name: "TestSupport", dependencies: ["LayoutJSON", "LayoutCompiler", "LayoutRecord", "SplitMix"],
+            name: "TestSupport",
+            dependencies: [
+                "LayoutJSON", "LayoutCompiler", "LayoutRecord", "SplitMix",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strict),
         .testTarget(
@@ -241,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", .product(name: "LayoutKit", package: "swift"),
+                "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -301,7 +306,9 @@ let package = Package(
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),
         .testTarget(
-            name: "KafkaTests", dependencies: ["Kafka", "KafkaTesting"], swiftSettings: strict,
+            name: "KafkaTests",
+            dependencies: ["Kafka", "KafkaTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict,
             linkerSettings: rdkafkaLinker),
         .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
         .testTarget(

@@ -7,11 +7,14 @@ class ClientCallbacks {
     let logger: Logger?
     let statistics: (@Sendable ([UInt8]) -> Void)?
     let errors: (@Sendable (KafkaError) -> Void)?
+    /// Lines that repeat while a broker is down, let through once every 30 s (the configuration's).
+    let repeated: RepeatedLogLines
 
     init(configuration: KafkaConfiguration) {
         logger = configuration.logger
         statistics = configuration.statisticsHandler
         errors = configuration.errorHandler
+        repeated = configuration.repeatedLines
     }
 
     /// Points `conf`'s opaque at `self` and installs the log and statistics callbacks.
@@ -24,12 +27,15 @@ class ClientCallbacks {
                 let callbacks = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue()
                 guard let logger = callbacks.logger else { return }
                 let message = text.map { String(cString: $0) } ?? ""
+                let facility = facility.map { String(cString: $0) } ?? ""
+                guard let held = callbacks.repeated.admit(facility: facility, text: message) else { return }
+                var metadata: Logger.Metadata = [
+                    "facility": .string(facility), "client": .string(String(cString: rd_kafka_name(rk))),
+                ]
+                if held > 0 { metadata["repeated"] = .stringConvertible(held) }
                 logger.log(
                     level: ClientCallbacks.level(syslog: level), Logger.Message(stringLiteral: message),
-                    metadata: [
-                        "facility": .string(facility.map { String(cString: $0) } ?? ""),
-                        "client": .string(String(cString: rd_kafka_name(rk))),
-                    ])
+                    metadata: metadata)
             }
         }
         if errors != nil || logger != nil {
@@ -40,12 +46,13 @@ class ClientCallbacks {
                 let error = KafkaError(rd_kafka_resp_err_t(code), message: reason.map { String(cString: $0) })
                 if let handler = callbacks.errors {
                     handler(error)
-                } else {
+                } else if let held = callbacks.repeated.admit(facility: "ERROR", text: error.name) {
                     callbacks.logger?.warning(
                         "kafka client error",
                         metadata: [
                             "error": .string(error.description),
                             "client": .string(rk.map { String(cString: rd_kafka_name($0)) } ?? ""),
+                            "repeated": .stringConvertible(held),
                         ])
                 }
             }

@@ -17,6 +17,9 @@ public struct KafkaConfiguration: Sendable, CustomStringConvertible, CustomDebug
     /// Called with client-level errors (all brokers down, authentication failures, …) during `poll`; without it
     /// they are logged as warnings through `logger`.
     public var errorHandler: (@Sendable (KafkaError) -> Void)?
+    /// Shared by every client made from this configuration (and its copies): lines that repeat while a broker is
+    /// down go out once every 30 s, however many clients say them.
+    let repeatedLines = RepeatedLogLines()
 
     public init(
         bootstrapServers: String, clientID: String = "layout-worker", properties: [String: String] = [:],

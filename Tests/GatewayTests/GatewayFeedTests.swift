@@ -7,33 +7,10 @@ import NIOHTTP1
 import Ops
 import Prometheus
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Gateway
-
-/// The messages logged, for a test to read.
-final class LoggedLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
-/// Keeps each message logged (with its metadata) in `lines`.
-struct RecordingLogHandler: LogHandler {
-    let lines: LoggedLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let extra = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        lines.append(([event.message.description] + extra).joined(separator: " "))
-    }
-}
 
 /// The gateway's topic feed against librdkafka's mock cluster: what it does when the cluster fails.
 @Suite(.serialized) struct GatewayFeedTests {
