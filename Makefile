@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps build release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -32,8 +32,11 @@ help:
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
-deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/.proxies $(DEPS)/venv/.layout-worker-2
-	@$(ROOT)/scripts/ensure-chromium.sh >/dev/null
+# What building and `make run` need (librdkafka, RocksDB, the test broker's venv) and only that; the tests also need
+# nginx and Varnish (test-deps) and Chromium (test-browser installs it).
+deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
+
+test-deps: deps $(DEPS)/.proxies
 
 $(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
@@ -57,7 +60,7 @@ build: deps
 release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
-test: build
+test: build test-deps
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	@mkdir -p $(RUN_DIR)
 	$(SWIFT_ENV) swift package describe --type json > $(RUN_DIR)/package.json
