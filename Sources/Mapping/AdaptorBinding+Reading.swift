@@ -75,7 +75,8 @@ extension AdaptorBinding {
         if case .scalar = node {
             guard let name = r.string(node, what: "the adaptor for \(type)") else { return nil }
             guard let adaptor = AdaptorRegistry.builtIn(named: name) else {
-                r.fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                let meant = Suggestion.clause(for: name, among: AdaptorRegistry.builtInNames)
+                r.fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type)\(meant) (built-in: \(names))")
                 return nil
             }
             return AdaptorBinding(adaptor: adaptor, location: r.location(node))
@@ -123,7 +124,8 @@ extension AdaptorBinding {
             adaptor = GenericAdaptor(rows: rows ?? .auto, idPaths: idPaths)
         } else {
             guard let builtIn = AdaptorRegistry.builtIn(named: name) else {
-                r.fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type) (built-in: \(names))")
+                let meant = Suggestion.clause(for: name, among: AdaptorRegistry.builtInNames)
+                r.fail(node, .unknownAdaptor, "unknown adaptor '\(name)' for \(type)\(meant) (built-in: \(names))")
                 return nil
             }
             if let rowsNode { r.fail(rowsNode, .wrongField, "rows applies to the Generic adaptor only") }

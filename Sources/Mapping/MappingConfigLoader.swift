@@ -112,7 +112,8 @@ struct MappingConfigReader {
             if !allowed.contains(key) {
                 fail(
                     k, .unknownField,
-                    "unknown field '\(key)' in \(what) (allowed: \(allowed.joined(separator: ", ")))")
+                    "unknown field '\(key)' in \(what)\(Suggestion.clause(for: key, among: allowed)) (allowed: \(allowed.joined(separator: ", ")))"
+                )
                 continue
             }
             out.append((key, k, v))
@@ -199,7 +200,8 @@ struct MappingConfigReader {
                     if let p = Policy(rawValue: s) {
                         config.policy = p
                     } else {
-                        fail(value, .wrongValue, "policy must be strict or lenient, not '\(s)'")
+                        let meant = Suggestion.clause(for: s, among: ["strict", "lenient"])
+                        fail(value, .wrongValue, "policy must be strict or lenient, not '\(s)'\(meant)")
                     }
                 }
             case "defaultRenderer":

@@ -74,8 +74,10 @@ extension PlaceholderMapping {
                 if let text = r.string(value, what: "kind") {
                     kind = PlaceholderKind(rawValue: text)
                     if kind == nil {
+                        let meant = Suggestion.clause(for: text, among: ["loading", "noResults", "error"])
                         r.fail(
-                            value, .wrongValue, "placeholder kind must be loading, noResults or error, not '\(text)'")
+                            value, .wrongValue,
+                            "placeholder kind must be loading, noResults or error, not '\(text)'\(meant)")
                     }
                 }
                 ok = ok && kind != nil

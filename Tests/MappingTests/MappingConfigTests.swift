@@ -80,6 +80,31 @@ func errors(_ yaml: String) -> [Diagnostic] {
         #expect(found[0].message.contains("unknown field 'whem'"))
     }
 
+    /// A name one or two edits from a known one is named in the error, at the line of the typo.
+    @Test func misspeltNamesAreAnsweredWithTheOneMeant() {
+        let found = errors(
+            """
+            version: 1
+            policy: strickt
+            options:
+              emptySlotShowLoading: true
+            adaptors:
+              X: ResultList
+            renderes:
+              - renderer: A
+                types: Record
+            placeholders:
+              - kind: noresults
+                renderer: B
+            """)
+        let meant = found.map {
+            ($0.path, $0.message.firstMatch(of: /did you mean '([^']+)'/).map { String($0.output.1) })
+        }
+        #expect(
+            meant.map(\.0) == ["test.yaml:2:9", "test.yaml:4:3", "test.yaml:6:6", "test.yaml:7:1", "test.yaml:11:11"])
+        #expect(meant.map(\.1) == ["strict", "emptySlotsShowLoading", "ResultsList", "renderers", "noResults"])
+    }
+
     /// Booleans are YAML 1.1's plain spellings, in any case; a quoted one is a string, and wrong.
     @Test func booleansAreYAMLsPlainSpellings() throws {
         for (text, value) in [
