@@ -73,6 +73,21 @@ struct MappingConfigReader {
         node.mark.map { SourceLocation(line: $0.line, column: $0.column) }
     }
 
+    /// Where each string of a scalar or a list of scalars stands (a `types` value's names).
+    func locations(ofStrings node: Node) -> [String: SourceLocation] {
+        let items: [Node]
+        switch node {
+        case .scalar: items = [node]
+        case .sequence(let seq): items = Array(seq)
+        default: items = []
+        }
+        var out: [String: SourceLocation] = [:]
+        for item in items {
+            if let s = item.string, out[s] == nil, let l = location(item) { out[s] = l }
+        }
+        return out
+    }
+
     func path(_ node: Node) -> String {
         guard let l = location(node) else { return origin }
         return "\(origin):\(l.line):\(l.column)"

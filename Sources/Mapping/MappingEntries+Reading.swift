@@ -12,11 +12,15 @@ extension RendererMapping {
             return nil
         }
         var renderer: String?, types: [String]?, condition: Condition?
+        var typeLocations: [String: SourceLocation] = [:]
         var ok = true
         for (key, _, value) in entries {
             switch key {
             case "renderer": renderer = r.string(value, what: "renderer"); ok = ok && renderer != nil
-            case "types": types = r.strings(value, what: "types"); ok = ok && types != nil
+            case "types":
+                types = r.strings(value, what: "types")
+                typeLocations = r.locations(ofStrings: value)
+                ok = ok && types != nil
             case "when": condition = r.condition(value); ok = ok && condition != nil
             default: break
             }
@@ -26,7 +30,10 @@ extension RendererMapping {
             r.fail(node, .missingField, "a renderer mapping needs renderer and types")
             return nil
         }
-        return RendererMapping(renderer: renderer, types: types, condition: condition, location: r.location(node))
+        var mapping = RendererMapping(
+            renderer: renderer, types: types, condition: condition, location: r.location(node))
+        mapping.typeLocations = typeLocations
+        return mapping
     }
 }
 

@@ -8,6 +8,8 @@ public struct RendererMapping: Sendable {
     public var condition: Condition?
     /// Where the mapping is written in the config.
     public var location: SourceLocation?
+    /// Where each of `types` is written, when loaded from a file (a finding about one points at it).
+    public var typeLocations: [String: SourceLocation] = [:]
 
     public init(renderer: String, types: [String], condition: Condition? = nil, location: SourceLocation? = nil) {
         self.renderer = renderer

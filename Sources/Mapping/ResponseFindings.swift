@@ -11,19 +11,22 @@ extension ConfigChecker {
     func unknownTypes(_ config: MappingConfig, _ survey: ResponseSurvey?) -> [Diagnostic] {
         let known = StockTypes.all.union(config.adaptors.keys).union(survey?.types ?? [])
         var findings: [Diagnostic] = []
-        let named: [(label: String, types: [String], location: SourceLocation?)] =
-            config.renderers.map { ("renderer \($0.renderer)", $0.types, $0.location) }
-            + config.supplementary.map { ("\($0.kind) \($0.renderer)", $0.types, $0.location) }
-            + config.placeholders.map { ("\($0.kind.rawValue) placeholder \($0.renderer)", $0.types, $0.location) }
-            + config.events.map { ("\($0.event) event", $0.types, $0.location) }
-            + config.adaptors.map { ("the adaptor binding", [$0.key], $0.value.location) }
-        for (label, types, location) in named {
+        let named: [(label: String, types: [String], location: SourceLocation?, at: [String: SourceLocation])] =
+            config.renderers.map { ("renderer \($0.renderer)", $0.types, $0.location, $0.typeLocations) }
+            + config.supplementary.map { ("\($0.kind) \($0.renderer)", $0.types, $0.location, [:]) }
+            + config.placeholders.map {
+                ("\($0.kind.rawValue) placeholder \($0.renderer)", $0.types, $0.location, [:])
+            }
+            + config.events.map { ("\($0.event) event", $0.types, $0.location, [:]) }
+            + config.adaptors.map { ("the adaptor binding", [$0.key], $0.value.location, [:]) }
+        for (label, types, location, at) in named {
             for type in types where type != "*" && !known.contains(type) {
                 guard let meant = Suggestion.closest(to: type, among: known) else { continue }
                 let seen = survey.map { " or \(Self.these($0))" } ?? ""
+                // Within a typo of a known type: a mistake, not a type of a response not seen yet.
                 findings.append(
                     Diagnostic(
-                        .warning, .unknownType, path: Self.place(config, location),
+                        .error, .unknownType, path: Self.place(config, at[type] ?? location),
                         "\(label) names type '\(type)', which no stock type, adaptor\(seen) has; did you mean '\(meant)'?"
                     ))
             }

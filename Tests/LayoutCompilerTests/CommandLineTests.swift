@@ -210,9 +210,9 @@ private func sha256(_ data: Data) throws -> String {
             """
         try inDirectory(["typos.yaml": typos, "tiles.json": Self.tilesResponse]) { dir in
             let r = try run(["check", "typos.yaml", "tiles.json"], directory: dir)
-            #expect(r.status == 0, "warnings do not fail the check by default: \(r.out)")
+            #expect(r.status == 1, "a type one typo from a known one fails the check: \(r.out)")
             for expected in [
-                "warning [unknown-type] typos.yaml:7:5: renderer RefinementCell names type 'Refinment'",
+                "error [unknown-type] typos.yaml:7:40: renderer RefinementCell names type 'Refinment'",
                 "did you mean 'Refinement'?",
                 "warning [rows-field-missing] typos.yaml:5:12: rows field 'slide' is in none of the 1 Banners items",
                 "did you mean 'slides'?",
