@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import LayoutCompiler
 
@@ -9,8 +10,8 @@ struct NamedInput {
 
 /// Reads compile inputs: whole files, or NDJSON lines from standard input; nothing larger than a limit is read.
 enum InputSource {
-    /// The default input limit (the same as `serve --max-message-bytes`).
-    static let defaultMaxBytes = 8 * 1024 * 1024
+    /// The default input limit: `serve --max-message-bytes`'s default, so no command takes what serve would refuse.
+    static let defaultMaxBytes = DeliveryLimits().maxMessageBytes
 
     /// Reads `path` when it is at most `maxBytes` long (checked before reading, and while reading what is not a
     /// regular file: a pipe, or a file that grows).

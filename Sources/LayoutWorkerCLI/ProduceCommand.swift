@@ -12,12 +12,12 @@ struct ProduceCommand: ParsableCommand {
     @Option(help: "Message key (default: the file name, or stdin:LINE).") var key: String?
     @Flag(name: .customLong("tombstone"), help: "Publish one tombstone (null value) for --key instead.") var tombstone =
         false
-    @Option(
-        name: .customLong("max-input-bytes"), help: "Files or lines larger than this are refused.")
-    var maxInputBytes = 64 * 1024 * 1024
+    /// The same limit as `serve`'s `--max-message-bytes` by default: what serve would dead-letter is refused here.
+    @OptionGroup var limit: InputLimitOptions
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
+        let maxInputBytes = limit.maxInputBytes
         var kafka = try connection.resolve(defaultLevel: .warning).kafka
         for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil {
             kafka.properties[k] = v

@@ -35,6 +35,7 @@ private func sha256(_ data: Data) throws -> String {
         for args in [
             ["compile"] + limit + [big.path], ["check", "config/default.yaml", big.path] + limit,
             ["diff", "-", big.path] + limit, ["apply", "-", big.path] + limit,
+            ["produce", "--brokers", "127.0.0.1:1", "--topic", "t", big.path] + limit,
         ] {
             let r = try run(args)
             #expect(r.status != 0, "\(args)")
@@ -43,6 +44,10 @@ private func sha256(_ data: Data) throws -> String {
                 "\(args): \(r.out) \(r.err)")
             #expect(!(r.out + r.err).contains("invalid-json"), "\(args) parsed the input")
         }
+        // produce takes by default what serve takes (--max-message-bytes), no more.
+        let help = try run(["produce", "--help"])
+        let compact = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(compact.contains("(default: \(8 * 1024 * 1024))"), "\(help.out)")
         // NDJSON on stdin: the long line is refused, the lines around it still compile.
         let line = #"{"@type":"ResultsList","records":[]}"#
         let r = try run(
