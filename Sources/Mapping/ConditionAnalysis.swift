@@ -83,7 +83,7 @@ extension ConditionExpression {
                 if set.isEmpty { return true }
                 if let ex = exclusions[key], set.isSubset(of: ex) { return true }
             }
-            return false
+            return NumericRange.ranges(in: flatten(parts, and: true)).values.contains(where: \.isEmpty)
         case .member(_, let list): return list.isEmpty
         case .compare(let op, .literal(let a), .literal(let b)):
             let equal = a == b || Self.numericallyEqual(a, b)

@@ -142,6 +142,20 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
                     "unreachable-mapping@test.yaml:2:5", "unreachable-mapping@test.yaml:3:5",
                     "unreachable-mapping@test.yaml:4:5",
                 ])
+        // Numbers: a range with nothing in it never holds; one with a single number, or open, does.
+        #expect(
+            try findings(
+                """
+                renderers:
+                  - { renderer: A, types: Record, when: 'price < 5 and price >= 5' }
+                  - { renderer: B, types: Record, when: '5 < price and price < 3' }
+                  - { renderer: C, types: Record, when: 'price == 7 and (price <= 6.5 and stock > 0)' }
+                  - { renderer: D, types: Record, when: 'price <= 5 and price >= 5 and size > 1' }
+                  - { renderer: E, types: Record, when: 'price < 5 and size >= 5 and size > 2 and label == "x"' }
+                """) == [
+                    "unreachable-mapping@test.yaml:2:5", "unreachable-mapping@test.yaml:3:5",
+                    "unreachable-mapping@test.yaml:4:5",
+                ])
         #expect(
             try findings(
                 """
