@@ -17,7 +17,7 @@ public struct MappingConfigLoader: Sendable {
             // booleans it needs it reads itself (`bool(_:what:)`), as Yams would.
             root = try Yams.compose(yaml: yaml, Resolver.basic)
         } catch let error as YamlError {
-            return .failure(MappingConfigError(diagnostics: [reader.yamlDiagnostic(error)]))
+            return .failure(MappingConfigError(diagnostics: [reader.yamlDiagnostic(error, text: yaml)]))
         } catch {
             return .failure(
                 MappingConfigError(diagnostics: [Diagnostic(.error, .yamlSyntax, path: origin, "\(error)")]))
@@ -97,15 +97,25 @@ struct MappingConfigReader {
         errors.append(Diagnostic(.error, code, path: path(node), message))
     }
 
-    func yamlDiagnostic(_ error: YamlError) -> Diagnostic {
+    /// The diagnostic for a YAML error in `text`, with what to do about it where the text says (`YAMLErrorHint`).
+    func yamlDiagnostic(_ error: YamlError, text: String) -> Diagnostic {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return Diagnostic(.error, .yamlSyntax, path: "\(origin):\(mark.line):\(mark.column)", problem)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            // Yams marks the first occurrence of the duplicated key.
             return Diagnostic(
-                .error, .duplicateKey, path: "\(origin):\(context.mark.line):\(context.mark.column)",
-                "key given more than once in one mapping (first here): \(duplicates.sorted().joined(separator: ", "))")
+                .error, .yamlSyntax, path: "\(origin):\(mark.line):\(mark.column)",
+                problem + YAMLErrorHint.syntax(problem, at: mark.line, in: text))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            // Yams marks the first copy; the second, usually the one added last, is where to look.
+            let (line, column) = (context.mark.line, context.mark.column)
+            let keys = duplicates.sorted()
+            let second = keys.lazy.compactMap {
+                YAMLErrorHint.secondCopy(of: $0, after: line, column: column, in: text)
+            }
+            .first
+            return Diagnostic(
+                .error, .duplicateKey, path: "\(origin):\(second?.line ?? line):\(second?.column ?? column)",
+                "key given more than once in one mapping: \(keys.joined(separator: ", ")) (first at line \(line)); keep one"
+            )
         default:
             return Diagnostic(.error, .yamlSyntax, path: origin, "\(error)")
         }

@@ -138,10 +138,15 @@ func errors(_ yaml: String) -> [Diagnostic] {
         #expect(found.first?.code == "yaml-syntax")
         #expect(found.first?.path.hasPrefix("test.yaml:") == true)
         #expect(errors("a: 1\na: 2\n").first?.code == "duplicate-key")
-        // Duplicates in a nested mapping: located at the key's first occurrence (line 3, column 5).
+        // Duplicates in a nested mapping: located at the key's second copy (line 4, column 5), naming the first.
         let nested = errors("renderers:\n  - renderer: A\n    types: X\n    types: Y\n")
-        #expect(nested.first?.code == "duplicate-key" && nested.first?.path == "test.yaml:3:5", "\(nested)")
-        #expect(nested.first?.message.contains("types") == true)
+        #expect(nested.first?.code == "duplicate-key" && nested.first?.path == "test.yaml:4:5", "\(nested)")
+        #expect(nested.first?.message.contains("types (first at line 3); keep one") == true, "\(nested)")
+        // What to do: a tab in an indentation, and items out of line, are said as such.
+        let tab = errors("version: 1\nrenderers:\n\t- renderer: A\n\t  types: Record\n")
+        #expect(tab.first?.message.hasSuffix("line 3 is indented with a tab: YAML indents with spaces only") == true)
+        let outOfLine = errors("version: 1\nrenderers:\n  - renderer: A\n   types: Record\n")
+        #expect(outOfLine.first?.message.contains("check the indentation") == true, "\(outOfLine)")
     }
 
     /// A config that maps nothing is a warning; a file with no YAML document at all (empty, or only comments) is
