@@ -12,8 +12,9 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Show how a row of a response finds its renderer: every level of its chain, every condition tried.",
         discussion: """
-            --row SECTION/ROW: the section as `check` lists it (its index, e.g. 13, or its id) and the row (its \
-            index in the section, or its id), split at the last '/'. Without --row, every row of the response.
+            --row SECTION/ROW: the section as `check` lists it (its index, e.g. 13, its id, or the path its \
+            findings name, e.g. contents[0].MainContent[2]) and the row (its index in the section, or its id), split \
+            at the last '/'. Without --row, every row of the response.
             """)
 
     @Option(help: "Mapping config (YAML; default: config/default.yaml beside the binary).") var config: String?
@@ -55,6 +56,7 @@ struct ExplainCommand: ParsableCommand {
         guard
             let section = record.sections.first(where: { Int(sectionName) == $0.index })
                 ?? record.sections.first(where: { $0.id == sectionName })
+                ?? record.sections.first(where: { $0.head.path == sectionName })
         else {
             let withRows = record.sections.filter { !$0.rows.isEmpty }.map { "\($0.index) (\($0.id))" }
             throw ValidationError(

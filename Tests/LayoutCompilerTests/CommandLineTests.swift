@@ -427,6 +427,12 @@ private func sha256(_ data: Data) throws -> String {
                 "content/Shared/Results List:MainContent[2]/prod01000",
             ])
         #expect(byId.out == r.out)
+        // The path `check`'s findings name for the section works too.
+        let byPath = try run([
+            "explain", "--config", "config/default.yaml", "samples/search-page.json", "--row",
+            "contents[0].MainContent[0].contents[2]/0",
+        ])
+        #expect(byPath.out == r.out, "\(byPath.err)")
         let wrong = try run([
             "explain", "--config", "config/default.yaml", "samples/search-page.json", "--row", "13/99",
         ])
