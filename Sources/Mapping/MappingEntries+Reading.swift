@@ -13,6 +13,7 @@ extension RendererMapping {
         }
         var renderer: String?, types: [String]?, condition: Condition?
         var typeLocations: [String: SourceLocation] = [:]
+        var conditionLocation: SourceLocation?
         var ok = true
         for (key, _, value) in entries {
             switch key {
@@ -21,7 +22,10 @@ extension RendererMapping {
                 types = r.strings(value, what: "types")
                 typeLocations = r.locations(ofStrings: value)
                 ok = ok && types != nil
-            case "when": condition = r.condition(value); ok = ok && condition != nil
+            case "when":
+                condition = r.condition(value)
+                conditionLocation = r.location(value)
+                ok = ok && condition != nil
             default: break
             }
         }
@@ -33,6 +37,7 @@ extension RendererMapping {
         var mapping = RendererMapping(
             renderer: renderer, types: types, condition: condition, location: r.location(node))
         mapping.typeLocations = typeLocations
+        mapping.conditionLocation = conditionLocation
         return mapping
     }
 }

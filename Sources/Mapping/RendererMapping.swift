@@ -10,6 +10,8 @@ public struct RendererMapping: Sendable {
     public var location: SourceLocation?
     /// Where each of `types` is written, when loaded from a file (a finding about one points at it).
     public var typeLocations: [String: SourceLocation] = [:]
+    /// Where the condition (`when`) is written, when loaded from a file.
+    public var conditionLocation: SourceLocation?
 
     public init(renderer: String, types: [String], condition: Condition? = nil, location: SourceLocation? = nil) {
         self.renderer = renderer

@@ -87,20 +87,26 @@ extension ConfigChecker {
             guard case .key(let first) = steps.first else { continue }
             let name = first.description
             var message: String?
+            // A name one typo from one the rows have is a mistake (an error); one far from all of them may be in
+            // other responses (a warning).
+            var meant = ""
             if !fields.contains(name) {
+                meant = Suggestion.clause(for: name, among: fields)
                 message =
-                    "reads '\(name)', which no \(types.joined(separator: "/")) row's model has in \(these)\(Suggestion.clause(for: name, among: fields))"
+                    "reads '\(name)', which no \(types.joined(separator: "/")) row's model has in \(these)\(meant)"
             } else if name == "attributes", steps.count > 1, case .key(let second) = steps[1],
                 !attributes.contains(second.description)
             {
                 let attribute = second.description
+                meant = Suggestion.clause(for: attribute, among: attributes)
                 message =
-                    "reads attribute '\(attribute)', which no \(types.joined(separator: "/")) row has in \(these)\(Suggestion.clause(for: attribute, among: attributes))"
+                    "reads attribute '\(attribute)', which no \(types.joined(separator: "/")) row has in \(these)\(meant)"
             }
             guard let message, reported.insert(message).inserted else { continue }
             findings.append(
                 Diagnostic(
-                    .warning, .unknownAttribute, path: Self.place(config, m.location),
+                    meant.isEmpty ? .warning : .error, .unknownAttribute,
+                    path: Self.place(config, m.conditionLocation ?? m.location),
                     "the condition of renderer \(m.renderer) '\(condition.source)' \(message)"))
         }
         return findings

@@ -221,7 +221,7 @@ private func sha256(_ data: Data) throws -> String {
                 "did you mean 'Refinement'?",
                 "warning [rows-field-missing] typos.yaml:5:12: rows field 'slide' is in none of the 1 Banners items",
                 "did you mean 'slides'?",
-                "warning [unknown-attribute] typos.yaml:8:5:", "reads attribute 'tile.knd'",
+                "error [unknown-attribute] typos.yaml:8:45:", "reads attribute 'tile.knd'",
                 "did you mean 'tile.kind'?", "reads 'titel', which no Tiles row's model has", "did you mean 'title'?",
                 "warning [never-matched] typos.yaml:7:5: renderer RefinementCell",
             ] {
