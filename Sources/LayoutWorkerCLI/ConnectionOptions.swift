@@ -46,3 +46,35 @@ struct ConnectionOptions: ParsableArguments {
         return Resolved(sources: sources, kafka: kafka, logger: logger, format: format, level: level)
     }
 }
+
+/// A command that reaches Kafka through `ConnectionOptions`.
+protocol KafkaCommand: ParsableCommand {
+    var connection: ConnectionOptions { get }
+}
+
+extension ServeCommand: KafkaCommand {}
+extension ReplayCommand: KafkaCommand {}
+extension PreviewCommand: KafkaCommand {}
+extension GatewayCommand: KafkaCommand {}
+extension OffsetsCommand: KafkaCommand {}
+extension TailCommand: KafkaCommand {}
+extension ProduceCommand: KafkaCommand {}
+extension CreateTopicsCommand: KafkaCommand {}
+
+extension ConnectionOptions {
+    /// The brokers as the command reads them (flag, then `LAYOUT_WORKER_BROKERS`, then the settings file).
+    var brokersAsGiven: String {
+        (try? SettingsSources(settingsFlag: settings))?.value(brokers, SettingTable.brokers.name) ?? brokers
+            ?? SettingTable.defaultBrokers
+    }
+
+    /// For a command that stopped because no broker answered, what to say instead of librdkafka's code: the address
+    /// it tried and what to check; nil for any other error.
+    static func unreachableMessage(_ error: any Error, of command: any ParsableCommand) -> String? {
+        guard let error = error as? KafkaError, let command = command as? any KafkaCommand,
+            [KafkaError.transport, KafkaError.allBrokersDown, KafkaError.timedOut("").code].contains(error.code)
+        else { return nil }
+        return "no broker answered at \(command.connection.brokersAsGiven) (\(error.name): \(error.message)); check "
+            + "--brokers (or LAYOUT_WORKER_BROKERS), that the brokers are up, and that this host can reach them"
+    }
+}

@@ -25,8 +25,17 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
     /// and an unknown flag answered with the nearest known one (`FormerNames`).
     public static func main(_ arguments: [String]?) async {
         let (rewritten, used) = FormerNames.rewrite(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        let parsed: any ParsableCommand
         do {
-            let parsed = try FileList.parse(Self.self, rewritten)
+            parsed = try FileList.parse(Self.self, rewritten)
+        } catch {
+            guard let message = FormerNames.unknownOptionMessage(fullMessage(for: error), arguments: rewritten) else {
+                exit(withError: error)
+            }
+            Output.write(2, Array((message + "\n").utf8))
+            exit(withError: exitCode(for: error))
+        }
+        do {
             try await FormerNames.$flagsUsed.withValue(used) {
                 var command = parsed
                 if var asynchronous = command as? any AsyncParsableCommand {
@@ -36,11 +45,9 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            guard let message = FormerNames.unknownOptionMessage(fullMessage(for: error), arguments: rewritten) else {
-                exit(withError: error)
-            }
-            Output.write(2, Array((message + "\n").utf8))
-            exit(withError: exitCode(for: error))
+            guard let message = ConnectionOptions.unreachableMessage(error, of: parsed) else { exit(withError: error) }
+            Output.write(2, Array(("Error: " + message + "\n").utf8))
+            exit(withError: ExitCode.failure)
         }
     }
 }
