@@ -1,6 +1,7 @@
 import Foundation
 import LayoutJSON
 import LayoutKit
+public import Logging
 import NIOCore
 public import NIOHTTP1
 import Ops
@@ -28,14 +29,20 @@ public struct GatewayEndpoints: Sendable {
     let book: PageBook
     let status: GatewayStatus
     let metrics: GatewayMetrics
+    let refusedOrigins: RefusedOrigins
     /// The live page and its files, compiled in from `clients/web`.
     let page = EmbeddedPage(files: WebFiles.all)
 
-    public init(settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics) {
+    /// `logger` says which origins were refused CORS headers (none when nil).
+    public init(
+        settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics,
+        logger: Logger? = nil
+    ) {
         self.settings = settings
         self.book = book
         self.status = status
         self.metrics = metrics
+        refusedOrigins = RefusedOrigins(logger: logger)
     }
 
     static let prefix = "/v1/layouts/"
@@ -211,7 +218,10 @@ public struct GatewayEndpoints: Sendable {
         if settings.corsOrigins.contains("*") {
             return [("access-control-allow-origin", "*"), ("access-control-expose-headers", "ETag")]
         }
-        guard settings.corsOrigins.contains(origin) else { return [] }
+        guard settings.corsOrigins.contains(origin) else {
+            refusedOrigins.refused(origin, allowed: settings.corsOrigins)
+            return []
+        }
         return [
             ("access-control-allow-origin", origin), ("vary", "Origin, Accept-Encoding"),
             ("access-control-expose-headers", "ETag"),

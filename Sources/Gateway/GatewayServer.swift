@@ -31,7 +31,8 @@ public enum GatewayServer {
         let status = GatewayStatus()
         metrics.limits(limits)
         let edge = GatewayEdge(
-            endpoints: GatewayEndpoints(settings: settings, book: book, status: status, metrics: metrics), book: book,
+            endpoints: GatewayEndpoints(
+                settings: settings, book: book, status: status, metrics: metrics, logger: logger), book: book,
             hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
         return [
             HTTPService(
