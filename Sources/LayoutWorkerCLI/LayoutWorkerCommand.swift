@@ -45,7 +45,21 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            guard let message = ConnectionOptions.unreachableMessage(error, of: parsed) else { exit(withError: error) }
+            guard let message = ConnectionOptions.unreachableMessage(error, of: parsed) else {
+                guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+                // A usage error found while running: the command's own usage, not the top level's.
+                let command = type(of: parsed)
+                let usage =
+                    helpMessage(for: command, columns: 1_000).split(separator: "\n")
+                    .first { $0.hasPrefix("USAGE: ") }.map { $0.dropFirst("USAGE: ".count) } ?? ""
+                let name = "layout-worker " + (command.configuration.commandName ?? "")
+                Output.write(
+                    2,
+                    Array(
+                        "Error: \(self.message(for: error))\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+                            .utf8))
+                exit(withError: ExitCode.validationFailure)
+            }
             Output.write(2, Array(("Error: " + message + "\n").utf8))
             exit(withError: ExitCode.failure)
         }

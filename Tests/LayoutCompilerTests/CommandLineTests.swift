@@ -437,6 +437,8 @@ private func sha256(_ data: Data) throws -> String {
             "explain", "--config", "config/default.yaml", "samples/search-page.json", "--row", "13/99",
         ])
         #expect(wrong.status == 64 && wrong.err.contains("no row '99' in section 13: it has"), "\(wrong.err)")
+        // A usage error found while running shows the command's usage, not the top level's.
+        #expect(wrong.err.contains("Usage: layout-worker explain [--config"), "\(wrong.err)")
     }
 
     @Test func checkReportsUnresolvedRowsInResponses() throws {
