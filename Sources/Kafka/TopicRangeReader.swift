@@ -109,12 +109,22 @@ public final class TopicRangeReader {
     }
 
     /// Each of `partitions`' extent. A watermark query can under-report the end (Tansu answers with its last batch's
-    /// first offset + 1), a fetch's end of partition does not: each partition's last batch is read, all at once.
-    /// Any ranges being read are given up (call `read` again).
+    /// first offset + 1), a fetch's end of partition does not: each partition's last batch is read, all at once, by
+    /// a short-lived reader of its own, so this reader's consumer is assigned only the ranges it reads (assigning a
+    /// partition again after reading it to its end, paused, has left it fetching nothing under load). What this
+    /// reader reads is untouched.
     public func extents(_ partitions: [Int32], timeoutMs: Int = 10_000) throws(KafkaError) -> [Int32: Extent] {
+        let probe = try TopicRangeReader(configuration: configuration, topic: topic)
+        defer { probe.close() }
+        let extents = try probe.lastBatchesRead(partitions, timeoutMs: timeoutMs)
+        for (p, extent) in extents { fetchedEnd[p] = extent.end }
+        return extents
+    }
+
+    /// Reads each of `partitions`' last batch to the end of the partition (`extents`).
+    private func lastBatchesRead(_ partitions: [Int32], timeoutMs: Int) throws(KafkaError) -> [Int32: Extent] {
         var marks: [Int32: (low: Int64, high: Int64)] = [:]
         var ranges: [Range] = []
-        for p in partitions { fetchedEnd[p] = nil }
         for p in partitions {
             let (low, high) = try watermarks(p)
             marks[p] = (low, high)
@@ -131,7 +141,6 @@ public final class TopicRangeReader {
                 throw KafkaError.timedOut("\(topic)[\(p)]: no end of partition within \(timeoutMs) ms")
             }
             extents[p] = Extent(low: mark.low, end: max(end, mark.high))
-            fetchedEnd[p] = extents[p]?.end
         }
         return extents
     }
