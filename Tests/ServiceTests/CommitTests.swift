@@ -273,7 +273,7 @@ private final class SteadyProducer: Sendable {
         let commitLag = Date().timeIntervalSince(quiet)
         #expect(committed, "\(last.logText.suffix(3000))")
         last.signal(SIGTERM)
-        #expect(last.wait(seconds: 20) == 0)
+        #expect(last.wait(seconds: 20) == 0, "\(last.logText.suffix(3000))")
         let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
         #expect(missing.isEmpty, "\(missing.count) inputs without a record: \(missing.sorted())")
         // Each page's change sets in topic order (one page lives on one changes partition).
