@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Reads ranges of one topic's partitions by assignment, never joining a consumer group, so no live group is
 /// disturbed: `replay`'s range, the latest layouts `serve` loads back, the preview following a topic, `tail`.
@@ -163,30 +162,16 @@ public final class TopicRangeReader {
     }
 
     /// The ids (KIP-516) of `topics` the brokers give, in one request; empty when they give none, cannot describe
-    /// topics, or do not answer within `timeoutMs` and 2 s more (the caller then checks checkpoints against the
-    /// ranges alone). Only a retriable error is thrown. Asked by a short-lived admin client on a thread of its own,
-    /// so no answer can hold up the caller past the deadline.
+    /// topics, or do not answer within `timeoutMs` and 5 s more (the caller then checks checkpoints against the
+    /// ranges alone). Only a retriable error other than that timeout is thrown. Asked by a short-lived admin client
+    /// of its own (a consumer's handle has left the request unanswered), on the caller's thread, so nothing of it
+    /// outlives the call (a process stopping right after must not exit under it).
     public func topicIDs(_ topics: [String], timeoutMs: Int32 = 5_000) throws(KafkaError) -> [String: String] {
-        let configuration = self.configuration
-        let answer = Mutex<Result<[String: String], KafkaError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let result: Result<[String: String], KafkaError>
-            do throws(KafkaError) {
-                result = .success(try KafkaAdmin(configuration: configuration).topicIDs(topics, timeoutMs: timeoutMs))
-            } catch {
-                result = .failure(error)
-            }
-            answer.withLock { $0 = result }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + .milliseconds(Int(timeoutMs) + 2_000)) == .success,
-            let result = answer.withLock({ $0 })
-        else { return [:] }
-        switch result {
-        case .success(let ids): return ids
-        case .failure(let error) where error.isRetriable: throw error
-        case .failure: return [:]
+        do throws(KafkaError) {
+            return try KafkaAdmin(configuration: configuration).topicIDs(topics, timeoutMs: timeoutMs)
+        } catch {
+            guard error.isRetriable, error.code != KafkaError.timedOut("").code else { return [:] }
+            throw error
         }
     }
 
