@@ -13,7 +13,14 @@ enum FormerNames {
     /// `arguments` with each old flag (`--old` or `--old=value`, before a `--`) under its new name, and the old flags
     /// found.
     static func rewrite(_ arguments: [String]) -> (arguments: [String], used: [String]) {
-        let renamed = SettingTable.renamed.filter { options(of: arguments).contains($0.value) }
+        // The command's options come from its help text: built only when an old name is on the command line (every
+        // command, `compile` too, starts through here), and once.
+        let written = SettingTable.renamed.filter { old in
+            arguments.contains { $0 == "--" + old.key || $0.hasPrefix("--" + old.key + "=") }
+        }
+        guard !written.isEmpty else { return (arguments, []) }
+        let known = options(of: arguments)
+        let renamed = written.filter { known.contains($0.value) }
         guard !renamed.isEmpty else { return (arguments, []) }
         var out: [String] = []
         var used: [String] = []
