@@ -36,6 +36,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case neverMatched = "never-matched"
     case rowsFieldMissing = "rows-field-missing"
     case unknownAttribute = "unknown-attribute"
+    case placeholderNeverShown = "placeholder-never-shown"
+    case placeholderNotDrawn = "placeholder-not-drawn"
     // What one app version (`check --client`) makes of a response's rows.
     case clientFallback = "client-fallback"
     case clientMissing = "client-missing"

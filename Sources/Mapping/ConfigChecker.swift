@@ -38,6 +38,7 @@ public struct ConfigChecker: Sendable {
         }
         for (type, group) in Self.byScopeAndType(entries) { findings += check(group, for: type, place) }
         findings += unknownTypes(config, survey)
+        findings += PlaceholderFindings.of(config)
         if let survey { findings += responseFindings(config, survey) }
         if config.defaultRenderer == nil {
             findings.append(

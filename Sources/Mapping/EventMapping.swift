@@ -28,6 +28,8 @@ public struct EventMapping: Sendable {
     /// The model fields the event passes, by name.
     public var fields: [Field]
     public var location: SourceLocation?
+    /// Where each of `types` stands in the config file, for findings at the name.
+    public var typeLocations: [String: SourceLocation] = [:]
 
     public init(
         event: String, types: [String] = [], condition: Condition? = nil, handler: String? = nil,

@@ -73,6 +73,12 @@ struct MappingConfigReader {
         node.mark.map { SourceLocation(line: $0.line, column: $0.column) }
     }
 
+    /// A `types` value: its names and where each stands (for findings at the name), or nil with what is wrong.
+    mutating func types(_ node: Node) -> (names: [String], locations: [String: SourceLocation])? {
+        guard let names = strings(node, what: "types") else { return nil }
+        return (names, locations(ofStrings: node))
+    }
+
     /// Where each string of a scalar or a list of scalars stands (a `types` value's names).
     func locations(ofStrings node: Node) -> [String: SourceLocation] {
         let items: [Node]

@@ -19,9 +19,7 @@ extension RendererMapping {
             switch key {
             case "renderer": renderer = r.string(value, what: "renderer"); ok = ok && renderer != nil
             case "types":
-                types = r.strings(value, what: "types")
-                typeLocations = r.locations(ofStrings: value)
-                ok = ok && types != nil
+                if let t = r.types(value) { (types, typeLocations) = t } else { ok = false }
             case "when":
                 condition = r.condition(value)
                 conditionLocation = r.location(value)
@@ -50,11 +48,13 @@ extension SupplementaryMapping {
                 node, allowed: ["kind", "types", "field", "renderer", "when"], what: "a supplementary mapping")
         else { return nil }
         var kind: String?, types: [String]?, field: FieldPath?, renderer: String?, condition: Condition?
+        var typeLocations: [String: SourceLocation] = [:]
         var ok = true
         for (key, _, value) in entries {
             switch key {
             case "kind": kind = r.string(value, what: "kind"); ok = ok && kind != nil
-            case "types": types = r.strings(value, what: "types"); ok = ok && types != nil
+            case "types":
+                if let t = r.types(value) { (types, typeLocations) = t } else { ok = false }
             case "field": field = r.fieldPath(value, what: "field"); ok = ok && field != nil
             case "renderer": renderer = r.string(value, what: "renderer"); ok = ok && renderer != nil
             case "when": condition = r.condition(value); ok = ok && condition != nil
@@ -66,9 +66,11 @@ extension SupplementaryMapping {
             r.fail(node, .missingField, "a supplementary mapping needs kind, types, field and renderer")
             return nil
         }
-        return SupplementaryMapping(
+        var mapping = SupplementaryMapping(
             kind: kind, types: types, field: field, renderer: renderer, condition: condition, location: r.location(node)
         )
+        mapping.typeLocations = typeLocations
+        return mapping
     }
 }
 
@@ -79,6 +81,7 @@ extension PlaceholderMapping {
             let entries = r.fields(node, allowed: ["kind", "types", "renderer", "when"], what: "a placeholder mapping")
         else { return nil }
         var kind: PlaceholderKind?, types: [String] = [], renderer: String?, condition: Condition?
+        var typeLocations: [String: SourceLocation] = [:]
         var ok = true
         for (key, _, value) in entries {
             switch key {
@@ -94,7 +97,7 @@ extension PlaceholderMapping {
                 }
                 ok = ok && kind != nil
             case "types":
-                if let t = r.strings(value, what: "types") { types = t } else { ok = false }
+                if let t = r.types(value) { (types, typeLocations) = t } else { ok = false }
             case "renderer": renderer = r.string(value, what: "renderer"); ok = ok && renderer != nil
             case "when": condition = r.condition(value); ok = ok && condition != nil
             default: break
@@ -105,8 +108,10 @@ extension PlaceholderMapping {
             r.fail(node, .missingField, "a placeholder mapping needs kind and renderer")
             return nil
         }
-        return PlaceholderMapping(
+        var mapping = PlaceholderMapping(
             kind: kind, types: types, renderer: renderer, condition: condition, location: r.location(node))
+        mapping.typeLocations = typeLocations
+        return mapping
     }
 }
 
@@ -118,6 +123,7 @@ extension EventMapping {
                 node, allowed: ["event", "types", "when", "handler", "action", "fields"], what: "an event mapping")
         else { return nil }
         var event: String?, types: [String] = [], condition: Condition?, handler: String?
+        var typeLocations: [String: SourceLocation] = [:]
         var passesAction = false
         var fields: [EventMapping.Field] = []
         var ok = true
@@ -125,7 +131,7 @@ extension EventMapping {
             switch key {
             case "event": event = r.string(value, what: "event"); ok = ok && event != nil
             case "types":
-                if let t = r.strings(value, what: "types") { types = t } else { ok = false }
+                if let t = r.types(value) { (types, typeLocations) = t } else { ok = false }
             case "when": condition = r.condition(value); ok = ok && condition != nil
             case "handler": handler = r.string(value, what: "handler"); ok = ok && handler != nil
             case "action":
@@ -140,9 +146,11 @@ extension EventMapping {
             r.fail(node, .missingField, "an event mapping needs event (and types, or none for every row)")
             return nil
         }
-        return EventMapping(
+        var mapping = EventMapping(
             event: event, types: types, condition: condition, handler: handler, passesAction: passesAction,
             fields: fields, location: r.location(node))
+        mapping.typeLocations = typeLocations
+        return mapping
     }
 
     /// An event's `fields`: a mapping from name to field path, or a list of field paths (each named by its text).

@@ -9,6 +9,8 @@ public struct PlaceholderMapping: Sendable {
     /// Evaluated against the content item; nil means always.
     public var condition: Condition?
     public var location: SourceLocation?
+    /// Where each of `types` stands in the config file, for findings at the name.
+    public var typeLocations: [String: SourceLocation] = [:]
 
     public init(
         kind: PlaceholderKind, types: [String] = [], renderer: String, condition: Condition? = nil,

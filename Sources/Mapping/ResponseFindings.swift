@@ -13,11 +13,11 @@ extension ConfigChecker {
         var findings: [Diagnostic] = []
         let named: [(label: String, types: [String], location: SourceLocation?, at: [String: SourceLocation])] =
             config.renderers.map { ("renderer \($0.renderer)", $0.types, $0.location, $0.typeLocations) }
-            + config.supplementary.map { ("\($0.kind) \($0.renderer)", $0.types, $0.location, [:]) }
+            + config.supplementary.map { ("\($0.kind) \($0.renderer)", $0.types, $0.location, $0.typeLocations) }
             + config.placeholders.map {
-                ("\($0.kind.rawValue) placeholder \($0.renderer)", $0.types, $0.location, [:])
+                ("\($0.kind.rawValue) placeholder \($0.renderer)", $0.types, $0.location, $0.typeLocations)
             }
-            + config.events.map { ("\($0.event) event", $0.types, $0.location, [:]) }
+            + config.events.map { ("\($0.event) event", $0.types, $0.location, $0.typeLocations) }
             + config.adaptors.map { ("the adaptor binding", [$0.key], $0.value.location, [:]) }
         for (label, types, location, at) in named {
             for type in types where type != "*" && !known.contains(type) {

@@ -1,4 +1,5 @@
 import Adaptors
+import ContentTree
 import LayoutJSON
 import Mapping
 import Testing
@@ -210,6 +211,63 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
         #expect(found[1].message.contains("at row 0"))
         #expect(found[2].severity == .warning)
         #expect(found[3].message.contains(#"{"x":0,"y":1}"#) && found[4].message.contains(#"{"totalNumRecs":0}"#))
+    }
+
+    /// A misspelt type is an error at the name itself, in every list that names types.
+    @Test func aMisspeltTypeIsFoundWhereItIsWritten() throws {
+        let c = try config(
+            """
+            supplementary:
+              - { kind: header, types: [RefinementMenu, RefinmentMenu], field: x, renderer: H }
+            placeholders:
+              - kind: noResults
+                types: ResultList
+                renderer: P
+            events:
+              - { event: onSelect, types: [Recod] }
+            """)
+        let found = ConfigChecker().check(c).filter { $0.code == DiagnosticCode.unknownType.rawValue }
+        #expect(found.map(\.path) == ["test.yaml:2:45", "test.yaml:5:12", "test.yaml:8:32"])
+        #expect(found.map(\.severity) == [.error, .error, .error])
+        #expect(
+            found.compactMap { $0.message.firstMatch(of: /did you mean '([^']+)'/).map { String($0.output.1) } } == [
+                "RefinementMenu", "ResultsList", "Record",
+            ])
+    }
+
+    /// A placeholder mapping the options never show is reported at the mapping; without the built-in placeholder
+    /// renderers, a kind the responses can show that no mapping draws is reported too.
+    @Test func placeholdersThatCannotBeDrawnAreReported() throws {
+        let placeholderCodes = Set([DiagnosticCode.placeholderNeverShown, .placeholderNotDrawn].map(\.rawValue))
+        let off = try config(
+            """
+            options:
+              builtInPlaceholders: false
+            placeholders:
+              - { kind: loading, renderer: Spinner }
+              - { kind: noResults, types: RefinementMenu, renderer: EmptyMenu }
+              - { kind: noResults, types: ResultsList, renderer: NoHits }
+            """)
+        let found = ConfigChecker().check(off).filter { placeholderCodes.contains($0.code) }
+        #expect(
+            found.map { "\($0.code)@\($0.path)" } == [
+                "placeholder-never-shown@test.yaml:4:5", "placeholder-never-shown@test.yaml:5:5",
+                "placeholder-not-drawn@test.yaml",
+            ])
+        #expect(found.map(\.severity) == [.warning, .warning, .warning])
+        #expect(found[0].message.contains("options.emptySlotsShowLoading: true"), "\(found[0].message)")
+        #expect(found[1].message.contains("options.emptyMenusShowNoResults: true"), "\(found[1].message)")
+        #expect(found[2].message.contains("shows the error placeholder"), "\(found[2].message)")
+        let on = try config(
+            """
+            options:
+              emptySlotsShowLoading: true
+              emptyMenusShowNoResults: true
+            placeholders:
+              - { kind: loading, renderer: Spinner }
+              - { kind: noResults, types: RefinementMenu, renderer: EmptyMenu }
+            """)
+        #expect(ConfigChecker().check(on).filter { placeholderCodes.contains($0.code) }.isEmpty)
     }
 
     @Test func aCleanConfigHasNoErrors() throws {
