@@ -18,8 +18,6 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
-
     /// A severity as `--fail-on` spells it.
     enum Threshold: String, ExpressibleByArgument, CaseIterable {
         case error, warning, info
@@ -50,7 +48,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     @Option(help: "Output: text (for people) or json (one document, for CI).")
-    var format: Format = .text
+    var format: OutputFormat = .text
 
     @Option(
         name: .customLong("fail-on"), help: "The least severe finding that fails the check: error, warning or info.")
@@ -70,7 +68,8 @@ struct CheckCommand: ParsableCommand {
         do {
             app = try client.map(ClientRenderers.load)
         } catch {
-            throw ValidationError("\(error)")
+            Output.error("\(error)")
+            throw ExitCode(1)
         }
         let mapping: MappingConfig
         switch ConfigFile.load(config) {

@@ -12,8 +12,15 @@ struct ClientRenderers {
 
     /// The list in `path`, or why it cannot be read.
     static func load(_ path: String) throws -> ClientRenderers {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else { throw CheckFailure("--client \(path): cannot read the file") }
+        let bytes: [UInt8]
+        switch InputSource.file(path, maxBytes: .max) {
+        case .success(let input): bytes = input.bytes
+        case .failure(let e): throw CheckFailure("--client \(e.name): \(e.message)")
+        }
+        let data = Data(bytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CheckFailure("--client \(path): not UTF-8 text")
+        }
         var names: [String] = []
         if text.drop(while: \.isWhitespace).first == "[" {
             guard let list = try? JSONSerialization.jsonObject(with: data) as? [String] else {

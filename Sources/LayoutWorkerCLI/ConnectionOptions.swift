@@ -52,6 +52,17 @@ protocol KafkaCommand: ParsableCommand {
     var connection: ConnectionOptions { get }
 }
 
+extension KafkaCommand {
+    /// Says that `topic` is not on the brokers, and what to do; the exit status to stop with (1, a runtime failure:
+    /// docs/operating.md's exit-code table).
+    func missingTopic(_ topic: String) -> ExitCode {
+        Output.error(
+            "topic \(topic) does not exist on \(connection.brokersAsGiven) (list the topics with `kcat -L -b "
+                + "\(connection.brokersAsGiven)`, or create it: layout-worker create-topics \(topic))")
+        return ExitCode(1)
+    }
+}
+
 extension ServeCommand: KafkaCommand {}
 extension ReplayCommand: KafkaCommand {}
 extension PreviewCommand: KafkaCommand {}

@@ -20,10 +20,10 @@ enum InputSource {
     /// copy of the bytes (the kernel's).
     static func file(_ path: String, maxBytes: Int) -> Result<NamedInput, InputError> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(InputError(name: path, message: "cannot read the file")) }
+        guard fd >= 0 else { return .failure(unreadable(path)) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(InputError(name: path, message: "cannot read the file")) }
+        guard fstat(fd, &info) == 0 else { return .failure(unreadable(path)) }
         let regular = (info.st_mode & S_IFMT) == S_IFREG
         if regular && Int(info.st_size) > maxBytes {
             return .failure(tooLarge(path, "\(info.st_size) bytes", maxBytes))
@@ -37,12 +37,18 @@ enum InputSource {
         while bytes.count < cap {
             let asked = min(chunk, cap - bytes.count)
             let n = readMore(fd, appendingTo: &bytes, count: asked)
-            if n < 0 { return .failure(InputError(name: path, message: "cannot read the file")) }
+            if n < 0 { return .failure(unreadable(path)) }
             if n == 0 || (regular && n < asked) { break }
             chunk = 64 * 1024
         }
         if bytes.count > maxBytes { return .failure(tooLarge(path, "more than \(maxBytes) bytes", maxBytes)) }
         return .success(NamedInput(name: path, bytes: bytes))
+    }
+
+    /// A file that cannot be read, with the system's reason (`cannot read the file (No such file or directory)`):
+    /// every command words it so.
+    static func unreadable(_ path: String, errno code: Int32 = errno) -> InputError {
+        InputError(name: path, message: "cannot read the file (\(String(cString: strerror(code))))")
     }
 
     /// Reads up to `count` more bytes of `fd` onto the end of `bytes` (into its storage when it is empty); returns

@@ -33,9 +33,7 @@ struct OffsetsCommand: ParsableCommand {
         let kafka = resolved.kafka
         let group = try resolved.sources.read(SettingTable.group, group)
         let admin = try KafkaAdmin(configuration: kafka)
-        guard let count = try admin.partitionCount(topic: topic) else {
-            throw ValidationError("topic \(topic) does not exist")
-        }
+        guard let count = try admin.partitionCount(topic: topic) else { throw missingTopic(topic) }
         // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.
         let consumer = try KafkaConsumer(configuration: kafka, groupID: group)
         defer { consumer.close() }

@@ -17,33 +17,14 @@ struct ProduceCommand: ParsableCommand {
     @Argument(help: "Files; none or '-' reads NDJSON from stdin.") var files: [String] = []
 
     func run() throws {
-        let maxInputBytes = limit.maxInputBytes
         var kafka = try connection.resolve(defaultLevel: .warning).kafka
+        // Every input is read before anything is sent: an unreadable or refused one stops the command (exit 1)
+        // with nothing published.
+        let messages = try self.messages()
         for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil {
             kafka.properties[k] = v
         }
         let producer = try KafkaProducer(configuration: kafka)
-        var messages: [(String, [UInt8]?)] = []
-        if tombstone {
-            guard let key else { throw ValidationError("--tombstone needs --key") }
-            messages = [(key, nil)]
-        } else if files.isEmpty || files == ["-"] {
-            var refused: InputError?
-            InputSource.forEachStandardInputLine(maxBytes: maxInputBytes) { line in
-                switch line {
-                case .success(let i): messages.append((i.name, i.bytes))
-                case .failure(let e): refused = refused ?? e
-                }
-            }
-            if let refused { throw ValidationError("\(refused.name): \(refused.message)") }
-        } else {
-            for f in files {
-                switch InputSource.file(f, maxBytes: maxInputBytes) {
-                case .success(let i): messages.append(((f as NSString).lastPathComponent, i.bytes))
-                case .failure(let e): throw ValidationError("\(e.name): \(e.message)")
-                }
-            }
-        }
         for (n, (name, value)) in messages.enumerated() {
             try producer.produce(topic: topic, key: Array((key ?? name).utf8), value: value, token: n)
         }
@@ -52,5 +33,36 @@ struct ProduceCommand: ParsableCommand {
         for f in failures { Output.error("message \(f.token): \(f.error!)") }
         Output.line("produced \(reports.count - failures.count) of \(messages.count) message(s) to \(topic)")
         if !failures.isEmpty || pending > 0 { throw ExitCode(1) }
+    }
+
+    /// The messages to publish: one tombstone, the lines of standard input, or the files; an input that cannot be
+    /// read or is over the limit is said on stderr and stops the command.
+    private func messages() throws -> [(key: String, value: [UInt8]?)] {
+        if tombstone {
+            guard let key else { throw ValidationError("--tombstone needs --key") }
+            return [(key, nil)]
+        }
+        var messages: [(key: String, value: [UInt8]?)] = []
+        var refused: InputError?
+        if files.isEmpty || files == ["-"] {
+            InputSource.forEachStandardInputLine(maxBytes: limit.maxInputBytes) { line in
+                switch line {
+                case .success(let i): messages.append((i.name, i.bytes))
+                case .failure(let e): refused = refused ?? e
+                }
+            }
+        } else {
+            for f in files where refused == nil {
+                switch InputSource.file(f, maxBytes: limit.maxInputBytes) {
+                case .success(let i): messages.append(((f as NSString).lastPathComponent, i.bytes))
+                case .failure(let e): refused = e
+                }
+            }
+        }
+        if let refused {
+            Output.error("\(refused.name): \(refused.message); nothing was produced")
+            throw ExitCode(1)
+        }
+        return messages
     }
 }

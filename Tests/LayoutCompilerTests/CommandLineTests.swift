@@ -293,7 +293,7 @@ private func sha256(_ data: Data) throws -> String {
             ]
             let running = [
                 ["serve", "--config", "overlap.yaml", "--input", "i", "--output", "o", "--http", "off"],
-                ["replay", "--config", "overlap.yaml", "--from-topic", "i", "--dry-run"],
+                ["replay", "--config", "overlap.yaml", "--input", "i", "--dry-run"],
             ]
             for args in inspecting + running {
                 let r = try run(args, directory: dir)
@@ -353,7 +353,10 @@ private func sha256(_ data: Data) throws -> String {
                 json.out.contains(#""missing" : 7"#) && json.out.contains(#""fallback" : 3"#), "\(json.out.suffix(400))"
             )
             let unreadable = try run(["check", "--client", "nope.txt", "c.yaml"], directory: dir)
-            #expect(unreadable.status == 64 && unreadable.err.contains("--client nope.txt: cannot read the file"))
+            #expect(
+                unreadable.status == 1
+                    && unreadable.err.contains("--client nope.txt: cannot read the file (No such file or directory)"),
+                "\(unreadable.err)")
         }
     }
 
@@ -396,7 +399,7 @@ private func sha256(_ data: Data) throws -> String {
     }
 
     @Test func replayRefusesAnEmptyRange() throws {
-        let r = try run(["replay", "--from-topic", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
+        let r = try run(["replay", "--input", "i", "--start", "offset:5", "--stop", "offset:2", "--dry-run"])
         #expect(r.status == 64 && r.err.contains("--stop offset:2 is not after --start offset:5"), "\(r.err)")
     }
 
