@@ -25,8 +25,8 @@ PY
 }
 page="$run/page.ndjson"
 repeat_sample samples/search-page.json "$N" > "$page"
-"$bin" create-topics --brokers "$broker" --partitions 6 bench-in bench-out bench-pass bench-dlq bench-changes >/dev/null
-"$bin" create-topics --brokers "$broker" --partitions 6 --compacted bench-latest >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 6 bench-in bench-out bench-pass bench-dlq bench-changes >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 6 --compacted bench-latest >/dev/null
 # 40 pages, each updated N/40 times (keys page-0 … page-39), so change sets are against a previous layout.
 pages=40
 for k in $(seq 0 $((pages - 1))); do
@@ -62,7 +62,7 @@ record() { echo "$1 $2" >> "$runs"; }  # kind, "seconds worker-cpu broker-cpu"
 record pass "$(measure "$bin" pass-0 --output bench-pass --pass-through)"
 for r in $(seq 1 "$ROUNDS"); do
   record serve "$(measure "$bin" "serve-$r" --output bench-out)"
-  "$bin" create-topics --brokers "$broker" --partitions 6 --compacted "bench-latest-$r" "bench-latest-base-$r" >/dev/null
+  "$bin" create-topics --brokers "$broker" --partition-count 6 --compacted "bench-latest-$r" "bench-latest-base-$r" >/dev/null
   # The page store of this build's change-set run (the base binary's predates it: memory only).
   rm -rf "$run/bench-page-store-$r"
   record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r" \
@@ -127,7 +127,7 @@ PY
 # Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.
 small="$run/small.ndjson"
 repeat_sample samples/empty-results.json "$BACKLOG" > "$small"
-"$bin" create-topics --brokers "$broker" --partitions 6 backlog-in backlog-out backlog-dlq >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 6 backlog-in backlog-out backlog-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic backlog-in < "$small" >/dev/null
 /usr/bin/time -f "%M" -o "$run/backlog.rss" "$bin" serve --brokers "$broker" --input backlog-in --output backlog-out \
   --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off --log-format text "${consumer[@]}" 2> "$run/backlog.log"
@@ -137,7 +137,7 @@ echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") 
 # fetch buffer 8 MiB) against the count-only bound (2,000 messages, librdkafka's 64 MiB fetch buffer), one run each.
 pages_file="$run/pages.ndjson"
 repeat_sample samples/search-page.json "$PAGE_BACKLOG" > "$pages_file"
-"$bin" create-topics --brokers "$broker" --partitions 6 pages-in pages-out pages-dlq >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 6 pages-in pages-out pages-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic pages-in < "$pages_file" >/dev/null
 rm -f "$pages_file"
 page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"

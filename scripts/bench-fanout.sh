@@ -26,8 +26,8 @@ gcc -O2 -o "$run/bench-fanout-producer" scripts/bench-fanout-producer.c \
 . scripts/gateway-scripts.sh
 bench_setup fanout
 t="fan-$$"
-"$bin" create-topics --brokers "$broker" --partitions 1 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
-"$bin" create-topics --brokers "$broker" --partitions 1 --compacted "$t-latest" >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 1 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
 serve_ops="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 "$bin" serve --brokers "$broker" --input "$t-in" --output "$t-out" --dead-letter "$t-dlq" --group "$t" \
   --changes-topic "$t-changes" --state-topic "$t-latest" --state-dir "$work/serve-store" --http "$serve_ops" \

@@ -14,8 +14,8 @@ run="$root/.run"; mkdir -p "$run"
 . scripts/gateway-scripts.sh
 bench_setup gateway
 t="gw-$$"
-"$bin" create-topics --brokers "$broker" --partitions 3 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
-"$bin" create-topics --brokers "$broker" --partitions 3 --compacted "$t-latest" >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 3 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
+"$bin" create-topics --brokers "$broker" --partition-count 3 --compacted "$t-latest" >/dev/null
 "$bin" serve --brokers "$broker" --input "$t-in" --output "$t-out" --dead-letter "$t-dlq" --group "$t" \
   --changes-topic "$t-changes" --state-topic "$t-latest" --state-dir "$work/serve-store" --http off --log-format json \
   --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \

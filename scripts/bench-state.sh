@@ -73,8 +73,8 @@ for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-10
   broker="$(scripts/broker.sh start)"
   "$bin" compile "$sample" > "$work/record.json"
   size="$(stat -c %s "$work/record.json")"
-  "$bin" create-topics --brokers "$broker" --partitions 6 s-in s-out s-dlq s-changes >/dev/null
-  "$bin" create-topics --brokers "$broker" --partitions 6 --compacted s-latest >/dev/null
+  "$bin" create-topics --brokers "$broker" --partition-count 6 s-in s-out s-dlq s-changes >/dev/null
+  "$bin" create-topics --brokers "$broker" --partition-count 6 --compacted s-latest >/dev/null
   t0="$(now)"
   "$producer" "$broker" s-latest "$pages" "$work/record.json" s-in
   produce_s="$(python3 -c "print(f'{$(now) - $t0:.1f}')")"

@@ -14,8 +14,8 @@ suffix="demo-$$"
 # Each run has topics of its own, so its page stores start empty too.
 rm -rf "$root/.run/demo-state"
 in="responses-$suffix" out="layouts-$suffix" dlq="dead-letters-$suffix" changes="changes-$suffix" latest="latest-$suffix"
-"$bin" create-topics --brokers "$broker" --partitions 3 "$in" "$out" "$dlq" "$changes"
-"$bin" create-topics --brokers "$broker" --partitions 3 --compacted "$latest"
+"$bin" create-topics --brokers "$broker" --partition-count 3 "$in" "$out" "$dlq" "$changes"
+"$bin" create-topics --brokers "$broker" --partition-count 3 --compacted "$latest"
 "$bin" produce --brokers "$broker" --topic "$in" samples/*.json
 # The search page again, later: two products gone, one moved to the top, a price changed (same key: a change set).
 python3 - > "$root/.run/search-page-later.json" <<'PY'

@@ -7,14 +7,15 @@ struct CreateTopicsCommand: ParsableCommand {
         commandName: "create-topics", abstract: "Create topics on the brokers.")
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(help: "Partitions per topic.") var partitions: Int32 = 3
+    @Option(name: .customLong("partition-count"), help: "Partitions per topic.") var partitionCount: Int32 = 3
     @Flag(help: "Compacted topics (cleanup.policy=compact), e.g. for latest layouts.") var compacted = false
     @Argument(help: "Topic names.") var topics: [String]
 
     func run() throws {
         let admin = try KafkaAdmin(configuration: try connection.resolve(defaultLevel: .warning).kafka)
         let config = compacted ? ["cleanup.policy": "compact"] : [:]
-        let results = try admin.createTopics(topics.map { NewTopic(name: $0, partitions: partitions, config: config) })
+        let results = try admin.createTopics(
+            topics.map { NewTopic(name: $0, partitions: partitionCount, config: config) })
         var failed = false
         for topic in topics {
             switch results[topic] {
@@ -22,7 +23,7 @@ struct CreateTopicsCommand: ParsableCommand {
             case .some(.some(let e)):
                 Output.error("\(topic): \(e)")
                 failed = true
-            default: Output.line("\(topic): created (\(partitions) partitions)")
+            default: Output.line("\(topic): created (\(partitionCount) partitions)")
             }
         }
         if failed { throw ExitCode(1) }

@@ -4,9 +4,24 @@ import Logging
 
 /// A setting under a name it had before (`SettingTable.renamed`) keeps working for a while: an old flag is
 /// rewritten before the command line is parsed, an old settings-file key or `LAYOUT_WORKER_*` variable as it is read
-/// (`SettingsSources`), and each use is logged as a warning naming the new name. An unknown flag is answered with the
-/// nearest one the command has.
+/// (`SettingsSources`), and each use is logged as a warning naming the new name. Flags that are not settings were
+/// renamed too (`commandLine`), for the command line only. An unknown flag is answered with the nearest one the
+/// command has.
 enum FormerNames {
+    /// Old spellings of flags that are not settings, each with what it is now (a name, or `name=value` for a flag
+    /// that became an option's value): rewritten only in a command that has the new name and not the old one, so
+    /// `--partitions` is `--partition-count` in `create-topics` and stays the selection it is in `tail`.
+    static let commandLine = [
+        "from-topic": SettingTable.input.name, "to-topic": SettingTable.output.name, "json": "format=json",
+        "partitions": "partition-count",
+    ]
+
+    /// Every old name a command line may use, with its new spelling.
+    static var all: [String: String] { SettingTable.renamed.merging(commandLine) { setting, _ in setting } }
+
+    /// The option an old name's new spelling names (`format` for `format=json`).
+    private static func option(_ spelling: String) -> String { String(spelling.prefix { $0 != "=" }) }
+
     /// The old flags (`--latest-topic`) the running command line used; set by `LayoutWorkerCommand.main`.
     @TaskLocal static var flagsUsed: [String] = []
 
@@ -15,12 +30,12 @@ enum FormerNames {
     static func rewrite(_ arguments: [String]) -> (arguments: [String], used: [String]) {
         // The command's options come from its help text: built only when an old name is on the command line (every
         // command, `compile` too, starts through here), and once.
-        let written = SettingTable.renamed.filter { old in
+        let written = all.filter { old in
             arguments.contains { $0 == "--" + old.key || $0.hasPrefix("--" + old.key + "=") }
         }
         guard !written.isEmpty else { return (arguments, []) }
         let known = options(of: arguments)
-        let renamed = written.filter { known.contains($0.value) }
+        let renamed = written.filter { known.contains(option($0.value)) && !known.contains($0.key) }
         guard !renamed.isEmpty else { return (arguments, []) }
         var out: [String] = []
         var used: [String] = []
@@ -53,8 +68,8 @@ enum FormerNames {
     /// its logger.
     static func warnAboutUses(_ logger: Logger, sources: SettingsSources) {
         for flag in flagsUsed {
-            let new = SettingTable.renamed[String(flag.dropFirst(2))] ?? ""
-            warn(logger, used: flag, new: "--" + new, where: "command line")
+            let new = all[String(flag.dropFirst(2))] ?? ""
+            warn(logger, used: flag, new: "--" + new.replacing("=", with: " "), where: "command line")
         }
         for use in sources.formerNamesUsed { warn(logger, used: use.old, new: use.new, where: use.place) }
     }
@@ -68,10 +83,10 @@ enum FormerNames {
         let written = String(match.output.1)
         let known = options(of: arguments)
         // An old name, or one close to it, means its new name.
-        let formerly = SettingTable.renamed.filter { known.contains($0.value) }
+        let formerly = all.filter { known.contains(option($0.value)) && !known.contains($0.key) }
         guard let closest = Suggestion.closest(to: written, among: known.union(formerly.keys)) ?? formerly[written]
         else { return nil }
-        let meant = formerly[closest] ?? closest
+        let meant = formerly[closest].map { $0.replacing("=", with: " ") } ?? closest
         return message.replacing(
             "Unknown option '--\(written)'", with: "Unknown option '--\(written)'; did you mean '--\(meant)'?")
     }

@@ -27,12 +27,11 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var limits: LimitOptions
-    @Option(name: .customLong("from-topic"), help: "Topic to read.") var fromTopic: String
+    @Option(SettingTable.input) var input: [String] = []
     @Option(help: "Partitions to read, e.g. 0,3,5 (default all).") var partitions: String?
     @Option(help: "Where to start.") var start: String = "beginning"
     @Option(help: "Where to stop (exclusive).") var stop: String = "end"
-    @Option(name: .customLong("to-topic"), help: "Topic for the layout records (not needed with --dry-run).")
-    var toTopic: String?
+    @Option(SettingTable.output) var output: String?
     @Option(SettingTable.deadLetter) var deadLetter: String?
     @Option(SettingTable.config) var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
@@ -40,7 +39,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.")
     var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
-    @Flag(help: "Print the final summary as JSON on stdout.") var json = false
+    @Option(help: "The summary: text, or json (one document on stdout).") var format: OutputFormat = .text
     @Option(SettingTable.http) var http: String?
 
     func run() async throws {
@@ -96,7 +95,7 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        var settings = ReplaySettings(kafka: kafka, fromTopic: fromTopic, range: range)
+        var settings = ReplaySettings(kafka: kafka, fromTopic: try topicToRead(sources), range: range)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {
                 guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
@@ -105,7 +104,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 return p
             }
         }
-        settings.toTopic = toTopic
+        let output = try sources.read(SettingTable.output, output)
+        settings.toTopic = output
         settings.deadLetterTopic = try sources.read(SettingTable.deadLetter, deadLetter)
         settings.limits = try limits.resolve(sources)
         settings.dryRun = dryRun
@@ -117,13 +117,27 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             settings.rate = r
         }
-        if !dryRun && toTopic == nil { throw ValidationError("--to-topic is required unless --dry-run") }
+        if !dryRun && output == nil {
+            throw ValidationError("no output topic: pass --output (or set LAYOUT_WORKER_OUTPUT), or --dry-run")
+        }
         return settings
     }
 
-    /// Prints the summary: JSON on stdout with `--json`, else a few lines.
+    /// The one topic `--input` (or `LAYOUT_WORKER_INPUT`) names: a replay reads a range of one topic, not a pattern.
+    private func topicToRead(_ sources: SettingsSources) throws -> String {
+        let inputs = sources.list(SettingTable.input, input)
+        guard inputs.count == 1, let topic = inputs.first, !topic.hasPrefix("^") else {
+            throw ValidationError(
+                inputs.isEmpty
+                    ? "no input topic: pass --input (or set LAYOUT_WORKER_INPUT)"
+                    : "replay reads one topic, not \(inputs.joined(separator: ", ")): pass --input once, with a name")
+        }
+        return topic
+    }
+
+    /// Prints the summary: JSON on stdout with `--format json`, else a few lines.
     private func show(_ summary: ReplaySummary) throws {
-        if json {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             Output.line(String(decoding: try encoder.encode(summary), as: UTF8.self))

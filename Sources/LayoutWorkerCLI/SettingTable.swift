@@ -34,8 +34,10 @@ enum SettingTable {
 
     // Topics and group.
     static let input = Setting<String?>(
-        "input", [.serve], "Input topic (repeatable; a name starting with ^ is a regex)")
-    static let output = Setting<String?>("output", [.serve], "Output topic for layout records")
+        "input", [.serve, .replay],
+        "Input topic of assembler responses (serve: repeatable, and a name starting with ^ is a regex; replay: one name)"
+    )
+    static let output = Setting<String?>("output", [.serve, .replay], "Output topic for layout records")
     static let deadLetter = Setting<String?>(
         "dead-letter", [.serve, .replay], "Dead-letter topic", shown: DeadLetter.topic(for: "<output topic>"))
     static let defaultGroup = "layout-worker"

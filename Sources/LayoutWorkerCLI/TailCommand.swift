@@ -14,11 +14,18 @@ struct TailCommand: ParsableCommand {
         discussion: """
             --start: beginning | offset:N | P:N,P:N... | time:ISO8601 | ago:DURATION (as replay takes it). \
             --format summary (default) describes each message; value prints each value on one line (tombstones \
-            skipped); ndjson prints one object per message: topic, partition, offset, timestamp (ms), key, \
+            skipped); json prints one object per message (NDJSON): topic, partition, offset, timestamp (ms), key, \
             headers [{name, value}] and value, as strings or null.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case summary, value, ndjson }
+    /// `json` is one object per message (NDJSON); `ndjson`, its former name, is still taken.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case summary, value, json
+
+        init?(argument: String) {
+            self.init(rawValue: argument == "ndjson" ? "json" : argument)
+        }
+    }
 
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "Topic.") var topic: String
@@ -30,7 +37,7 @@ struct TailCommand: ParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "Stop when nothing arrives for this long (not with --follow).")
     var timeoutMs: Int = 3_000
     @Flag(help: "Keep printing new messages until interrupted.") var follow = false
-    @Option(help: "summary, value or ndjson.") var format: Format = .summary
+    @Option(help: "summary, value or json (one object per message).") var format: Format = .summary
     @Flag(help: "With the summary format: every header and each value in full.") var full = false
 
     func run() throws {
@@ -42,8 +49,7 @@ struct TailCommand: ParsableCommand {
         }
         let kafka = try connection.resolve(defaultLevel: .warning).kafka
         guard let all = try TopicRangeReader.partitions(of: topic, configuration: kafka) else {
-            Output.error("topic \(topic) does not exist (list them with `kcat -L`, or create it: create-topics)")
-            throw ExitCode(1)
+            throw missingTopic(topic)
         }
         let chosen: [Int32]
         do {
@@ -84,7 +90,7 @@ struct TailCommand: ParsableCommand {
             case .value:
                 guard let value = m.value else { continue }  // a tombstone has no value to print
                 Output.outLine(value)
-            case .ndjson: Output.outLine(Self.ndjson(m))
+            case .json: Output.outLine(Self.ndjson(m))
             }
             printed += 1
         }

@@ -121,7 +121,7 @@ public final class Replayer {
     private func makeDelivery(counting tally: ReplayTally) throws -> DeliveryEngine? {
         guard !settings.dryRun else { return nil }
         guard let toTopic = settings.toTopic else {
-            throw Failure(description: "--to-topic is required unless --dry-run")
+            throw Failure(description: "--output is required unless --dry-run")
         }
         let delivery = try DeliveryEngine(
             settings: .init(

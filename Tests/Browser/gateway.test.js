@@ -66,8 +66,8 @@ before(async () => {
   const port = await freePort();
   brokers = `127.0.0.1:${port}`;
   start(tansu, ["broker", "--listener-url", `tcp://${brokers}`, "--advertised-listener-url", `tcp://${brokers}`, "--silent"]);
-  await until(async () => { cli(["create-topics", "--partitions", "1", "in", "out", "dlq", "changes"]); return true; });
-  cli(["create-topics", "--partitions", "1", "--compacted", "changes.latest"]);
+  await until(async () => { cli(["create-topics", "--partition-count", "1", "in", "out", "dlq", "changes"]); return true; });
+  cli(["create-topics", "--partition-count", "1", "--compacted", "changes.latest"]);
   start(bin, [
     "serve", "--brokers", brokers, "--input", "in", "--output", "out", "--dead-letter", "dlq", "--group", `g-${port}`,
     "--changes-topic", "changes", "--http", "off", "--log-format", "text",

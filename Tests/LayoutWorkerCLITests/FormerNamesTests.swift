@@ -21,6 +21,22 @@ import Testing
         #expect(FormerNames.rewrite(["serve", "--", "--latest-topic"]).arguments == ["serve", "--", "--latest-topic"])
     }
 
+    /// Flags renamed for one grammar: replay's topics are serve's `--input`/`--output`, `--json` is `--format json`,
+    /// and create-topics' count is `--partition-count` (in `tail` and `replay`, `--partitions` stays a selection).
+    @Test func renamedFlagsThatAreNotSettingsWorkOnTheCommandLine() throws {
+        let replay = FormerNames.rewrite(["replay", "--from-topic", "a", "--to-topic=b", "--json", "--partitions", "1"])
+        #expect(replay.arguments == ["replay", "--input", "a", "--output=b", "--format=json", "--partitions", "1"])
+        #expect(replay.used == ["--from-topic", "--to-topic", "--json"])
+        let parsed = try ReplayCommand.parse(Array(replay.arguments.dropFirst()))
+        #expect(parsed.input == ["a"] && parsed.output == "b" && parsed.format == .json && parsed.partitions == "1")
+        let create = FormerNames.rewrite(["create-topics", "--partitions", "2", "t"])
+        #expect(create.arguments == ["create-topics", "--partition-count", "2", "t"])
+        #expect(try CreateTopicsCommand.parse(Array(create.arguments.dropFirst())).partitionCount == 2)
+        #expect(FormerNames.rewrite(["tail", "--topic", "t", "--partitions", "0,3"]).used.isEmpty)
+        #expect(FormerNames.rewrite(["check", "--json", "c.yaml"]).arguments == ["check", "--format=json", "c.yaml"])
+        #expect(FormerNames.rewrite(["compile", "--json"]).used.isEmpty, "compile has no --format to take it")
+    }
+
     @Test func oldVariablesAndFileKeysAreReadUnderTheirNewNames() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("former-\(UUID().uuidString).yaml")
         try "latest-topic: from-file\n".write(to: path, atomically: true, encoding: .utf8)

@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A command has an option for every setting the table says it reads, and reads every setting it has an option
-    /// for (flags only for one run, like `--from-topic`, are not settings).
+    /// for (flags only for one run, like `--start`, are not settings).
     @Test(arguments: commands.map(\.0)) func everyCommandsOptionsAgreeWithTheTable(_ name: SettingCommand) {
         let command = Self.commands.first { $0.0 == name }!.1
         let options = Self.options(of: command)

@@ -281,8 +281,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         try broker.produce(
             input, [("a", response("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)), ("b", response("b"))])
         let process = layoutWorkerProcess([
-            "replay", "--brokers", broker.address, "--from-topic", input, "--to-topic", output, "--dead-letter", dlq,
-            "--config", Fixtures.path("config/default.yaml"), "--json",
+            "replay", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", dlq,
+            "--config", Fixtures.path("config/default.yaml"), "--format", "json",
             "--kafka-property", "allow.auto.create.topics=false",
         ])
         let out = Pipe(), err = Pipe()

@@ -64,7 +64,7 @@ import Testing
         let file = try settingsFile("brokers: 127.0.0.1:1\ndead_letter: x\n")
         let commands: [[String]] = [
             ["serve"], ["tail", "--topic", "t"], ["offsets", "--group", "g", "--topic", "t"],
-            ["replay", "--from-topic", "t", "--dry-run"],
+            ["replay", "--input", "t", "--dry-run"],
             ["produce", "--topic", "t", Fixtures.path("samples/search-page.json")], ["create-topics", "t"],
         ]
         for command in commands {
@@ -89,7 +89,7 @@ import Testing
         let commands: [[String]] = [
             ["tail", "--topic", "t"], ["offsets", "--group", "g", "--topic", "t"], ["create-topics", "t"],
             ["produce", "--topic", "t", Fixtures.path("samples/search-page.json")],
-            ["replay", "--from-topic", "t", "--dry-run"],
+            ["replay", "--input", "t", "--dry-run"],
         ]
         for command in commands {
             let flag = try cli(command + ["--brokers", "127.0.0.1:1", "--kafka-property", "no.such.property=1"])
@@ -111,7 +111,7 @@ import Testing
             "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_KAFKA_CLIENT_ID": "settings-test",
             "LAYOUT_WORKER_GROUP": "g-\(topic)",
         ]
-        #expect(try cli(["create-topics", "--partitions", "2", topic], environment: env).status == 0)
+        #expect(try cli(["create-topics", "--partition-count", "2", topic], environment: env).status == 0)
         #expect(
             try cli(["produce", "--topic", topic, Fixtures.path("samples/search-page.json")], environment: env).status
                 == 0)
@@ -124,7 +124,7 @@ import Testing
             offsets.status == 0 && offsets.out.contains("group g-\(topic) on \(topic)"), "\(offsets.out) \(offsets.err)"
         )
         let replay = try cli(
-            ["replay", "--from-topic", topic, "--dry-run", "--config", Fixtures.path("config/default.yaml")],
+            ["replay", "--input", topic, "--dry-run", "--config", Fixtures.path("config/default.yaml")],
             environment: env)
         #expect(replay.status == 0 && replay.out.contains("1 read"), "\(replay.out) \(replay.err)")
     }

@@ -97,7 +97,7 @@ import Testing
         #expect(summary.out.contains("@2 key=bad\\nkey") && !summary.out.contains("@1 key="), "\(summary.out)")
         #expect(!summary.out.contains("message(s)"), "the count goes to stderr: \(summary.out)")
 
-        let lines = try tail(broker, ["--topic", topic, "--format", "ndjson"]).out.split(separator: "\n")
+        let lines = try tail(broker, ["--topic", topic, "--format", "json"]).out.split(separator: "\n")
         #expect(lines.count == 4)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any])
         #expect(

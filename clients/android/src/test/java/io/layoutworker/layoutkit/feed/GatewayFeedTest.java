@@ -148,8 +148,8 @@ public class GatewayFeedTest {
                 return false;
             }
         }, () -> log("broker"));
-        run(bin, "create-topics", "--brokers", brokers, "--partitions", "1", "in", "out", "out.dead-letters", "changes");
-        run(bin, "create-topics", "--brokers", brokers, "--partitions", "1", "--compacted", "changes.latest");
+        run(bin, "create-topics", "--brokers", brokers, "--partition-count", "1", "in", "out", "out.dead-letters", "changes");
+        run(bin, "create-topics", "--brokers", brokers, "--partition-count", "1", "--compacted", "changes.latest");
         start("worker", bin, "serve", "--brokers", brokers, "--input", "in", "--output", "out", "--changes-topic",
                 "changes", "--config", "config/default.yaml", "--http", "off", "--group", "android-feed",
                 "--state-dir", work.resolve("worker-state").toString(), "--consumer-property", "session.timeout.ms=2000",
