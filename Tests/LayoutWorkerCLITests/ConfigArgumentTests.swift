@@ -30,9 +30,11 @@ import Testing
         let byEnvironment = try runCLI(
             ["check", response, "--format", "json"], environment: ["LAYOUT_WORKER_CONFIG": config])
         #expect(byFlag.status == 0 && byFlag.out == byPosition.out && byFlag.out == byEnvironment.out, "\(byFlag.err)")
-        // A config that does not exist, named only by the environment, is what compile and explain report.
+        // A config that does not exist, named only by the environment, is what compile, explain and diff report.
         let missing = ["LAYOUT_WORKER_CONFIG": "/nonexistent/mapping.yaml"]
-        for command in [["compile", response], ["explain", response], ["check", response]] {
+        for command in [
+            ["compile", response], ["explain", response], ["check", response], ["diff", "--responses", response, response],
+        ] {
             let r = try runCLI(command, environment: missing)
             #expect(r.status == 2 && r.err.contains("/nonexistent/mapping.yaml"), "\(command): \(r.status) \(r.err)")
         }
