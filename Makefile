@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps swift-packages build swift-build release swift-release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -34,22 +34,16 @@ help:
 
 # What building and `make run` need (librdkafka, RocksDB, the test broker's venv) and only that; the tests also need
 # nginx and Varnish (test-deps) and Chromium (test-browser installs it).
-# The installers share apt's lock, so each waits for the one before it (order-only prerequisites); `build` and
-# `release` fetch the Swift packages beside them (make -j), the one step that needs no installer.
 deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
 
 test-deps: deps $(DEPS)/.proxies
 
-# The Swift packages (into .build/): instant once fetched.
-swift-packages:
-	@swift package resolve
-
-$(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh | $(DEPS)/.librdkafka
+$(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
 	@mkdir -p $(DEPS) && touch $@
 
 # nginx and Varnish: the gateway's tests run it behind both, configured as docs/operating.md says.
-$(DEPS)/.proxies: scripts/ensure-debian-packages.sh | $(DEPS)/venv/.layout-worker-2
+$(DEPS)/.proxies: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh nginx varnish
 	@mkdir -p $(DEPS) && touch $@
 
@@ -57,22 +51,13 @@ $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 	@$(ROOT)/scripts/ensure-librdkafka.sh >/dev/null
 	@mkdir -p $(DEPS) && touch $@
 
-$(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh | $(DEPS)/.rocksdb
+$(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
-# Each build in a make of its own, so SWIFT_ENV asks ensure-librdkafka.sh for its path once that is installed.
-build:
-	@$(MAKE) --no-print-directory -j3 deps swift-packages
-	@$(MAKE) --no-print-directory swift-build
-
-swift-build:
+build: deps
 	$(SWIFT_ENV) swift build $(SWIFT_FLAGS)
 
-release:
-	@$(MAKE) --no-print-directory -j3 deps swift-packages
-	@$(MAKE) --no-print-directory swift-release
-
-swift-release:
+release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
 test: build test-deps
