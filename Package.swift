@@ -100,7 +100,10 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
         .target(
             name: "PageStore",
-            dependencies: ["CRocksDB", .product(name: "LayoutKit", package: "swift")],
+            dependencies: [
+                "CRocksDB", .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // What every long-running command shares for operations: JSON logs (secrets redacted), the ops endpoints
         // (/metrics, /healthz, /readyz) and their status, process metrics, file stamps for config watching.

@@ -158,11 +158,7 @@ public struct GatewayFeed: Sendable {
         }
         let failedBefore = book.writeFailure != nil
         if let failure = book.flush(), !failedBefore {
-            logger.error(
-                "page store writes fail; pages changed from now on stay in memory until a restart",
-                metadata: ["error": "\(failure)"])
-            status.setPageStoreProblem(
-                "page store writes fail (\(failure)); pages changed from now on stay in memory until a restart")
+            status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
         }
     }
 
@@ -178,24 +174,17 @@ public struct GatewayFeed: Sendable {
         guard let cluster = latest.clusterID(timeoutMs: 10_000) else {
             throw KafkaError.timedOut("no broker told the cluster id within 10 s")
         }
-        let identity =
-            "cluster \(cluster), latest-layout topic \(settings.stateTopic), change-set topic \(settings.changesTopic)"
-        let store: PageStore
+        let identity = PageStoreEdge.identity(
+            cluster: cluster, latestTopic: settings.stateTopic, changesTopic: settings.changesTopic)
         status.setStartStep("opening the page store")
-        do {
-            let opened = try PageStore.open(directory: dir, identity: identity)
-            store = opened.store
-            switch opened.opening {
-            case .created: logger.info("page store created", metadata: ["state-dir": "\(dir)"])
-            case .reopened: logger.info("page store reopened", metadata: ["state-dir": "\(dir)"])
-            case .rebuilt(let reason):
-                logger.warning(
-                    "page store rebuilt from the topics", metadata: ["state-dir": "\(dir)", "reason": "\(reason)"])
-            }
-        } catch {
+        let store: PageStore
+        switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
+        case .success(let opened): store = opened
+        case .failure(let error):
             status.setPageStoreProblem(
-                "cannot open the page store (\(error.description)); pages past --max-held-bytes are let go")
-            logger.error("page store off; working from memory", metadata: ["error": "\(error.description)"])
+                PageStoreEdge.off(
+                    "cannot open the page store: \(error.description)", memoryLimit: "--max-held-bytes", logger: logger)
+            )
             return ([:], [:])
         }
         book.attach(store)

@@ -40,12 +40,6 @@ public final class StateLoader {
         return made
     }
 
-    /// The identity a page store for this worker is made for: the cluster (its id, as the group's consumer knows it)
-    /// and the latest-layout topic.
-    public func storeIdentity(cluster: String) -> String {
-        "cluster \(cluster), latest-layout topic \(settings.stateTopic)"
-    }
-
     /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`.
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(KafkaError) -> Loaded

@@ -140,11 +140,7 @@ final class PageStage {
         changes.pages.flush()
         guard let failure = changes.pages.writeFailure else { return }
         metrics.pages(changes.pages, disk: storeFigures)
-        status.setPageStoreProblem(
-            "page store writes fail (\(failure)); pages changed from now on stay in memory until a restart")
-        logger.error(
-            "page store writes fail; pages changed from now on stay in memory until a restart",
-            metadata: ["error": .string(failure)])
+        status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
     }
 
     /// What memory holds: the cache's bytes and pages.
@@ -166,19 +162,10 @@ final class PageStage {
             throw KafkaError.timedOut("no broker told the cluster id within 10 s")
         }
         storeTried = true
-        do {
-            let (store, opening) = try PageStore.open(directory: dir, identity: loader.storeIdentity(cluster: cluster))
-            changes.pages.use(store)
-            switch opening {
-            case .created: logger.info("page store created", metadata: ["state-dir": .string(dir)])
-            case .reopened: logger.info("page store reopened", metadata: ["state-dir": .string(dir)])
-            case .rebuilt(let reason):
-                logger.warning(
-                    "page store rebuilt from the topic",
-                    metadata: ["state-dir": .string(dir), "reason": .string(reason)])
-            }
-        } catch {
-            storeOff("cannot open the page store: \(error.description)")
+        let identity = PageStoreEdge.identity(cluster: cluster, latestTopic: settings.stateTopic)
+        switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
+        case .success(let store): changes.pages.use(store)
+        case .failure(let error): storeOff("cannot open the page store: \(error.description)")
         }
     }
 
@@ -186,8 +173,7 @@ final class PageStage {
     private func storeOff(_ reason: String) {
         changes.pages.use(nil)
         metrics.pages(changes.pages, disk: nil)
-        status.setPageStoreProblem(reason + "; pages past --state-max-bytes are forgotten")
-        logger.error("page store off; working from memory", metadata: ["reason": .string(reason)])
+        status.setPageStoreProblem(PageStoreEdge.off(reason, memoryLimit: "--state-max-bytes", logger: logger))
     }
 
     /// The page store's size on disk and pages, read at most every 10 s (a directory listing).
