@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import Foundation
 import PackageDescription
 
@@ -12,8 +12,9 @@ let rdkafkaLinker: [LinkerSetting] =
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-    // The project's own code builds without a warning (dependencies are built with theirs suppressed).
-    .unsafeFlags(["-warnings-as-errors"]),
+    // The project's own code builds without a warning. A warning-control setting, not a compiler flag: SwiftPM
+    // applies it to this package only, so the libraries stay usable as a versioned dependency.
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
