@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Fails when a Swift function, initializer or closure-bodied accessor is longer than 80 lines, or a type longer
-than 300 (its declaration and every extension of it in the tree, nested types included).
+than 300 (its declaration and every extension of it in the tree; a nested type is measured as a type of its own
+and its lines are not its parent's, as docs/design.md says).
 
 A function or type may be longer only when its doc comment (or a comment just above it) says why in a line
 starting `/// Long:` or `// Long:` (a measured hot loop, the JSON writer). Counts lines from the declaration to its
