@@ -29,7 +29,8 @@ struct DiffCommand: ParsableCommand {
         let compiler =
             responses
             ? LayoutCompiler(
-                config: try loadConfigToInspectOrExit(DefaultMappingConfig.path(given: config), accepting: accept.accept),
+                config: try loadConfigToInspectOrExit(
+                    DefaultMappingConfig.path(given: config), accepting: accept.accept),
                 maxInputBytes: limit.maxInputBytes
             ) : nil
         func record(_ path: String) throws -> RecordOutline {

@@ -33,7 +33,8 @@ import Testing
         // A config that does not exist, named only by the environment, is what compile, explain and diff report.
         let missing = ["LAYOUT_WORKER_CONFIG": "/nonexistent/mapping.yaml"]
         for command in [
-            ["compile", response], ["explain", response], ["check", response], ["diff", "--responses", response, response],
+            ["compile", response], ["explain", response], ["check", response],
+            ["diff", "--responses", response, response],
         ] {
             let r = try runCLI(command, environment: missing)
             #expect(r.status == 2 && r.err.contains("/nonexistent/mapping.yaml"), "\(command): \(r.status) \(r.err)")
