@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 import Synchronization
 import Testing
@@ -22,9 +23,12 @@ import Testing
         let started = Atomic<Int>(0)
         let overlapped = ParallelMap.map(count: 2, jobs: 2) { _ in
             started.wrappingAdd(1, ordering: .relaxed)
-            // Bounded: on a machine too busy to lend a second thread for 20 s the test fails instead of hanging.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while started.load(ordering: .relaxed) < 2 && ContinuousClock.now < deadline {}
+            // Bounded: on a machine too busy to lend a second thread for 60 s the test fails instead of hanging. It
+            // waits without spinning, so on a loaded machine the other body's thread gets the core.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while started.load(ordering: .relaxed) < 2 && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
             return started.load(ordering: .relaxed) == 2
         }
         #expect(overlapped == [true, true])
