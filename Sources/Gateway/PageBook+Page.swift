@@ -18,7 +18,10 @@ extension PageBook {
         var pendingSince: ContinuousClock.Instant?
         /// Recent change sets, oldest first, bounded by bytes (`ChangeHistory.keep`).
         var history: [StoredChange] = []
+        /// When the page was last read (the book's tick; 0: never): the least recently read go first.
         var lastRead: UInt64 = 0
+        /// When the page was last stored (the book's tick): among pages read as long ago, the oldest go first.
+        var lastStored: UInt64 = 0
 
         init(record: [UInt8]? = nil, position: Int64? = nil, history: [StoredChange] = []) {
             self.record = record
@@ -27,6 +30,9 @@ extension PageBook {
             self.streamAt = at
             self.history = history
         }
+
+        /// The page's read and store ticks, for eviction.
+        var ticks: (read: UInt64, stored: UInt64) { (lastRead, lastStored) }
 
         /// Where the record puts a client.
         var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }

@@ -24,6 +24,9 @@ extension PageBook {
         /// Keeps `page` for `key` in place of one of `before` bytes; with a page store it is written at the next flush.
         mutating func store(_ page: Page, for key: String, replacing before: Int) {
             bytes += page.bytes - before
+            tick += 1
+            var page = page
+            page.lastStored = tick
             pages[key] = page
             if disk != nil { dirty.insert(key) }
         }
@@ -51,17 +54,30 @@ extension PageBook {
             streamTotal -= 1
         }
 
-        /// Lets the least recently read pages go until the pages fit 90% of `maxBytes`: never one with streams or with
-        /// changes not on disk yet. Without a page store a page let go is remembered as `evicted`. Returns how many.
+        /// Lets the least recently read pages go (among those read as long ago, the least recently stored first) until
+        /// the pages fit 90% of `maxBytes`: never one with streams or with changes not on disk yet. Without a page
+        /// store a page let go is remembered as `evicted`. Returns how many.
+        ///
+        /// Only keys and ticks are gathered and sorted (sorting the pages themselves copied each page several times:
+        /// most of a cold start's time). Every store takes a tick of its own, so pages never read go by age, not in
+        /// the table's order: letting a run of neighbouring buckets go would leave the rest of the table crowded, and
+        /// every lookup's probe long.
         mutating func evict(over maxBytes: Int) -> Int {
             guard bytes > maxBytes else { return 0 }
             let target = maxBytes / 10 * 9
-            let candidates = pages.filter { streams[$0.key] == nil && !dirty.contains($0.key) }.sorted {
-                $0.value.lastRead < $1.value.lastRead
+            var candidates: [(read: UInt64, stored: UInt64, key: String)] = []
+            candidates.reserveCapacity(pages.count)
+            for i in pages.indices {
+                let key = pages.keys[i]
+                guard streams[key] == nil && !dirty.contains(key) else { continue }
+                let ticks = pages.values[i].ticks
+                candidates.append((ticks.read, ticks.stored, key))
             }
+            candidates.sort { ($0.read, $0.stored) < ($1.read, $1.stored) }
             var n = 0
-            for (key, page) in candidates where bytes > target {
-                pages.removeValue(forKey: key)
+            for (_, _, key) in candidates {
+                guard bytes > target else { break }
+                guard let page = pages.removeValue(forKey: key) else { continue }
                 pending.remove(key)
                 bytes -= page.bytes
                 if disk == nil {
