@@ -61,11 +61,12 @@ public final class TopicRangeReader {
         self.configuration = configuration
         consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil,
-            // 16 MiB prefetched at most (librdkafka's default is 64 MiB): a reader that catches up on a topic of
-            // large records holds no more than that in memory; with the queue full librdkafka waits
-            // `fetch.queue.backoff.ms` before fetching again (1 s by default: a catch-up three times as long).
+            // 2 MiB prefetched at most (librdkafka's default is 64 MiB), counted as fetched: compressed batches
+            // take many times that once decompressed (a million lz4-compressed 2 KB layouts: 100 MiB more at 16 MiB,
+            // and no faster). With the queue full librdkafka waits `fetch.queue.backoff.ms` before fetching again
+            // (1 s by default: a catch-up three times as long).
             defaults: [
-                "fetch.wait.max.ms": String(fetchWaitMs), "queued.max.messages.kbytes": "16384",
+                "fetch.wait.max.ms": String(fetchWaitMs), "queued.max.messages.kbytes": "2048",
                 "fetch.queue.backoff.ms": "20",
             ],
             reportsPartitionEnd: true)
