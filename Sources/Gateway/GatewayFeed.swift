@@ -71,6 +71,9 @@ public struct GatewayFeed: Sendable {
             for (p, end) in try changes.fetchedEnds(fromEnd) { starts.changes[p] = end }
         }
         var read = 0
+        // Without a checkpoint for any latest-layout partition the store holds no page (pages are written with
+        // their checkpoints): what it will hold until the catch-up ends is what this reading wrote.
+        book.fillingEmptyStore(book.disk != nil && starts.latest.isEmpty)
         status.setStartStep("reading the latest layouts")
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
@@ -91,6 +94,7 @@ public struct GatewayFeed: Sendable {
                 try changes.read(
                     changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
                 changesStarted = true
+                book.fillingEmptyStore(false)
                 flush(latest, latestPartitions, changes, changePartitions)
                 let seconds = (ContinuousClock.now - started) / .seconds(1)
                 status.setCaughtUp(seconds: seconds, messages: read)

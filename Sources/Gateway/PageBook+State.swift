@@ -20,6 +20,8 @@ extension PageBook {
         var writeFailure: String?
         /// The page store (nil: memory only, or not opened yet).
         var disk: PageStore?
+        /// The latest layouts are read into a store that had no page (`PageBook.fillingEmptyStore`).
+        var fillingEmptyStore = false
 
         /// Keeps `page` for `key` in place of one of `before` bytes; with a page store it is written at the next flush.
         mutating func store(_ page: Page, for key: String, replacing before: Int) {

@@ -49,6 +49,10 @@ public final class PageBook: Sendable {
     /// Keeps every page in `disk` from now on (the feed opens it once it knows the cluster).
     public func attach(_ disk: PageStore) { state.withLock { $0.disk = disk } }
 
+    /// Whether the latest layouts are read into a store that held no page (no checkpoint): until caught up, a record
+    /// replaces a page without reading the store's copy, which can only be an earlier record of this reading.
+    public func fillingEmptyStore(_ filling: Bool) { state.withLock { $0.fillingEmptyStore = filling } }
+
     /// The page store, if one is attached.
     public var disk: PageStore? { state.withLock { $0.disk } }
 
@@ -59,11 +63,7 @@ public final class PageBook: Sendable {
     /// before the process exits, or its threads meet its static destructors (`pthread lock: Invalid argument`).
     public func closeStore() {
         flush()
-        let disk = state.withLock { s -> PageStore? in
-            defer { s.disk = nil }
-            return s.disk
-        }
-        disk?.close()
+        state.withLock { $0.disk.take() }?.close()
     }
 
     // MARK: From the topics
@@ -74,7 +74,7 @@ public final class PageBook: Sendable {
         _ bytes: [UInt8]?, for key: String, position: Int64? = nil, sourceTimeMs: Int64? = nil,
         now: ContinuousClock.Instant = .now
     ) {
-        withPage(key) { s, held in
+        withPage(key, toReplace: true) { s, held in
             guard let bytes else { return s.clear(key) }
             s.evicted.remove(key)
             s.cleared.remove(key)
@@ -198,8 +198,11 @@ public final class PageBook: Sendable {
         case onDisk(Page?)
     }
 
-    private func look(_ key: String) -> Found {
-        guard let disk = state.withLock({ $0.pages[key] == nil ? $0.disk : nil }) else { return .inMemory }
+    private func look(_ key: String, toReplace: Bool) -> Found {
+        let (disk, filling) = state.withLock { s in (s.pages[key] == nil ? s.disk : nil, s.fillingEmptyStore) }
+        guard let disk else { return .inMemory }
+        // Filling an empty store, a page on disk is a record this run wrote (no change sets; streams keep pages).
+        if toReplace && filling { return .onDisk(nil) }
         diskReads.add(1, ordering: .relaxed)
         guard let stored = try? disk.page(key, in: .whole), stored.hasContent else { return .onDisk(nil) }
         return .onDisk(Page(record: stored.record, position: stored.position, history: stored.history))
@@ -207,9 +210,9 @@ public final class PageBook: Sendable {
 
     /// Runs `body` under the lock with `key`'s page: the one in memory, else the page store's (then kept in memory,
     /// as recently used), nil when neither has it. A page let go between the look and the lock is looked up again.
-    private func withPage<R>(_ key: String, _ body: (inout State, Page?) -> R) -> R {
+    private func withPage<R>(_ key: String, toReplace: Bool = false, _ body: (inout State, Page?) -> R) -> R {
         while true {
-            let found = look(key)
+            let found = look(key, toReplace: toReplace)
             let result: R? = state.withLock { s in
                 if let page = s.pages[key] {
                     memoryHits.add(1, ordering: .relaxed)
@@ -313,12 +316,10 @@ public final class PageBook: Sendable {
     public var streamCount: Int { state.withLock { $0.streamTotal } }
 
     /// Figures for `/metrics`.
-    public var figures:
-        (
-            pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int,
-            writeFailure: String?
-        )
-    {
+    public typealias Figures = (
+        pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int, writeFailure: String?
+    )
+    public var figures: Figures {
         let (pages, bytes, streams, failure) = state.withLock { s in
             (s.pages.count, s.bytes, s.streamTotal, s.writeFailure)
         }

@@ -279,6 +279,32 @@ final class SimulatedStream {
         #expect(try store.page("p5", in: .whole) == nil && store.page("p6", in: .whole) != nil)
     }
 
+    /// While the latest layouts fill an empty store, a record replaces a page let go from memory without reading
+    /// the store's copy (an earlier record of the same reading); reads still come from disk, and once the filling
+    /// ends a record reads the copy again (it may hold change sets).
+    @Test func fillingAnEmptyStoreReplacesPagesWithoutReadingThem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, _) = try PageStore.open(directory: dir, identity: "test")
+        let (book, _) = Self.book(maxBytes: 1, disk: store)  // every page let go once written
+        book.fillingEmptyStore(true)
+        book.storeRecord(Self.record(1), for: "k", position: 1, now: Self.instant(0))
+        #expect(book.flush() == nil)
+        #expect(book.figures.pages == 0 && book.figures.diskReads == 0)
+        book.storeRecord(Self.record(2), for: "k", position: 2, now: Self.instant(0))
+        #expect(book.flush() == nil)
+        #expect(book.figures.diskReads == 0, "the copy on disk is replaced, not read")
+        guard case .page(let record, let at) = book.read("k") else { return #expect(Bool(false), "k on disk") }
+        #expect(record == Self.record(2) && at == Self.at(2, 2))
+        #expect(book.figures.diskReads == 1, "a read still reads the store")
+        book.fillingEmptyStore(false)
+        #expect(book.flush() == nil)
+        book.storeRecord(Self.record(3), for: "other", position: 3, now: Self.instant(0))
+        #expect(book.flush() == nil)
+        book.storeRecord(Self.record(4), for: "k", position: 4, now: Self.instant(0))
+        #expect(book.figures.diskReads == 3, "after the filling a record reads the copy it replaces")
+    }
+
     /// The topics are read apart, so change sets can come before their page's first record (seen under load): they
     /// are kept (on disk too) and sent to nobody; once the records are there a client resuming from version 1 gets
     /// the change sets since it, not the record.
