@@ -7,9 +7,10 @@ import ContentTree
 enum PlaceholderFindings {
     static func of(_ config: MappingConfig) -> [Diagnostic] {
         let options = config.options
+        let registry = config.registry()
         var findings: [Diagnostic] = []
         for m in config.placeholders {
-            guard let needed = Self.optionShowing(m, in: config), !needed.isOn else { continue }
+            guard let needed = Self.optionShowing(m, in: config, registry), !needed.isOn else { continue }
             findings.append(
                 Diagnostic(
                     .warning, .placeholderNeverShown, path: ConfigChecker.place(config, m.location),
@@ -33,20 +34,19 @@ enum PlaceholderFindings {
 
     /// The option a placeholder mapping's sections show its kind under, when one does: loading placeholders come only
     /// with `emptySlotsShowLoading`, and noResults ones for refinement menus only with `emptyMenusShowNoResults`.
+    /// `registry` is the config's (`MappingConfig.registry()`); a mapping's types may also name adaptors.
     private static func optionShowing(
-        _ m: PlaceholderMapping, in config: MappingConfig
+        _ m: PlaceholderMapping, in config: MappingConfig, _ registry: AdaptorRegistry
     ) -> (name: String, isOn: Bool, what: String)? {
         switch m.kind {
         case .loading:
             return ("emptySlotsShowLoading", config.options.emptySlotsShowLoading, "a deferred slot shows it")
         case .noResults:
-            let standard = AdaptorRegistry.standard()
             let menusOnly =
                 !m.types.isEmpty
                 && m.types.allSatisfy { type in
                     let adaptor =
-                        AdaptorRegistry.builtInNames.contains(type)
-                        ? type : (config.adaptors[type]?.adaptor ?? standard.adaptor(for: type)).name
+                        AdaptorRegistry.builtInNames.contains(type) ? type : registry.adaptor(for: type).name
                     return adaptor == AdaptorName.refinementMenu.rawValue
                 }
             guard menusOnly else { return nil }
