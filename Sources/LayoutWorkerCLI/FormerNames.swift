@@ -19,8 +19,14 @@ enum FormerNames {
     /// Every old name a command line may use, with its new spelling.
     static var all: [String: String] { SettingTable.renamed.merging(commandLine) { setting, _ in setting } }
 
-    /// The option an old name's new spelling names (`format` for `format=json`).
-    private static func option(_ spelling: String) -> String { String(spelling.prefix { $0 != "=" }) }
+    /// The old names a command whose options are `known` takes: those whose new option it has and whose old name it
+    /// does not (so `--partitions` is renamed in `create-topics` only).
+    private static func taken(by known: Set<String>) -> [String: String] {
+        all.filter { known.contains(String($0.value.prefix { $0 != "=" })) && !known.contains($0.key) }
+    }
+
+    /// A new spelling as a user writes it: `format json` for `format=json`.
+    private static func asTyped(_ spelling: String) -> String { spelling.replacing("=", with: " ") }
 
     /// The old flags (`--latest-topic`) the running command line used; set by `LayoutWorkerCommand.main`.
     @TaskLocal static var flagsUsed: [String] = []
@@ -35,7 +41,7 @@ enum FormerNames {
         }
         guard !written.isEmpty else { return (arguments, []) }
         let known = options(of: arguments)
-        let renamed = written.filter { known.contains(option($0.value)) && !known.contains($0.key) }
+        let renamed = taken(by: known).filter { written[$0.key] != nil }
         guard !renamed.isEmpty else { return (arguments, []) }
         var out: [String] = []
         var used: [String] = []
@@ -69,7 +75,7 @@ enum FormerNames {
     static func warnAboutUses(_ logger: Logger, sources: SettingsSources) {
         for flag in flagsUsed {
             let new = all[String(flag.dropFirst(2))] ?? ""
-            warn(logger, used: flag, new: "--" + new.replacing("=", with: " "), where: "command line")
+            warn(logger, used: flag, new: "--" + asTyped(new), where: "command line")
         }
         for use in sources.formerNamesUsed { warn(logger, used: use.old, new: use.new, where: use.place) }
     }
@@ -83,10 +89,10 @@ enum FormerNames {
         let written = String(match.output.1)
         let known = options(of: arguments)
         // An old name, or one close to it, means its new name.
-        let formerly = all.filter { known.contains(option($0.value)) && !known.contains($0.key) }
+        let formerly = taken(by: known)
         guard let closest = Suggestion.closest(to: written, among: known.union(formerly.keys)) ?? formerly[written]
         else { return nil }
-        let meant = formerly[closest].map { $0.replacing("=", with: " ") } ?? closest
+        let meant = formerly[closest].map(asTyped) ?? closest
         return message.replacing(
             "Unknown option '--\(written)'", with: "Unknown option '--\(written)'; did you mean '--\(meant)'?")
     }
