@@ -50,6 +50,8 @@ public final class PageStore: Sendable {
     public let path: String
     private let database: Mutex<RocksDatabase?>
     private let unreadableCount = Atomic<Int>(0)
+    /// Bulk loads under way (`beginBulkLoad`).
+    private let bulkLoads = Mutex<Int>(0)
 
     private init(path: String, database: RocksDatabase) {
         self.path = path
@@ -124,8 +126,10 @@ public final class PageStore: Sendable {
         return page
     }
 
-    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all.
-    public func write(_ batch: Batch) throws(PageStoreError) {
+    /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all. `logged: false` (a
+    /// bulk load's batches) skips the write-ahead log: such a batch is durable once the load ends, and a crash before
+    /// loses it whole, pages and checkpoints together, so what it held is read again from the topic.
+    public func write(_ batch: Batch, logged: Bool = true) throws(PageStoreError) {
         guard !batch.isEmpty else { return }
         var writes: [(key: [UInt8], value: [UInt8]?)] = []
         writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
@@ -135,7 +139,29 @@ public final class PageStore: Sendable {
             value.appendLittleEndian(UInt64(bitPattern: c.offset))
             writes.append((PageStoreKeys.checkpointKey(c.topic, c.partition), value))
         }
-        try db().write(writes)
+        try db().write(writes, logged: logged)
+    }
+
+    /// Starts a bulk load: a catch-up that reads a topic into the store. Until the last load under way ends, the
+    /// values replaced in blob files are not collected (a load replaces few, and collecting would copy the others
+    /// again); its batches may skip the write-ahead log (`write(_:logged:)`).
+    public func beginBulkLoad() throws(PageStoreError) {
+        let db = try db()
+        try bulkLoads.withLock { (n: inout Int) throws(PageStoreError) in
+            if n == 0 { try db.collectBlobGarbage(false) }
+            n += 1
+        }
+    }
+
+    /// Ends a bulk load: the memtables are written to disk, so every batch written so far is durable from here on.
+    public func endBulkLoad() throws(PageStoreError) {
+        let db = try db()
+        try db.flush()
+        try bulkLoads.withLock { (n: inout Int) throws(PageStoreError) in
+            guard n > 0 else { return }
+            n -= 1
+            if n == 0 { try db.collectBlobGarbage(true) }
+        }
     }
 
     /// Deletes every page of `scope` and the checkpoint of `topic`'s `partition` (a rebuild from the topic follows).
@@ -193,6 +219,11 @@ public final class PageStore: Sendable {
     /// RocksDB's estimate of the pages held (keys less checkpoints and identity; exact after a compaction).
     public var estimatedPages: Int {
         Int((try? db().property("rocksdb.estimate-num-keys")) ?? 0)
+    }
+
+    /// Blob files: where values of `RocksDatabase.minBlobBytes` and more are kept.
+    public var blobFiles: Int {
+        Int((try? db().property("rocksdb.num-blob-files")) ?? 0)
     }
 
     /// Stored pages whose bytes could not be read (taken as unknown).

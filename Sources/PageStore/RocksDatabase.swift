@@ -10,6 +10,7 @@ final class RocksDatabase: @unchecked Sendable {
     private let cache: OpaquePointer
     private let readOptions: OpaquePointer
     private let writeOptions: OpaquePointer
+    private let unloggedWriteOptions: OpaquePointer
     let path: String
 
     /// Opens (creating) the database at `path`; `blockCacheBytes` bounds RocksDB's own cache of disk blocks.
@@ -30,6 +31,13 @@ final class RocksDatabase: @unchecked Sendable {
         rocksdb_options_set_keep_log_file_num(options, 2)
         rocksdb_options_set_max_log_file_size(options, 1 << 20)
         rocksdb_options_set_max_background_jobs(options, 2)
+        // Large values (a search page's record is tens of KB) go to blob files, written once and compressed once:
+        // compactions then move keys and references, not the values. Blobs of replaced pages are collected when
+        // compactions reach the oldest blob files (RocksDB's default age cut-off), except during a bulk load.
+        rocksdb_options_set_enable_blob_files(options, 1)
+        rocksdb_options_set_min_blob_size(options, UInt64(Self.minBlobBytes))
+        rocksdb_options_set_blob_compression_type(options, Int32(rocksdb_lz4_compression))
+        rocksdb_options_set_enable_blob_gc(options, 1)
         // A torn last write (a crash mid-append) is dropped at recovery; everything before it is kept.
         rocksdb_options_set_wal_recovery_mode(options, 2)  // kPointInTimeRecovery
         cache = rocksdb_cache_create_lru(max(1 << 20, blockCacheBytes))
@@ -38,17 +46,21 @@ final class RocksDatabase: @unchecked Sendable {
         rocksdb_block_based_options_set_block_size(tableOptions, 16 * 1024)
         rocksdb_block_based_options_set_filter_policy(tableOptions, rocksdb_filterpolicy_create_bloom(10))
         rocksdb_block_based_options_set_cache_index_and_filter_blocks(tableOptions, 1)
+        // XXH3 block checksums: Debian's RocksDB computes CRC32C without the CPU's instruction.
+        rocksdb_block_based_options_set_checksum(tableOptions, 4)
         rocksdb_options_set_block_based_table_factory(options, tableOptions)
         readOptions = rocksdb_readoptions_create()
         // Not synced per write: a process crash loses nothing (the log is in the kernel's buffers); a machine crash
         // may lose the last writes, and the checkpoint written with them goes back too, so they are read again.
         writeOptions = rocksdb_writeoptions_create()
+        unloggedWriteOptions = rocksdb_writeoptions_create()
+        rocksdb_writeoptions_disable_WAL(unloggedWriteOptions, 1)
         var error: UnsafeMutablePointer<CChar>?
         let db = rocksdb_open(options, path, &error)
         if let error {
             let text = String(cString: error)
             rocksdb_free(error)
-            Self.release(options, tableOptions, cache, readOptions, writeOptions)
+            Self.release(options, tableOptions, cache, readOptions, writeOptions, unloggedWriteOptions)
             throw PageStoreError(path: path, operation: "open", message: text)
         }
         handle = db!
@@ -68,15 +80,16 @@ final class RocksDatabase: @unchecked Sendable {
         closed = true
         guard !writeFailed.load(ordering: .acquiring) else { return }
         rocksdb_close(handle)
-        Self.release(options, tableOptions, cache, readOptions, writeOptions)
+        Self.release(options, tableOptions, cache, readOptions, writeOptions, unloggedWriteOptions)
     }
 
     private static func release(
         _ options: OpaquePointer, _ table: OpaquePointer, _ cache: OpaquePointer, _ read: OpaquePointer,
-        _ write: OpaquePointer
+        _ write: OpaquePointer, _ unlogged: OpaquePointer
     ) {
         rocksdb_readoptions_destroy(read)
         rocksdb_writeoptions_destroy(write)
+        rocksdb_writeoptions_destroy(unlogged)
         rocksdb_options_destroy(options)
         rocksdb_block_based_options_destroy(table)
         rocksdb_cache_destroy(cache)
@@ -112,8 +125,12 @@ final class RocksDatabase: @unchecked Sendable {
         }
     }
 
-    /// Writes every put and delete of `batch` atomically.
-    func write(_ batch: [(key: [UInt8], value: [UInt8]?)]) throws(PageStoreError) {
+    /// Values of at least this many bytes are kept in blob files.
+    static let minBlobBytes = 4096
+
+    /// Writes every put and delete of `batch` atomically; `logged: false` skips the write-ahead log (the batch is
+    /// durable once `flush` ran, and lost with the memtable before: all of it, since a batch lands in one memtable).
+    func write(_ batch: [(key: [UInt8], value: [UInt8]?)], logged: Bool = true) throws(PageStoreError) {
         let b = rocksdb_writebatch_create()
         defer { rocksdb_writebatch_destroy(b) }
         for (key, value) in batch {
@@ -131,21 +148,52 @@ final class RocksDatabase: @unchecked Sendable {
                 }
             }
         }
-        try commit(b!, "write")
+        try commit(b!, "write", logged: logged)
     }
 
     /// Writes a batch, unless an earlier write failed (see `writeFailed`).
-    private func commit(_ batch: OpaquePointer, _ operation: String) throws(PageStoreError) {
+    private func commit(_ batch: OpaquePointer, _ operation: String, logged: Bool = true) throws(PageStoreError) {
         guard !writeFailed.load(ordering: .acquiring) else {
             throw PageStoreError(
                 path: path, operation: operation, message: "an earlier write failed; no more writes until a restart")
         }
         var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write(handle, writeOptions, batch, &error)
+        rocksdb_write(handle, logged ? writeOptions : unloggedWriteOptions, batch, &error)
         if let error {
             writeFailed.store(true, ordering: .releasing)
             throw failure(operation, error)
         }
+    }
+
+    /// Writes the memtables to disk and waits for it: every write so far, logged or not, is durable from here on.
+    func flush() throws(PageStoreError) {
+        guard !writeFailed.load(ordering: .acquiring) else {
+            throw PageStoreError(
+                path: path, operation: "flush", message: "an earlier write failed; no more writes until a restart")
+        }
+        let flushOptions = rocksdb_flushoptions_create()
+        defer { rocksdb_flushoptions_destroy(flushOptions) }
+        rocksdb_flushoptions_set_wait(flushOptions, 1)
+        var error: UnsafeMutablePointer<CChar>?
+        rocksdb_flush(handle, flushOptions, &error)
+        if let error {
+            writeFailed.store(true, ordering: .releasing)
+            throw failure("flush", error)
+        }
+    }
+
+    /// Turns the collection of replaced values in blob files on or off (a bulk load replaces none, so collecting
+    /// during one would only copy values again).
+    func collectBlobGarbage(_ on: Bool) throws(PageStoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        "enable_blob_garbage_collection".withCString { key in
+            (on ? "true" : "false").withCString { value in
+                var keys: [UnsafePointer<CChar>?] = [key]
+                var values: [UnsafePointer<CChar>?] = [value]
+                rocksdb_set_options(handle, 1, &keys, &values, &error)
+            }
+        }
+        if let error { throw failure("set options", error) }
     }
 
     /// Deletes every key from `start` (inclusive) to `end` (exclusive).

@@ -129,4 +129,35 @@ import Testing
         for (key, bytes) in expected { #expect(try store.page(key, in: .whole)?.record == bytes) }
         #expect(try store.pages(in: .whole).count == 64)
     }
+
+    /// A bulk load's unlogged batches are lost whole (pages with their checkpoint) by a crash before the load ends,
+    /// and are on disk once it ended; large values go to blob files. A crash is a copy of the directory taken while
+    /// the store is open.
+    @Test func aBulkLoadIsOnDiskOnceItEnds() throws {
+        let dir = Self.directory()
+        let copies = (Self.directory(), Self.directory())
+        defer { for d in [dir, copies.0, copies.1] { try? FileManager.default.removeItem(atPath: d) } }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        try store.beginBulkLoad()
+        var batch = PageStore.Batch()
+        let large = Array(repeating: UInt8(ascii: "a"), count: 20_000)
+        for i in 0..<10 { batch.pages.append((.whole, "page-\(i)", StoredPage(position: Int64(i), record: large))) }
+        batch.pages.append((.whole, "small", StoredPage(position: 1, record: Array("s".utf8))))
+        batch.checkpoints.append(("latest", 0, 10))
+        try store.write(batch, logged: false)
+        try FileManager.default.copyItem(atPath: dir, toPath: copies.0)
+        try store.endBulkLoad()
+        try FileManager.default.copyItem(atPath: dir, toPath: copies.1)
+        #expect(store.blobFiles > 0, "values of 20 KB are kept in blob files")
+        store.close()
+        let (before, _) = try PageStore.open(directory: copies.0, identity: "x")
+        #expect(try before.checkpoint(topic: "latest", partition: 0) == nil)
+        #expect(try before.page("page-3", in: .whole) == nil && before.page("small", in: .whole) == nil)
+        before.close()
+        let (after, _) = try PageStore.open(directory: copies.1, identity: "x")
+        #expect(try after.checkpoint(topic: "latest", partition: 0) == 10)
+        #expect(try after.page("page-3", in: .whole) == StoredPage(position: 3, record: large))
+        #expect(try after.page("small", in: .whole)?.record == Array("s".utf8))
+        after.close()
+    }
 }
