@@ -73,7 +73,7 @@ public struct GatewayFeed: Sendable {
         var read = 0
         // Without a checkpoint for any latest-layout partition the store holds no page (pages are written with
         // their checkpoints): what it will hold until the catch-up ends is what this reading wrote.
-        book.fillingEmptyStore(book.disk != nil && starts.latest.isEmpty)
+        book.catchUp(emptyStore: starts.latest.isEmpty)
         status.setStartStep("reading the latest layouts")
         try latest.read(
             latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
@@ -94,8 +94,10 @@ public struct GatewayFeed: Sendable {
                 try changes.read(
                     changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
                 changesStarted = true
-                book.fillingEmptyStore(false)
                 flush(latest, latestPartitions, changes, changePartitions)
+                if let failure = book.caughtUp() {
+                    status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
+                }
                 let seconds = (ContinuousClock.now - started) / .seconds(1)
                 status.setCaughtUp(seconds: seconds, messages: read)
                 logger.info(
@@ -109,7 +111,7 @@ public struct GatewayFeed: Sendable {
             }
             if changesStarted, let result = changes.next(timeoutMs: 50) { take(result, latest: false) }
             book.flushPending()
-            if book.disk != nil, book.unflushed >= 512 || flushes.hasElapsed() {
+            if book.disk != nil, book.flushIsDue || flushes.hasElapsed() {
                 flush(latest, latestPartitions, changesStarted ? changes : nil, changePartitions)
                 flushes.taken()
             }

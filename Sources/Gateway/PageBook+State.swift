@@ -20,7 +20,11 @@ extension PageBook {
         var writeFailure: String?
         /// The page store (nil: memory only, or not opened yet).
         var disk: PageStore?
-        /// The latest layouts are read into a store that had no page (`PageBook.fillingEmptyStore`).
+        /// Bytes of the pages in `dirty`, as stored (a page stored twice counts twice).
+        var dirtyBytes = 0
+        /// The latest layouts are read into the store as a bulk load (`PageBook.catchUp`).
+        var catchingUp = false
+        /// ... into a store that had no page.
         var fillingEmptyStore = false
 
         /// Keeps `page` for `key` in place of one of `before` bytes; with a page store it is written at the next flush.
@@ -30,7 +34,10 @@ extension PageBook {
             var page = page
             page.lastStored = tick
             pages[key] = page
-            if disk != nil { dirty.insert(key) }
+            if disk != nil {
+                dirty.insert(key)
+                dirtyBytes += page.bytes
+            }
         }
 
         /// A tombstone cleared `key`: the page goes, and with a page store it is deleted at the next flush.
@@ -101,10 +108,77 @@ extension PageBook {
             return batch
         }
 
+        /// Writes `unwritten` to the page store in one atomic write (unlogged while catching up); returns the
+        /// failure, if any: from then on it takes no more, and the checkpoints stay where they are.
+        mutating func writeUnwritten() -> String? {
+            guard let disk else { return nil }
+            if let writeFailure {
+                checkpoints.removeAll()
+                return writeFailure
+            }
+            guard let batch = unwritten else { return nil }
+            do {
+                try disk.write(batch, logged: !catchingUp)
+            } catch {
+                return writesFailed(error)
+            }
+            written()
+            return nil
+        }
+
+        /// The page store failed to write (it takes no more writes): what the book says from now on.
+        mutating func writesFailed(_ error: PageStoreError) -> String {
+            let failure = "\(error)"
+            writeFailure = failure
+            return failure
+        }
+
+        /// Starts a catch-up (`PageBook.catchUp`).
+        mutating func beginCatchUp(emptyStore: Bool) {
+            guard let disk else { return }
+            fillingEmptyStore = emptyStore
+            catchingUp = (try? disk.beginBulkLoad()) != nil
+        }
+
+        /// Ends it; returns the store whose bulk load is to end, unless writing to it failed already.
+        mutating func endCatchUp() -> PageStore? {
+            defer { (catchingUp, fillingEmptyStore) = (false, false) }
+            return catchingUp && writeFailure == nil ? disk : nil
+        }
+
+        /// Lets the page store go (it is to be closed).
+        mutating func detachStore() -> PageStore? {
+            (catchingUp, fillingEmptyStore) = (false, false)
+            return disk.take()
+        }
+
+        /// `PageBook.flushIsDue`.
+        var flushIsDue: Bool { dirty.count + cleared.count >= 512 || dirtyBytes >= 4 << 20 }
+
+        /// Pages whose record waited `grace` or longer for its change set stop waiting; returns those whose streams
+        /// are to be sent the record instead.
+        mutating func endWaits(olderThan grace: Duration, now: ContinuousClock.Instant)
+            -> [(key: String, record: [UInt8], at: StreamPosition)]
+        {
+            var records: [(key: String, record: [UInt8], at: StreamPosition)] = []
+            for key in pending {
+                guard var page = pages[key], let since = page.pendingSince, now - since >= grace else { continue }
+                if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
+                    page.streamAt = at
+                    records.append((key, record, at))
+                }
+                page.pendingSince = nil
+                pages[key] = page
+                pending.remove(key)
+            }
+            return records
+        }
+
         /// `unwritten` is on disk: those pages may be let go from memory.
         mutating func written() {
             writeFailure = nil
             dirty.removeAll(keepingCapacity: true)
+            dirtyBytes = 0
             cleared.removeAll(keepingCapacity: true)
             checkpoints.removeAll(keepingCapacity: true)
         }

@@ -49,9 +49,24 @@ public final class PageBook: Sendable {
     /// Keeps every page in `disk` from now on (the feed opens it once it knows the cluster).
     public func attach(_ disk: PageStore) { state.withLock { $0.disk = disk } }
 
-    /// Whether the latest layouts are read into a store that held no page (no checkpoint): until caught up, a record
-    /// replaces a page without reading the store's copy, which can only be an earlier record of this reading.
-    public func fillingEmptyStore(_ filling: Bool) { state.withLock { $0.fillingEmptyStore = filling } }
+    /// The latest layouts are read into the page store from here until `caughtUp()`: a bulk load
+    /// (`PageStore.beginBulkLoad`), whose flushes skip the write-ahead log. `emptyStore`: the store held no page (no
+    /// checkpoint), so until caught up a record replaces a page without reading the store's copy, which can only be
+    /// an earlier record of this reading.
+    public func catchUp(emptyStore: Bool) { state.withLock { $0.beginCatchUp(emptyStore: emptyStore) } }
+
+    /// The catch-up ended (after its last `flush`): what it wrote is made durable, and flushes are logged again.
+    /// Returns the failure, if any (the store then takes no more writes, as after a failed `flush`).
+    @discardableResult
+    public func caughtUp() -> String? {
+        guard let disk = state.withLock({ $0.endCatchUp() }) else { return nil }
+        do throws(PageStoreError) {
+            try disk.endBulkLoad()  // outside the lock: it waits for RocksDB's flush
+            return nil
+        } catch {
+            return state.withLock { $0.writesFailed(error) }
+        }
+    }
 
     /// The page store, if one is attached.
     public var disk: PageStore? { state.withLock { $0.disk } }
@@ -63,7 +78,7 @@ public final class PageBook: Sendable {
     /// before the process exits, or its threads meet its static destructors (`pthread lock: Invalid argument`).
     public func closeStore() {
         flush()
-        state.withLock { $0.disk.take() }?.close()
+        state.withLock { $0.detachStore() }?.close()  // RocksDB writes its memtables on closing (unlogged ones too)
     }
 
     // MARK: From the topics
@@ -139,40 +154,25 @@ public final class PageBook: Sendable {
     @discardableResult
     public func flush() -> String? {
         state.withLock { s -> String? in
-            guard let disk = s.disk else { return nil }
-            if let failure = s.writeFailure {
-                s.checkpoints.removeAll()
-                return failure
-            }
-            guard let batch = s.unwritten else { return nil }
-            do {
-                try disk.write(batch)
-            } catch {
-                s.writeFailure = "\(error)"
-                return s.writeFailure
-            }
-            s.written()
-            evictIfOver(&s)
-            return nil
+            let failure = s.writeUnwritten()
+            if failure == nil { evictIfOver(&s) }
+            return failure
         }
     }
 
     /// Pages changed in memory and not written to disk yet.
     public var unflushed: Int { state.withLock { $0.dirty.count + $0.cleared.count } }
 
+    /// Whether enough waits for the disk that the next `flush` should not wait for its period: 512 pages or 4 MiB
+    /// (large pages: a batch's bytes are held three times while it is written).
+    public var flushIsDue: Bool { state.withLock { $0.flushIsDue } }
+
     /// Sends streams the records that waited longer than the grace period for their change set.
     public func flushPending(now: ContinuousClock.Instant = .now) {
         let grace = Duration.milliseconds(max(0, settings.changeSetGraceMs))
         state.withLock { s in
-            for key in s.pending {
-                guard var page = s.pages[key], let since = page.pendingSince, now - since >= grace else { continue }
-                if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
-                    page.streamAt = at
-                    broadcast(.record(record, at: at), key, nil, &s)
-                }
-                page.pendingSince = nil
-                s.pages[key] = page
-                s.pending.remove(key)
+            for (key, record, at) in s.endWaits(olderThan: grace, now: now) {
+                broadcast(.record(record, at: at), key, nil, &s)
             }
         }
     }

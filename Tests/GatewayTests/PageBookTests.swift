@@ -234,7 +234,7 @@ final class SimulatedStream {
     }
 
     @Test func pagesBeyondTheBudgetAreLetGoLeastRecentlyReadFirst() {
-        let size = Self.record(0).count
+        let size = Self.record(0).count + PageBook.Page.overheadBytes
         let (book, _) = Self.book(maxBytes: size * 3)
         for n in 0..<3 { book.storeRecord(Self.record(n), for: "p\(n)", now: Self.instant(0)) }
         _ = book.read("p0")  // p1 is now the least recently read
@@ -256,7 +256,7 @@ final class SimulatedStream {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, _) = try PageStore.open(directory: dir, identity: "test")
-        let size = Self.record(0).count
+        let size = Self.record(0).count + PageBook.Page.overheadBytes
         let (book, _) = Self.book(maxBytes: size * 3, disk: store)
         for n in 0..<20 { book.storeRecord(Self.record(n), for: "p\(n)", position: Int64(n), now: Self.instant(0)) }
         book.storeChangeSet(Self.changeSet(1, 21), base: Self.hash(1), target: Self.at(21, 30), for: "p1")
@@ -280,14 +280,14 @@ final class SimulatedStream {
     }
 
     /// While the latest layouts fill an empty store, a record replaces a page let go from memory without reading
-    /// the store's copy (an earlier record of the same reading); reads still come from disk, and once the filling
-    /// ends a record reads the copy again (it may hold change sets).
+    /// the store's copy (an earlier record of the same reading); reads still come from disk, and once caught up a
+    /// record reads the copy again (it may hold change sets).
     @Test func fillingAnEmptyStoreReplacesPagesWithoutReadingThem() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, _) = try PageStore.open(directory: dir, identity: "test")
         let (book, _) = Self.book(maxBytes: 1, disk: store)  // every page let go once written
-        book.fillingEmptyStore(true)
+        book.catchUp(emptyStore: true)
         book.storeRecord(Self.record(1), for: "k", position: 1, now: Self.instant(0))
         #expect(book.flush() == nil)
         #expect(book.figures.pages == 0 && book.figures.diskReads == 0)
@@ -297,8 +297,8 @@ final class SimulatedStream {
         guard case .page(let record, let at) = book.read("k") else { return #expect(Bool(false), "k on disk") }
         #expect(record == Self.record(2) && at == Self.at(2, 2))
         #expect(book.figures.diskReads == 1, "a read still reads the store")
-        book.fillingEmptyStore(false)
         #expect(book.flush() == nil)
+        #expect(book.caughtUp() == nil)
         book.storeRecord(Self.record(3), for: "other", position: 3, now: Self.instant(0))
         #expect(book.flush() == nil)
         book.storeRecord(Self.record(4), for: "k", position: 4, now: Self.instant(0))
