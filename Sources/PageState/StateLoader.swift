@@ -40,8 +40,25 @@ public final class StateLoader {
         return made
     }
 
-    /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`.
+    /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`. With a page
+    /// store, a bulk load (`PageStore.beginBulkLoad`): on disk when this returns.
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
+        throws(KafkaError) -> Loaded
+    {
+        guard let disk = pages.disk else { return try read(partitions, into: &pages, timeoutMs: timeoutMs) }
+        try storeRead { () throws(PageStoreError) in try disk.beginBulkLoad() }
+        let loaded: Loaded
+        do {
+            loaded = try read(partitions, into: &pages, timeoutMs: timeoutMs)
+        } catch {
+            try? disk.endBulkLoad()
+            throw error
+        }
+        try storeRead { () throws(PageStoreError) in try disk.endBulkLoad() }
+        return loaded
+    }
+
+    private func read(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int)
         throws(KafkaError) -> Loaded
     {
         let start = ContinuousClock.now
@@ -204,7 +221,8 @@ public final class StateLoader {
     }
 }
 
-/// Latest layouts read back, written to the page store in batches, each with the checkpoint it reaches.
+/// Latest layouts read back, written to the page store in batches of a bulk load (unlogged), each with the checkpoint
+/// it reaches.
 struct PageSink {
     let input: TopicPartition
     let disk: PageStore?
@@ -219,14 +237,14 @@ struct PageSink {
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
         batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
         bytes += stored.bytes + page.utf8.count
-        if batch.pages.count >= 512 || bytes >= 16 << 20 { try write(checkpoint: offset + 1) }
+        if batch.pages.count >= 512 || bytes >= 4 << 20 { try write(checkpoint: offset + 1) }
     }
 
     /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
     mutating func write(checkpoint: Int64) throws(KafkaError) {
         guard let disk else { return }
         batch.checkpoints = [(input.topic, input.partition, checkpoint)]
-        try storeRead { () throws(PageStoreError) in try disk.write(batch) }
+        try storeRead { () throws(PageStoreError) in try disk.write(batch, logged: false) }
         batch = PageStore.Batch()
         bytes = 0
     }
