@@ -61,12 +61,13 @@ public final class TopicRangeReader {
         self.configuration = configuration
         consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil,
-            // 2 MiB prefetched at most (librdkafka's default is 64 MiB), counted as fetched: compressed batches
-            // take many times that once decompressed (a million lz4-compressed 2 KB layouts: 100 MiB more at 16 MiB,
-            // and no faster). With the queue full librdkafka waits `fetch.queue.backoff.ms` before fetching again
-            // (1 s by default: a catch-up three times as long).
+            // 1 MiB prefetched per partition at most (librdkafka's default is 64 MiB), counted as fetched:
+            // compressed batches take many times that once decompressed (a million lz4-compressed 2 KB layouts: a
+            // gateway's peak 100 MiB higher at 16 MiB, and no faster); at 256 KiB a catch-up of 45 KB layouts waits
+            // for fetches. With the queue full librdkafka waits `fetch.queue.backoff.ms` before fetching again (1 s
+            // by default: a catch-up three times as long).
             defaults: [
-                "fetch.wait.max.ms": String(fetchWaitMs), "queued.max.messages.kbytes": "2048",
+                "fetch.wait.max.ms": String(fetchWaitMs), "queued.max.messages.kbytes": "1024",
                 "fetch.queue.backoff.ms": "20",
             ],
             reportsPartitionEnd: true)
