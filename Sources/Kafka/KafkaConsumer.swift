@@ -243,6 +243,14 @@ public final class KafkaConsumer {
         return String(cString: id)
     }
 
+    /// The cluster's id, waiting up to `timeoutMs` for a broker to tell it; none in time is a retriable timeout.
+    public func knownClusterID(timeoutMs: Int32 = 10_000) throws(KafkaError) -> String {
+        guard let id = clusterID(timeoutMs: timeoutMs) else {
+            throw .timedOut("no broker told the cluster id within \(timeoutMs / 1000) s")
+        }
+        return id
+    }
+
     /// Low and high watermarks as last seen in fetch responses (no broker round trip).
     public func cachedWatermarks(topic: String, partition: Int32) -> (low: Int64, high: Int64)? {
         var low: Int64 = 0, high: Int64 = 0

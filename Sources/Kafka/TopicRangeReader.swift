@@ -157,6 +157,11 @@ public final class TopicRangeReader {
     /// The cluster's id, nil when no broker answers in time.
     public func clusterID(timeoutMs: Int32 = 5_000) -> String? { consumer.clusterID(timeoutMs: timeoutMs) }
 
+    /// The cluster's id (`KafkaConsumer.knownClusterID`).
+    public func knownClusterID(timeoutMs: Int32 = 10_000) throws(KafkaError) -> String {
+        try consumer.knownClusterID(timeoutMs: timeoutMs)
+    }
+
     /// The topic's id (KIP-516), or nil when the brokers give none: it tells a topic from one deleted and created
     /// again under the same name (`topicIDs`).
     public func topicID(timeoutMs: Int32 = 5_000) throws(KafkaError) -> String? {

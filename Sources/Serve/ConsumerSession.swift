@@ -130,8 +130,8 @@ final class ConsumerSession {
         paused = blocked
     }
 
-    /// The id of the cluster the group's consumer is connected to (nil when no broker told it within 10 s).
-    func clusterID() -> String? { consumer.clusterID(timeoutMs: 10_000) }
+    /// The id of the cluster the group's consumer is connected to (`KafkaConsumer.knownClusterID`).
+    func clusterID() throws(KafkaError) -> String { try consumer.knownClusterID() }
 
     // MARK: Commits
 

@@ -76,7 +76,7 @@ final class PageStage {
     /// is 5 by default). Throws past that, for any other error, or when asked to stop: without the pages change
     /// sets would be made against the wrong base.
     func rebuild(
-        _ partitions: [TopicPartition], clusterID: () -> String?, retryFor: Duration = .seconds(240)
+        _ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String, retryFor: Duration = .seconds(240)
     ) throws(KafkaError) {
         guard !partitions.isEmpty else { return }
         status.setRebuilding(true)
@@ -101,7 +101,7 @@ final class PageStage {
     }
 
     /// Opens the page store (on the first assignment) and reads the pages of `partitions`, once.
-    private func load(_ partitions: [TopicPartition], clusterID: () -> String?) throws(KafkaError) {
+    private func load(_ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String) throws(KafkaError) {
         try openStore(clusterID)
         var loaded: StateLoader.Loaded
         do {
@@ -155,12 +155,10 @@ final class PageStage {
 
     /// Opens the page store in `--state-dir` on the first assignment (the cluster's id is part of what it is made
     /// for); a directory that cannot be used leaves the worker working from memory, and says so.
-    private func openStore(_ clusterID: () -> String?) throws(KafkaError) {
+    private func openStore(_ clusterID: () throws(KafkaError) -> String) throws(KafkaError) {
         guard !storeTried, let dir = settings.stateDirectory else { return }
         // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
-        guard let cluster = clusterID() else {
-            throw KafkaError.timedOut("no broker told the cluster id within 10 s")
-        }
+        let cluster = try clusterID()
         storeTried = true
         let identity = PageStoreEdge.identity(cluster: cluster, latestTopic: settings.stateTopic)
         switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
