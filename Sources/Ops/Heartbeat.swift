@@ -5,6 +5,8 @@ import Synchronization
 public final class Heartbeat: Sendable {
     /// How long the loop may go without a turn before liveness fails.
     public let stallLimit: Duration
+    /// The stall limit, in seconds, of a worker's or a replay's loop unless told.
+    public static let defaultStallLimitSeconds = 90
     private let origin = ContinuousClock.now
     /// Nanoseconds from `origin` to the last turn, plus one (0: no turn yet).
     private let lastTurn = Atomic<Int64>(0)

@@ -26,7 +26,7 @@ public final class ReplayStatus: Probed {
     private let totalCount = Atomic<Int>(-1)
     private let blockedReason = Mutex<String?>(nil)
     /// `stallLimit`: how long the loop may go without a turn before `/healthz` fails.
-    public init(stallLimit: Duration = .seconds(WorkerStatus.defaultStallLimitSeconds)) {
+    public init(stallLimit: Duration = .seconds(Heartbeat.defaultStallLimitSeconds)) {
         heartbeat = Heartbeat(stallLimit: stallLimit)
     }
 

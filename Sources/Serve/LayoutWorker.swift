@@ -3,7 +3,7 @@ import Dispatch
 public import Kafka
 import LayoutCompiler
 public import Logging
-public import Ops
+import Ops
 import Tracing
 
 /// The consume → compile → publish/dead-letter → commit loop: it moves batches between its owners and decides

@@ -2,7 +2,7 @@ public import Delivery
 import Kafka
 import LayoutCompiler
 public import Logging
-public import Ops
+import Ops
 public import ServiceLifecycle
 
 /// Runs a `LayoutWorker` on its own thread as a lifecycle service; graceful shutdown asks it to drain and leave.

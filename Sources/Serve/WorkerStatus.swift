@@ -1,3 +1,4 @@
+public import Ops
 import Synchronization
 
 /// State shared between the worker thread, the ops endpoints and the lifecycle: atomics and small locks only.
@@ -14,11 +15,9 @@ public final class WorkerStatus: Probed {
     private let lastConnectionError = Mutex<String?>(nil)
     private let breakerOff = Mutex<String?>(nil)
     private let storeProblem = Mutex<String?>(nil)
-    /// How long the loop may stand still before liveness fails, unless told.
-    public static let defaultStallLimitSeconds = 90
 
     /// `stallLimitSeconds`: the longest the loop may stand still before liveness fails (outside state rebuilds).
-    public init(stallLimitSeconds: Int = defaultStallLimitSeconds) {
+    public init(stallLimitSeconds: Int = Heartbeat.defaultStallLimitSeconds) {
         heartbeat = Heartbeat(stallLimit: .seconds(max(1, stallLimitSeconds)))
     }
 
