@@ -127,7 +127,7 @@ import Testing
         #expect(Set(table) == [0, 1, 2, 64, 130], "\(table)")
         let folder = Fixtures.path("Sources/LayoutWorkerCLI")
         var used: Set<Int> = [Int(ExitCode.validationFailure.rawValue)]
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
+        for file in try FileManager.default.subpathsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
             for match in text.matches(of: /ExitCode\((\d+)\)/) { used.insert(Int(match.output.1)!) }
         }

@@ -91,7 +91,7 @@ enum SettingTable {
     static let defaultOpsAddress = "127.0.0.1:9464"
     static let livenessStallSeconds = Setting<Int>(
         "liveness-stall-seconds", [.serve], "/healthz fails when the worker loop stands still this long",
-        default: WorkerStatus.defaultStallLimitSeconds, atLeast: 1)
+        default: Heartbeat.defaultStallLimitSeconds, atLeast: 1)
     static let stopAfter = Setting<Int?>(
         "stop-after", [.serve], "Exit after this many messages are accounted for (demos, tests)", atLeast: 1)
     static let debugCrashKey = Setting<String?>(

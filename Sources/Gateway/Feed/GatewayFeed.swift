@@ -177,9 +177,7 @@ public struct GatewayFeed: Sendable {
     ) throws(KafkaError) -> (latest: [Int32: Int64], changes: [Int32: Int64]) {
         guard let dir = settings.stateDirectory else { return ([:], [:]) }
         status.setStartStep("asking the brokers for the cluster id")
-        guard let cluster = latest.clusterID(timeoutMs: 10_000) else {
-            throw KafkaError.timedOut("no broker told the cluster id within 10 s")
-        }
+        let cluster = try latest.knownClusterID()
         let identity = PageStoreEdge.identity(
             cluster: cluster, latestTopic: settings.stateTopic, changesTopic: settings.changesTopic)
         status.setStartStep("opening the page store")
