@@ -41,12 +41,13 @@ public final class StateLoader {
     }
 
     /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`. With a page
-    /// store, a bulk load (`PageStore.beginBulkLoad`): on disk when this returns.
+    /// store, a bulk load (`PageStore.beginBulkLoad`) for partitions read from the beginning: on disk when this
+    /// returns.
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(KafkaError) -> Loaded
     {
         guard let disk = pages.disk else { return try read(partitions, into: &pages, timeoutMs: timeoutMs) }
-        try storeRead { () throws(PageStoreError) in try disk.beginBulkLoad() }
+        disk.beginBulkLoad()
         let loaded: Loaded
         do {
             loaded = try read(partitions, into: &pages, timeoutMs: timeoutMs)
@@ -80,7 +81,8 @@ public final class StateLoader {
             let from = try startOffset(input, checkpoint: checkpoints[input], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
             try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
-            var sink = PageSink(input: input, disk: pages.disk)
+            // A partition read from its beginning is a bulk load: its batches skip the write-ahead log.
+            var sink = PageSink(input: input, disk: pages.disk, logged: from != low)
             while !reader.isDone && ContinuousClock.now < deadline {
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
@@ -221,17 +223,19 @@ public final class StateLoader {
     }
 }
 
-/// Latest layouts read back, written to the page store in batches of a bulk load (unlogged), each with the checkpoint
-/// it reaches.
+/// Latest layouts read back, written to the page store in batches (of a bulk load: unlogged), each with the
+/// checkpoint it reaches.
 struct PageSink {
     let input: TopicPartition
     let disk: PageStore?
+    let logged: Bool
     private var batch = PageStore.Batch()
     private var bytes = 0
 
-    init(input: TopicPartition, disk: PageStore?) {
+    init(input: TopicPartition, disk: PageStore?, logged: Bool) {
         self.input = input
         self.disk = disk
+        self.logged = logged
     }
 
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
@@ -244,7 +248,7 @@ struct PageSink {
     mutating func write(checkpoint: Int64) throws(KafkaError) {
         guard let disk else { return }
         batch.checkpoints = [(input.topic, input.partition, checkpoint)]
-        try storeRead { () throws(PageStoreError) in try disk.write(batch, logged: false) }
+        try storeRead { () throws(PageStoreError) in try disk.write(batch, logged: logged) }
         batch = PageStore.Batch()
         bytes = 0
     }

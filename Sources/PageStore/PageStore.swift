@@ -50,8 +50,16 @@ public final class PageStore: Sendable {
     public let path: String
     private let database: Mutex<RocksDatabase?>
     private let unreadableCount = Atomic<Int>(0)
-    /// Bulk loads under way (`beginBulkLoad`).
-    private let bulkLoads = Mutex<Int>(0)
+    private let bulkLoads = Mutex(BulkLoads())
+
+    /// Bulk loads under way and what they changed: blob collection is turned off, and the memtables flushed at the
+    /// end, only once a load wrote (RocksDB writes and syncs an options file on every change of its options: a
+    /// restart that reads nothing should not pay for it).
+    private struct BulkLoads {
+        var underWay = 0
+        var collectionOff = false
+        var unlogged = false
+    }
 
     private init(path: String, database: RocksDatabase) {
         self.path = path
@@ -139,28 +147,39 @@ public final class PageStore: Sendable {
             value.appendLittleEndian(UInt64(bitPattern: c.offset))
             writes.append((PageStoreKeys.checkpointKey(c.topic, c.partition), value))
         }
-        try db().write(writes, logged: logged)
+        let db = try db()
+        if !logged {
+            try bulkLoads.withLock { (loads: inout BulkLoads) throws(PageStoreError) in
+                loads.unlogged = true
+                if loads.underWay > 0 && !loads.collectionOff {
+                    try db.collectBlobGarbage(false)
+                    loads.collectionOff = true
+                }
+            }
+        }
+        try db.write(writes, logged: logged)
     }
 
-    /// Starts a bulk load: a catch-up that reads a topic into the store. Until the last load under way ends, the
-    /// values replaced in blob files are not collected (a load replaces few, and collecting would copy the others
-    /// again); its batches may skip the write-ahead log (`write(_:logged:)`).
-    public func beginBulkLoad() throws(PageStoreError) {
-        let db = try db()
-        try bulkLoads.withLock { (n: inout Int) throws(PageStoreError) in
-            if n == 0 { try db.collectBlobGarbage(false) }
-            n += 1
-        }
+    /// Starts a bulk load: a catch-up that reads a topic into the store, its batches written unlogged
+    /// (`write(_:logged:)`). From its first such batch until the last load under way ends, the values replaced in
+    /// blob files are not collected (a load replaces few, and collecting would copy the others again).
+    public func beginBulkLoad() {
+        bulkLoads.withLock { $0.underWay += 1 }
     }
 
     /// Ends a bulk load: the memtables are written to disk, so every batch written so far is durable from here on.
     public func endBulkLoad() throws(PageStoreError) {
         let db = try db()
-        try db.flush()
-        try bulkLoads.withLock { (n: inout Int) throws(PageStoreError) in
-            guard n > 0 else { return }
-            n -= 1
-            if n == 0 { try db.collectBlobGarbage(true) }
+        try bulkLoads.withLock { (loads: inout BulkLoads) throws(PageStoreError) in
+            loads.underWay = max(0, loads.underWay - 1)
+            if loads.unlogged {
+                try db.flush()
+                loads.unlogged = false
+            }
+            if loads.underWay == 0 && loads.collectionOff {
+                try db.collectBlobGarbage(true)
+                loads.collectionOff = false
+            }
         }
     }
 

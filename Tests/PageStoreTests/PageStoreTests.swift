@@ -138,7 +138,7 @@ import Testing
         let copies = (Self.directory(), Self.directory())
         defer { for d in [dir, copies.0, copies.1] { try? FileManager.default.removeItem(atPath: d) } }
         let (store, _) = try PageStore.open(directory: dir, identity: "x")
-        try store.beginBulkLoad()
+        store.beginBulkLoad()
         var batch = PageStore.Batch()
         let large = Array(repeating: UInt8(ascii: "a"), count: 20_000)
         for i in 0..<10 { batch.pages.append((.whole, "page-\(i)", StoredPage(position: Int64(i), record: large))) }

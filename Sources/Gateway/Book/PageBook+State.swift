@@ -22,9 +22,7 @@ extension PageBook {
         var disk: PageStore?
         /// Bytes of the pages in `dirty`, as stored (a page stored twice counts twice).
         var dirtyBytes = 0
-        /// The latest layouts are read into the store as a bulk load (`PageBook.catchUp`).
-        var catchingUp = false
-        /// ... into a store that had no page.
+        /// The latest layouts are read into a store that had no page, as a bulk load (`PageBook.catchUp`).
         var fillingEmptyStore = false
 
         /// Keeps `page` for `key` in place of one of `before` bytes; with a page store it is written at the next flush.
@@ -118,7 +116,7 @@ extension PageBook {
             }
             guard let batch = unwritten else { return nil }
             do {
-                try disk.write(batch, logged: !catchingUp)
+                try disk.write(batch, logged: !fillingEmptyStore)
             } catch {
                 return writesFailed(error)
             }
@@ -135,20 +133,20 @@ extension PageBook {
 
         /// Starts a catch-up (`PageBook.catchUp`).
         mutating func beginCatchUp(emptyStore: Bool) {
-            guard let disk else { return }
-            fillingEmptyStore = emptyStore
-            catchingUp = (try? disk.beginBulkLoad()) != nil
+            guard let disk, emptyStore else { return }
+            disk.beginBulkLoad()
+            fillingEmptyStore = true
         }
 
         /// Ends it; returns the store whose bulk load is to end, unless writing to it failed already.
         mutating func endCatchUp() -> PageStore? {
-            defer { (catchingUp, fillingEmptyStore) = (false, false) }
-            return catchingUp && writeFailure == nil ? disk : nil
+            defer { fillingEmptyStore = false }
+            return fillingEmptyStore && writeFailure == nil ? disk : nil
         }
 
         /// Lets the page store go (it is to be closed).
         mutating func detachStore() -> PageStore? {
-            (catchingUp, fillingEmptyStore) = (false, false)
+            fillingEmptyStore = false
             return disk.take()
         }
 

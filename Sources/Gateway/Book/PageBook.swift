@@ -49,10 +49,9 @@ public final class PageBook: Sendable {
     /// Keeps every page in `disk` from now on (the feed opens it once it knows the cluster).
     public func attach(_ disk: PageStore) { state.withLock { $0.disk = disk } }
 
-    /// The latest layouts are read into the page store from here until `caughtUp()`: a bulk load
-    /// (`PageStore.beginBulkLoad`), whose flushes skip the write-ahead log. `emptyStore`: the store held no page (no
-    /// checkpoint), so until caught up a record replaces a page without reading the store's copy, which can only be
-    /// an earlier record of this reading.
+    /// The latest layouts are read into the page store from here until `caughtUp()`. Into an empty store (no
+    /// checkpoint) that is a bulk load (`PageStore.beginBulkLoad`): flushes skip the write-ahead log, and a record
+    /// replaces a page without reading the store's copy, which can only be an earlier record of this reading.
     public func catchUp(emptyStore: Bool) { state.withLock { $0.beginCatchUp(emptyStore: emptyStore) } }
 
     /// The catch-up ended (after its last `flush`): what it wrote is made durable, and flushes are logged again.
