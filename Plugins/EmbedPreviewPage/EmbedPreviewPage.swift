@@ -1,8 +1,8 @@
 import PackagePlugin
 
-/// Compiles a served page into the target that serves it: the web client (`clients/web/layout-client.js`, the one
-/// copy a web app also uses) and the page's own files (`clients/web/preview/` for the preview, `clients/web/gateway/`
-/// for the gateway's live page) become one generated Swift file (`WebFiles.all`), so the `layout-worker` binary
+/// Compiles a served page into the target that serves it: the web client (`clients/web/layout-client.js` and its
+/// modules, the one copy a web app also uses) and the page's own files (`clients/web/preview/` for the preview,
+/// `clients/web/gateway/` for the gateway's live page) become one generated Swift file (`WebFiles.all`), so the `layout-worker` binary
 /// needs nothing beside it to serve the page.
 @main
 struct EmbedPreviewPage: BuildToolPlugin {
@@ -10,10 +10,15 @@ struct EmbedPreviewPage: BuildToolPlugin {
         let web = context.package.directoryURL.appending(path: "clients/web")
         // Named here rather than listed from the folder: SwiftPM plans plugin commands again only when the package
         // changes, so a file added to the folder alone would not be picked up.
+        let client = [
+            "layout-client.js", "wire.js", "content-hash.js", "json-text.js", "change-set-applier.js", "layout-feed.js",
+            "layout-view.js",
+        ]
         let files =
-            target.name == "Gateway"
-            ? ["layout-client.js", "gateway/index.html", "gateway/live.js", "preview/preview.css"]
-            : ["layout-client.js", "preview/index.html", "preview/preview.js", "preview/preview.css"]
+            client
+            + (target.name == "Gateway"
+                ? ["gateway/index.html", "gateway/live.js", "preview/preview.css"]
+                : ["preview/index.html", "preview/preview.js", "preview/preview.css"])
         let inputs = files.map { web.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "WebFiles.swift")
         return [

@@ -10,7 +10,7 @@ import Testing
 @Suite struct WireContractTests {
     /// The value of `export const NAME = ...;` in the web client, as written.
     private func webConstant(_ name: String) throws -> String {
-        let js = Fixtures.text("clients/web/layout-client.js")
+        let js = Fixtures.text("clients/web/wire.js")
         let line = try #require(
             js.split(separator: "\n").first { $0.hasPrefix("export const \(name) = ") }, "no export \(name)")
         return String(line.dropFirst("export const \(name) = ".count).dropLast())

@@ -1,6 +1,7 @@
 // The gateway's live page: one page key (?key=...) followed with LayoutFeed and drawn with LayoutView, the way an
 // app would use the web client.
-import { LayoutFeed, LayoutView } from "/layout-client.js";
+import { LayoutFeed } from "/layout-feed.js";
+import { LayoutView } from "/layout-view.js";
 
 const key = new URLSearchParams(location.search).get("key");
 const status = /** @type {HTMLElement} */ (document.getElementById("status"));

@@ -1,6 +1,8 @@
 // The preview page: draws the layout records `layout-worker preview` serves, and moves to each next one by applying
 // the change sets it streams (server-sent events on /events) with the web client, as a renderer would.
-import { applyChangeSet, itemKeys, LayoutView, BUILT_IN_PLACEHOLDERS } from "../layout-client.js";
+import { BUILT_IN_PLACEHOLDERS } from "../wire.js";
+import { applyChangeSet } from "../change-set-applier.js";
+import { itemKeys, LayoutView } from "../layout-view.js";
 
 /**
  * @typedef {{name: string, record: string | null, problem: string | null, changes: number}} Page
