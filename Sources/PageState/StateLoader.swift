@@ -44,7 +44,7 @@ public final class StateLoader {
     /// store, a bulk load (`PageStore.beginBulkLoad`) for partitions read from the beginning: on disk when this
     /// returns.
     public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
-        throws(KafkaError) -> Loaded
+        throws(PageLoadError) -> Loaded
     {
         guard let disk = pages.disk else { return try read(partitions, into: &pages, timeoutMs: timeoutMs) }
         disk.beginBulkLoad()
@@ -55,39 +55,43 @@ public final class StateLoader {
             try? disk.endBulkLoad()
             throw error
         }
-        try storeRead { () throws(PageStoreError) in try disk.endBulkLoad() }
+        try store { () throws(PageStoreError) in try disk.endBulkLoad() }
         return loaded
     }
 
     private func read(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int)
-        throws(KafkaError) -> Loaded
+        throws(PageLoadError) -> Loaded
     {
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
-        let reader = try openReader()
+        let reader = try cluster(openReader)
         if let disk = pages.disk { try forgetIfReplaced(reader, disk, partitions, &loaded) }
         var checkpoints: [TopicPartition: Int64] = [:]
         for input in partitions {
-            checkpoints[input] = try storeRead { () throws(PageStoreError) in
+            checkpoints[input] = try store { () throws(PageStoreError) in
                 try pages.disk?.checkpoint(topic: input.topic, partition: input.partition)
             }
         }
         // A checkpoint is checked against the partition's end as a fetch finds it; without one the watermark does.
         let checked = Set(partitions.filter { checkpoints[$0] != nil }.map(\.partition))
-        let (lows, ends) = try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
+        let (lows, ends) = try cluster { () throws(KafkaError) in
+            try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
+        }
         for input in partitions {
             let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
             let from = try startOffset(input, checkpoint: checkpoints[input], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
-            try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
+            try cluster { () throws(KafkaError) in
+                try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
+            }
             // A partition read from its beginning is a bulk load: its batches skip the write-ahead log.
             var sink = PageSink(input: input, disk: pages.disk, logged: from != low)
             while !reader.isDone && ContinuousClock.now < deadline {
                 guard let result = reader.next(timeoutMs: 100) else { continue }
                 switch result {
                 case .failure(let e):
-                    if e.isFatal { throw e }
+                    if e.isFatal { throw .kafka(e) }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
                     loaded.messagesByPartition[input, default: 0] += 1
@@ -95,13 +99,14 @@ public final class StateLoader {
                 }
             }
             if !reader.isDone {
-                throw KafkaError.timedOut(
-                    "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms",
-                    isRetriable: false)
+                throw .kafka(
+                    .timedOut(
+                        "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms",
+                        isRetriable: false))
             }
             try sink.write(checkpoint: reader.position(input.partition) ?? end)
         }
-        try reader.read([])
+        try cluster { () throws(KafkaError) in try reader.read([]) }
         loaded.seconds = (ContinuousClock.now - start) / .seconds(1)
         return loaded
     }
@@ -111,10 +116,10 @@ public final class StateLoader {
     /// topic, and the partitions are read from the beginning; the log names each and says why.
     private func forgetIfReplaced(
         _ reader: TopicRangeReader, _ disk: PageStore, _ partitions: [TopicPartition], _ loaded: inout Loaded
-    ) throws(KafkaError) {
-        let id = try reader.topicID()
+    ) throws(PageLoadError) {
+        let id = try cluster { () throws(KafkaError) in try reader.topicID() }
         guard
-            case .replaced(let was, let now) = try storeRead({ () throws(PageStoreError) in
+            case .replaced(let was, let now) = try store({ () throws(PageStoreError) in
                 try disk.check(topic: settings.stateTopic, id: id)
             })
         else { return }
@@ -127,7 +132,7 @@ public final class StateLoader {
                 ])
         }
         loaded.rebuiltPartitions += partitions.count
-        try storeRead { () throws(PageStoreError) in
+        try store { () throws(PageStoreError) in
             try disk.forget(.everything, recording: settings.stateTopic, id: now)
         }
     }
@@ -165,7 +170,7 @@ public final class StateLoader {
     private func startOffset(
         _ input: TopicPartition, checkpoint: Int64?, low: Int64, end: Int64, _ disk: PageStore?,
         _ loaded: inout Loaded
-    ) throws(KafkaError) -> Int64 {
+    ) throws(PageLoadError) -> Int64 {
         guard let disk, let checkpoint else { return low }
         if PageStore.isValid(checkpoint: checkpoint, low: low, end: end) { return checkpoint }
         logger.warning(
@@ -175,7 +180,7 @@ public final class StateLoader {
                 "low": .stringConvertible(low), "end": .stringConvertible(end),
             ])
         loaded.rebuiltPartitions += 1
-        try storeRead { () throws(PageStoreError) in
+        try store { () throws(PageStoreError) in
             try disk.removeScope(
                 PageStore.Scope(topic: input.topic, partition: input.partition), checkpoint: input.topic,
                 partition: input.partition)
@@ -187,7 +192,7 @@ public final class StateLoader {
     private func take(
         _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, sink: inout PageSink,
         _ loaded: inout Loaded
-    ) throws(KafkaError) {
+    ) throws(PageLoadError) {
         guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
             let keyBytes = m.key
         else { return }
@@ -238,28 +243,36 @@ struct PageSink {
         self.logged = logged
     }
 
-    mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(KafkaError) {
+    mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(PageLoadError) {
         batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
         bytes += stored.bytes + page.utf8.count
         if batch.pages.count >= 512 || bytes >= 4 << 20 { try write(checkpoint: offset + 1) }
     }
 
     /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
-    mutating func write(checkpoint: Int64) throws(KafkaError) {
+    mutating func write(checkpoint: Int64) throws(PageLoadError) {
         guard let disk else { return }
         batch.checkpoints = [(input.topic, input.partition, checkpoint)]
-        try storeRead { () throws(PageStoreError) in try disk.write(batch, logged: logged) }
+        try store { () throws(PageStoreError) in try disk.write(batch, logged: logged) }
         batch = PageStore.Batch()
         bytes = 0
     }
 }
 
-/// A page store call whose failure surfaces as a Kafka-side error named `PageStoreError.name` (the worker then goes
-/// on from memory).
-private func storeRead<T>(_ body: () throws(PageStoreError) -> T) throws(KafkaError) -> T {
+/// A page store call: its failure is the store's (`PageLoadError.store`).
+private func store<T>(_ body: () throws(PageStoreError) -> T) throws(PageLoadError) -> T {
     do {
         return try body()
     } catch {
-        throw KafkaError(code: -1, name: PageStoreError.name, message: error.description, isFatal: true)
+        throw .store(error)
+    }
+}
+
+/// A call to the brokers: its failure is the cluster's (`PageLoadError.kafka`).
+private func cluster<T>(_ body: () throws(KafkaError) -> T) throws(PageLoadError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .kafka(error)
     }
 }

@@ -11,7 +11,4 @@ public struct PageStoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "page store \(path): \(operation) failed: \(message)" }
-
-    /// The name the commands give such a failure where it surfaces as a Kafka-side error (reading pages back).
-    public static let name = "_PAGE_STORE"
 }

@@ -84,9 +84,18 @@ final class PageStage {
         let giveUp = ContinuousClock.now + retryFor
         var backoff = Backoff(first: .milliseconds(250), most: .seconds(5))
         while true {
-            do throws(KafkaError) {
+            do throws(PageLoadError) {
                 return try load(partitions, clusterID: clusterID)
-            } catch {
+            } catch let caught {
+                let error: KafkaError
+                switch caught {
+                case .kafka(let kafka): error = kafka
+                case .store(let store):
+                    // The disk store cannot take the pages: go on from memory, as without one, and read them again
+                    // (a reading into memory touches no store).
+                    storeOff("cannot write the page store (\(store.message))")
+                    continue
+                }
                 guard error.isRetriable, !error.isFatal, !status.stopRequested,
                     ContinuousClock.now + backoff.next < giveUp
                 else { throw error }
@@ -101,16 +110,11 @@ final class PageStage {
     }
 
     /// Opens the page store (on the first assignment) and reads the pages of `partitions`, once.
-    private func load(_ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String) throws(KafkaError) {
-        try openStore(clusterID)
-        var loaded: StateLoader.Loaded
-        do {
-            loaded = try loader.load(partitions, into: &changes.pages)
-        } catch  where error.name == PageStoreError.name && changes.pages.disk != nil {
-            // The disk store cannot take the pages: go on from memory, as without one.
-            storeOff("cannot write the page store (\(error.message))")
-            loaded = try loader.load(partitions, into: &changes.pages)
-        }
+    private func load(_ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String)
+        throws(PageLoadError)
+    {
+        do { try openStore(clusterID) } catch { throw .kafka(error) }
+        let loaded = try loader.load(partitions, into: &changes.pages)
         metrics.stateRebuilt(seconds: loaded.seconds)
         metrics.stateRead(messages: loaded.messages)
         for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }

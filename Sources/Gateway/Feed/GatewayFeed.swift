@@ -234,12 +234,16 @@ public struct GatewayFeed: Sendable {
                 }
             }
             return starts
-        } catch let error as PageStoreError {
-            throw KafkaError(code: -1, name: PageStoreError.name, message: error.description, isFatal: true)
         } catch let error as KafkaError {
             throw error
         } catch {
-            throw KafkaError(code: -1, name: PageStoreError.name, message: "\(error)", isFatal: true)
+            // The store cannot be read or written (a `PageStoreError`: a full or read-only disk): go on from memory,
+            // as without one, reading both topics as a new store would.
+            book.closeStore()
+            status.setPageStoreProblem(
+                PageStoreEdge.off(
+                    "cannot use the page store: \(error)", memoryLimit: "--max-held-bytes", logger: logger))
+            return ([:], [:])
         }
     }
 
