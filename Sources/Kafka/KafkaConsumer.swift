@@ -30,6 +30,7 @@ final class RebalanceBox: ClientCallbacks {
 public final class KafkaConsumer {
     private let handle: OpaquePointer
     private let box: RebalanceBox
+    private let inGroup: Bool
     private var closed = false
 
     /// What a consumer is always made with, whatever its configuration says.
@@ -95,10 +96,11 @@ public final class KafkaConsumer {
         rd_kafka_poll_set_consumer(rk)
         handle = rk
         self.box = box
+        inGroup = groupID != nil
     }
 
     deinit {
-        if !closed { rd_kafka_consumer_close(handle) }
+        close()
         rd_kafka_destroy(handle)
     }
 
@@ -281,9 +283,21 @@ public final class KafkaConsumer {
     }
 
     /// Leaves the group (revoking partitions through the handler first); the consumer cannot be used afterwards.
-    public func close() {
+    /// A group member gives its partitions up before it closes: it unsubscribes and serves the revocation for up to
+    /// `revokeWithinMs`, then closes. librdkafka's close can wait forever when the group hands out an assignment
+    /// while it runs (cooperative rebalancing: librdkafka issues 4527 and 4884; a worker stopped during a rolling
+    /// restart hung there for minutes). Messages read meanwhile are dropped: nothing committed them, so the
+    /// partitions' next owner reads them.
+    public func close(revokeWithinMs: Int = 5_000) {
         guard !closed else { return }
         closed = true
+        if inGroup {
+            rd_kafka_unsubscribe(handle)
+            let deadline = ContinuousClock.now + .milliseconds(revokeWithinMs)
+            while ContinuousClock.now < deadline, (try? assignment())?.isEmpty == false {
+                if let message = rd_kafka_consumer_poll(handle, 20) { rd_kafka_message_destroy(message) }
+            }
+        }
         rd_kafka_consumer_close(handle)
     }
 }

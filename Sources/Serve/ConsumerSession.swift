@@ -34,6 +34,8 @@ final class ConsumerSession {
     /// Partitions paused because the output is blocked (a wait that may outlast `max.poll.interval.ms`).
     private var paused = false
     private var revokedDuringPoll: Set<TopicPartition> = []
+    /// Set by `close`: the worker has stopped, and what the group hands out while it leaves is not taken.
+    private var leaving = false
     private var lastCommit = ContinuousClock.now
     /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
     private var lastSettledTimestamp: [TopicPartition: Int64] = [:]
@@ -215,6 +217,11 @@ final class ConsumerSession {
     // MARK: Rebalances and lag
 
     private func rebalanced(_ event: RebalanceEvent, _ rebalancing: Rebalancing) {
+        if leaving, let ignored = Self.whileLeaving(event, owned: assigned) {
+            logger.info(
+                "partitions handed out while leaving the group; not taken", metadata: ["partitions": .string(ignored)])
+            return
+        }
         switch event {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now }
@@ -280,8 +287,23 @@ final class ConsumerSession {
         }
     }
 
-    /// Leaves the group.
-    func close() { consumer.close() }
+    /// Leaves the group. The worker has drained, committed and closed its pages: partitions the group hands out
+    /// meanwhile are given back untouched (`KafkaConsumer.close` serves the rebalances until none is assigned).
+    func close() {
+        leaving = true
+        consumer.close()
+    }
+
+    /// What of `event` a leaving session does not handle (its partitions, listed), or nil: an assignment is never
+    /// taken; a revocation is handled for the partitions the session owns (finished and committed as usual).
+    private static func whileLeaving(_ event: RebalanceEvent, owned: Set<TopicPartition>) -> String? {
+        switch event {
+        case .assigned(let partitions): return list(partitions)
+        case .revoked(let partitions):
+            let foreign = partitions.filter { !owned.contains(TopicPartition($0.topic, $0.partition)) }
+            return foreign.count == partitions.count ? list(partitions) : nil
+        }
+    }
 
     private static func list(_ partitions: [TopicPartition]) -> String {
         partitions.map(\.description).joined(separator: ",")
