@@ -42,6 +42,8 @@ public final class TopicRangeReader {
     /// How the reader reached the cluster (its topic-id lookups use a client of their own, `topicID`).
     let configuration: KafkaConfiguration
     let consumer: KafkaConsumer
+    /// Asks for topic ids (`topicIDs`); made on first use, destroyed with the reader.
+    private var admin: KafkaAdmin?
     private var ranges: [Int32: Range] = [:]
     /// Partitions whose range is read to its end.
     public private(set) var finished: Set<Int32> = []
@@ -170,12 +172,16 @@ public final class TopicRangeReader {
 
     /// The ids (KIP-516) of `topics` the brokers give, in one request; empty when they give none, cannot describe
     /// topics, or do not answer within `timeoutMs` and 5 s more (the caller then checks checkpoints against the
-    /// ranges alone). Only a retriable error other than that timeout is thrown. Asked by a short-lived admin client
-    /// of its own (a consumer's handle has left the request unanswered), on the caller's thread, so nothing of it
-    /// outlives the call (a process stopping right after must not exit under it).
+    /// ranges alone). Only a retriable error other than that timeout is thrown. Asked by an admin client of the
+    /// reader's (a consumer's handle has left the request unanswered), kept until the reader goes: destroying a
+    /// librdkafka client can take a second (its internal broker thread waits out a 1 s cycle), which a short-lived
+    /// one added to every rebuild of a worker's partitions.
     public func topicIDs(_ topics: [String], timeoutMs: Int32 = 5_000) throws(KafkaError) -> [String: String] {
         do throws(KafkaError) {
-            return try KafkaAdmin(configuration: configuration).topicIDs(topics, timeoutMs: timeoutMs)
+            let admin: KafkaAdmin
+            if let made = self.admin { admin = made } else { admin = try KafkaAdmin(configuration: configuration) }
+            self.admin = admin
+            return try admin.topicIDs(topics, timeoutMs: timeoutMs)
         } catch {
             guard error.isRetriable, error.code != KafkaError.timedOut("").code else { return [:] }
             throw error
