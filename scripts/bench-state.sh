@@ -8,6 +8,7 @@
 #            store bytes on disk per page;
 #   worker:  assignment to its first record with an empty store and with the warm store (the log's elapsed-ms),
 #            latest layouts read on assignment, peak RSS.
+# Then a rolling restart of three workers under load beside a bare consumer's rejoin (scripts/bench-rollout.sh).
 # Every process shares this machine's 2 cores with the broker and the load generator. Then the engine comparison
 # (scripts/bench-store-engines.sh) that chose RocksDB.
 set -euo pipefail
@@ -118,6 +119,11 @@ echo
 echo "| pages | produce s | gateway ready, empty store s | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
+echo
+echo "## A rolling restart of three workers beside a bare consumer's rejoin (scripts/bench-rollout.sh)"
+echo
+scripts/broker.sh stop >/dev/null 2>&1 || true
+HEADER=1 BENCH_BIN="$bin" "$root/scripts/bench-rollout.sh"
 echo
 echo "## Engines (scripts/bench-store-engines.sh)"
 echo
