@@ -9,17 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *slurp(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { perror(path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  *size = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *bytes = malloc(*size);
-  if (fread(bytes, 1, *size, f) != *size) exit(2);
-  fclose(f);
-  return bytes;
-}
+#include "bench-slurp.h"
+
 
 int main(int argc, char **argv) {
   if (argc != 8) {

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-slurp.h"
+
 static volatile sig_atomic_t stopping = 0;
 static void on_signal(int sig) { (void)sig; stopping = 1; }
 
@@ -43,17 +45,6 @@ static void set(rd_kafka_conf_t *conf, const char *key, const char *value) {
   }
 }
 
-static char *slurp(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { perror(path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  *size = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *bytes = malloc(*size);
-  if (fread(bytes, 1, *size, f) != *size) exit(2);
-  fclose(f);
-  return bytes;
-}
 
 static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
                          void *opaque) {

@@ -19,7 +19,7 @@ run="$root/.run"; mkdir -p "$run"
 pc="$("$root/scripts/ensure-librdkafka.sh" 2>/dev/null | tail -n1)"
 build_tool() {  # name: scripts/NAME.c → .run/NAME, rebuilt when the source is newer
   local out="$run/$1" rpath=""
-  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ]; then
+  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ]; then
     [ -n "$pc" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
     # shellcheck disable=SC2046
     gcc -O2 -o "$out" "scripts/$1.c" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
