@@ -246,7 +246,7 @@ struct PageSink {
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(PageLoadError) {
         batch.pages.append((PageStore.Scope(topic: input.topic, partition: input.partition), page, stored))
         bytes += stored.bytes + page.utf8.count
-        if batch.pages.count >= 512 || bytes >= 4 << 20 { try write(checkpoint: offset + 1) }
+        if PageStore.Batch.isFull(pages: batch.pages.count, bytes: bytes) { try write(checkpoint: offset + 1) }
     }
 
     /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.

@@ -44,6 +44,12 @@ public final class PageStore: Sendable {
         public init() {}
 
         public var isEmpty: Bool { pages.isEmpty && checkpoints.isEmpty }
+
+        /// Whether a writer that gathers pages (a catch-up, a rebuild, the gateway's dirty pages) should write
+        /// what it holds: at 512 pages or 4 MiB of page bytes. The bytes bound keeps large pages from being
+        /// held several times over while written (512 pages of 45 KB are 24 MiB, held as pages, batch and
+        /// memtable); the count bound keeps small pages' batches short.
+        public static func isFull(pages: Int, bytes: Int) -> Bool { pages >= 512 || bytes >= 4 << 20 }
     }
 
     /// The store's directory.

@@ -14,6 +14,12 @@ import Testing
 
     static let scope = PageStore.Scope(topic: "in", partition: 3)
 
+    @Test func aBatchIsFullAt512PagesOr4MiB() {
+        #expect(!PageStore.Batch.isFull(pages: 511, bytes: 4 << 20 - 1))
+        #expect(PageStore.Batch.isFull(pages: 512, bytes: 0))
+        #expect(PageStore.Batch.isFull(pages: 1, bytes: 4 << 20))
+    }
+
     @Test func pagesAndCheckpointsSurviveReopening() throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -151,7 +151,7 @@ extension PageBook {
         }
 
         /// `PageBook.flushIsDue`.
-        var flushIsDue: Bool { dirty.count + cleared.count >= 512 || dirtyBytes >= 4 << 20 }
+        var flushIsDue: Bool { PageStore.Batch.isFull(pages: dirty.count + cleared.count, bytes: dirtyBytes) }
 
         /// Pages whose record waited `grace` or longer for its change set stop waiting; returns those whose streams
         /// are to be sent the record instead.

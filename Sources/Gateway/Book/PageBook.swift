@@ -162,8 +162,8 @@ public final class PageBook: Sendable {
     /// Pages changed in memory and not written to disk yet.
     public var unflushed: Int { state.withLock { $0.dirty.count + $0.cleared.count } }
 
-    /// Whether enough waits for the disk that the next `flush` should not wait for its period: 512 pages or 4 MiB
-    /// (large pages: a batch's bytes are held three times while it is written).
+    /// Whether enough waits for the disk that the next `flush` should not wait for its period
+    /// (`PageStore.Batch.isFull`).
     public var flushIsDue: Bool { state.withLock { $0.flushIsDue } }
 
     /// Sends streams the records that waited longer than the grace period for their change set.
