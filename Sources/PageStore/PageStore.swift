@@ -142,8 +142,9 @@ public final class PageStore: Sendable {
 
     /// Writes `batch` atomically: its pages and checkpoints are stored together or not at all. `logged: false` (a
     /// bulk load's batches) skips the write-ahead log: such a batch is durable once the load ends, and a crash before
-    /// loses it whole, pages and checkpoints together, so what it held is read again from the topic.
-    public func write(_ batch: Batch, logged: Bool = true) throws(PageStoreError) {
+    /// loses it whole, pages and checkpoints together, so what it held is read again from the topic. Outside a bulk
+    /// load nothing would make an unlogged batch durable, so it is written logged.
+    public func write(_ batch: Batch, logged asked: Bool = true) throws(PageStoreError) {
         guard !batch.isEmpty else { return }
         var writes: [(key: [UInt8], value: [UInt8]?)] = []
         writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
@@ -154,13 +155,16 @@ public final class PageStore: Sendable {
             writes.append((PageStoreKeys.checkpointKey(c.topic, c.partition), value))
         }
         let db = try db()
-        if !logged {
-            try bulkLoads.withLock { (loads: inout BulkLoads) throws(PageStoreError) in
+        var logged = asked
+        if !asked {
+            logged = try bulkLoads.withLock { (loads: inout BulkLoads) throws(PageStoreError) -> Bool in
+                guard loads.underWay > 0 else { return true }
                 loads.unlogged = true
-                if loads.underWay > 0 && !loads.collectionOff {
+                if !loads.collectionOff {
                     try db.collectBlobGarbage(false)
                     loads.collectionOff = true
                 }
+                return false
             }
         }
         try db.write(writes, logged: logged)

@@ -166,4 +166,22 @@ import Testing
         #expect(try after.page("small", in: .whole)?.record == Array("s".utf8))
         after.close()
     }
+
+    @Test func anUnloggedBatchOutsideABulkLoadIsWrittenLogged() throws {
+        let dir = Self.directory()
+        let copy = Self.directory()
+        defer { for d in [dir, copy] { try? FileManager.default.removeItem(atPath: d) } }
+        let (store, _) = try PageStore.open(directory: dir, identity: "x")
+        var batch = PageStore.Batch()
+        batch.pages.append((.whole, "page", StoredPage(position: 4, record: Array("p".utf8))))
+        batch.checkpoints.append(("latest", 0, 5))
+        try store.write(batch, logged: false)
+        // A copy of the open store's directory is what a crash leaves: only the write-ahead log has the batch.
+        try FileManager.default.copyItem(atPath: dir, toPath: copy)
+        store.close()
+        let (crashed, _) = try PageStore.open(directory: copy, identity: "x")
+        #expect(try crashed.checkpoint(topic: "latest", partition: 0) == 5)
+        #expect(try crashed.page("page", in: .whole) == StoredPage(position: 4, record: Array("p".utf8)))
+        crashed.close()
+    }
 }
