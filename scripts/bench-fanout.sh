@@ -15,15 +15,11 @@ bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
 SIZES="${BENCH_FANOUT_STREAMS:-10000 18000}" ROUNDS="${BENCH_FANOUT_ROUNDS:-7}" PER_PROCESS=6000
 EVENT_BYTES=3950  # the floor's event: about the change set's SSE bytes (3.9 KB)
 run="$root/.run"; mkdir -p "$run"
-pc="$(scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)"
-rpath=""; [ -d "$root/.deps/librdkafka/lib" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
 gcc -O2 -o "$run/bench-streams" scripts/bench-streams.c
 gcc -O2 -pthread -o "$run/bench-fanout-floor" scripts/bench-fanout-floor.c
-# shellcheck disable=SC2046
-gcc -O2 -o "$run/bench-fanout-producer" scripts/bench-fanout-producer.c \
-  $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
 # shellcheck source=scripts/gateway-scripts.sh
 . scripts/gateway-scripts.sh
+produce_tool="$(build_kafka_tool bench-fanout-producer)"
 bench_setup fanout
 t="fan-$$"
 "$bin" create-topics --brokers "$broker" --partition-count 1 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
@@ -35,7 +31,7 @@ serve_ops="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("12
   ${BENCH_SERVE_ARGS:-} 2> "$run/bench-fanout-serve.log" &
 pids+=($!)
 page_versions "$work"
-"$run/bench-fanout-producer" "$broker" "$t-in" fan "$work/a.json" "$work/b.json" 1 0 >/dev/null
+"$produce_tool" "$broker" "$t-in" fan "$work/a.json" "$work/b.json" 1 0 >/dev/null
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
 echo "| streams | processes | gateway RSS before → with streams | RSS per stream | produce → first | → p50 | → p99 | → last | first → last |"
@@ -96,7 +92,7 @@ for size in $SIZES; do
   [ -z "${BENCH_STRACE:-}" ] || { timeout "$ROUNDS" strace -f -c -p "$gw" -o "$run/bench-fanout-$size.strace" & }
   [ -z "${BENCH_PERF:-}" ] || { perf record -F 999 -g -p "$gw" -o "$run/bench-fanout-$size.perf" -- sleep "$ROUNDS" \
     >/dev/null 2>&1 & }
-  "$run/bench-fanout-producer" "$broker" "$t-in" fan "$work/b.json" "$work/a.json" "$ROUNDS" 1000 \
+  "$produce_tool" "$broker" "$t-in" fan "$work/b.json" "$work/a.json" "$ROUNDS" 1000 \
     > "$work/produced-$size" &
   producer=$!
   sleep 0.5

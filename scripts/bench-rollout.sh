@@ -15,18 +15,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
 pages="${ROLLOUT_PAGES:-10000}" rate="${ROLLOUT_RATE:-40}" membership="${MEMBERSHIP:-dynamic}"
-run="$root/.run"; mkdir -p "$run"
-pc="$("$root/scripts/ensure-librdkafka.sh" 2>/dev/null | tail -n1)"
-build_tool() {  # name: scripts/NAME.c → .run/NAME, rebuilt when the source is newer
-  local out="$run/$1" rpath=""
-  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ]; then
-    [ -n "$pc" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
-    # shellcheck disable=SC2046
-    gcc -O2 -o "$out" "scripts/$1.c" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
-  fi
-}
-build_tool bench-rollout; build_tool bench-state-producer
-tool="$run/bench-rollout"
+# shellcheck source=scripts/gateway-scripts.sh
+. scripts/gateway-scripts.sh
+tool="$(build_kafka_tool bench-rollout)" producer="$(build_kafka_tool bench-state-producer)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-rollout.XXXXXX")"
 declare -A pid
 cleanup() {
@@ -53,7 +44,7 @@ broker="$(scripts/broker.sh start)"
 "$bin" create-topics --brokers "$broker" --partition-count 6 r-in r-out r-dlq r-changes >/dev/null
 "$bin" create-topics --brokers "$broker" --partition-count 6 --compacted r-latest >/dev/null
 "$bin" compile samples/search-page.json > "$work/record.json"
-"$run/bench-state-producer" "$broker" r-latest "$pages" "$work/record.json" r-in
+"$producer" "$broker" r-latest "$pages" "$work/record.json" r-in
 
 # The same group settings for workers and bare members: a 6 s session (the test broker holds each join round for
 # half the session timeout: 22 s with librdkafka's default of 45 s), plus the instance id if static.

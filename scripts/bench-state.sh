@@ -17,15 +17,8 @@ cd "$root"
 # shellcheck source=scripts/gateway-scripts.sh
 . scripts/gateway-scripts.sh
 bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
-run="$root/.run"; mkdir -p "$run"
 "$root/scripts/ensure-debian-packages.sh" wrk librocksdb-dev pkg-config
-pc="$("$root/scripts/ensure-librdkafka.sh" 2>/dev/null | tail -n1)"
-producer="$run/bench-state-producer"
-if [ ! -x "$producer" ] || [ scripts/bench-state-producer.c -nt "$producer" ]; then
-  rpath=""; [ -n "$pc" ] && rpath="-Wl,-rpath,$root/.deps/librdkafka/lib"
-  # shellcheck disable=SC2046
-  gcc -O2 -o "$producer" scripts/bench-state-producer.c $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
-fi
+producer="$(build_kafka_tool bench-state-producer)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-state.XXXXXX")"
 pids=()
 cleanup() {

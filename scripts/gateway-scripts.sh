@@ -1,5 +1,19 @@
-# Sourced by the scripts that run a gateway (scripts/run-demo.sh and the gateway benchmarks): one definition of
-# each step they share. Run from the repository's root.
+# Sourced by the scripts that run a gateway (scripts/run-demo.sh and the gateway benchmarks) and the benchmarks'
+# own Kafka tools: one definition of each step they share. Run from the repository's root.
+
+# Builds the benchmark tool scripts/NAME.c, which links librdkafka (this project's build when it has one, with its
+# rpath), into .run/NAME unless that is newer than the source and scripts/bench-slurp.h. Prints its path.
+build_kafka_tool() {
+  local out=".run/$1" pc rpath=""
+  mkdir -p .run
+  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ]; then
+    pc="$(scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)"
+    [ -n "$pc" ] && rpath="-Wl,-rpath,$PWD/.deps/librdkafka/lib"
+    # shellcheck disable=SC2046
+    gcc -O2 -o "$out" "scripts/$1.c" $(PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs rdkafka) $rpath
+  fi
+  echo "$PWD/$out"
+}
 
 # Sets gateway_api and gateway_ops to the URLs a gateway printed into FILE ("gateway: http://..." and
 # "gateway ops: http://..."); empty while it has not printed them yet.
