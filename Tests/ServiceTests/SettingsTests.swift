@@ -32,8 +32,9 @@ import Testing
         return path
     }
 
-    /// Per client: the worker's defaults < --kafka-property < --consumer-property / --producer-property < what
-    /// correctness needs (manual commits, the group, idempotence).
+    /// Per client: every client's defaults (`KafkaConfiguration.clientDefaults`) < the worker's defaults <
+    /// --kafka-property < --consumer-property / --producer-property < what correctness needs (manual commits, the
+    /// group, idempotence).
     @Test func clientPropertiesFollowOnePrecedence() {
         var serve = ServeSettings(
             kafka: KafkaConfiguration(
@@ -54,10 +55,12 @@ import Testing
             consumer["queued.max.messages.kbytes"]
                 == ServeSettings.defaultConsumerProperties["queued.max.messages.kbytes"])
         #expect(consumer["enable.auto.commit"] == "false" && consumer["group.id"] == "g")
+        #expect(consumer["enable.metrics.push"] == "false")
+        serve.producerProperties["enable.metrics.push"] = "true"
         let producer = serve.producerKafka.effectiveProperties()
         #expect(
             producer["linger.ms"] == "9" && producer["fetch.wait.max.ms"] == "200"
-                && producer["statistics.interval.ms"] == "0")
+                && producer["statistics.interval.ms"] == "0" && producer["enable.metrics.push"] == "true")
     }
 
     @Test func unknownNamesAreRefusedWithADidYouMean() throws {
