@@ -136,6 +136,7 @@ let package = Package(
             name: "Replay",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "LayoutCompiler",
+                .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -283,7 +284,8 @@ let package = Package(
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
-                "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", .product(name: "Logging", package: "swift-log"),
+                "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(

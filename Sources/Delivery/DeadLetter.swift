@@ -1,4 +1,5 @@
 public import Kafka
+import LayoutKit
 
 /// A dead letter: the input message as it came (key, value, headers) plus headers saying what went wrong and where
 /// the message came from. A dead letter always fits the producer's size limit: when the input and its headers do
@@ -35,32 +36,19 @@ public enum DeadLetter {
     public static func headers(
         for message: KafkaMessage, code: String, reason: String, version: String, trace: [KafkaHeader]
     ) -> [KafkaHeader] {
-        carried(message, trace: trace) + provenance(for: message, code: code, reason: reason, version: version)
-    }
-
-    /// The input's headers that an output (record, change set, tombstone, dead letter) carries: all but this
-    /// worker's own, with the trace context replaced by the message's (`trace`, from `MessageSpan.headers`).
-    public static func carried(_ message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
-        inputHeaders(message, trace: trace) + trace
-    }
-
-    /// The input's own headers an output may carry: not this worker's, not the trace context (which is replaced).
-    static func inputHeaders(_ message: KafkaMessage, trace: [KafkaHeader]) -> [KafkaHeader] {
-        message.headers.filter { header in
-            !header.name.hasPrefix(OutputHeader.ownPrefix) && header.name != OutputHeader.traceParent
-                && header.name != OutputHeader.traceState && !trace.contains { $0.name == header.name }
-        }
+        OutputHeaders.carried(from: message, trace: trace)
+            + provenance(for: message, code: code, reason: reason, version: version)
     }
 
     /// The error and provenance headers.
     static func provenance(for message: KafkaMessage, code: String, reason: String, version: String) -> [KafkaHeader] {
         var headers: [KafkaHeader] = []
         headers.reserveCapacity(7)
-        headers.append(KafkaHeader(OutputHeader.errorCode, text: code))
-        headers.append(KafkaHeader(OutputHeader.errorMessage, text: String(reason.prefix(2000))))
-        headers += OutputHeader.source(of: message)
-        headers += OutputHeader.sourceTime(of: message)
-        headers.append(KafkaHeader(OutputHeader.workerVersion, text: version))
+        headers.append(KafkaHeader(Wire.Header.errorCode, text: code))
+        headers.append(KafkaHeader(Wire.Header.errorMessage, text: String(reason.prefix(2000))))
+        headers += OutputHeaders.source(of: message)
+        headers += OutputHeaders.sourceTime(of: message)
+        headers.append(KafkaHeader(Wire.Header.workerVersion, text: version))
         return headers
     }
 
@@ -77,7 +65,7 @@ public enum DeadLetter {
             }
         }
         // A cut letter drops the input's headers but keeps its trace context (one short header or two).
-        let dropped = inputHeaders(message, trace: trace)
+        let dropped = OutputHeaders.inputs(of: message, trace: trace)
         let droppedBytes = dropped.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.count ?? 0) }
         let valueCount = message.value?.count ?? 0, keyCount = message.key?.count ?? 0
         func provenance(_ what: String) -> [KafkaHeader] {
@@ -86,7 +74,7 @@ public enum DeadLetter {
                 + Self.provenance(
                     for: message, code: code, reason: String(reason.prefix(1000)) + "; dead letter cut: " + what,
                     version: version)
-            h.append(KafkaHeader(OutputHeader.deadLetterCut, text: what))
+            h.append(KafkaHeader(Wire.Header.deadLetterCut, text: what))
             return h
         }
         if cut <= .fitted {

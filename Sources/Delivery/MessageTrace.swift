@@ -1,4 +1,5 @@
 public import Kafka
+import LayoutKit
 import SplitMix
 public import W3CTraceContext
 
@@ -16,8 +17,8 @@ public struct MessageTrace: Sendable {
 
     public init(of message: KafkaMessage) {
         var parent: TraceContext?
-        if let value = message.header(OutputHeader.traceParent) {
-            let state = message.header(OutputHeader.traceState).map { String(decoding: $0, as: UTF8.self) }
+        if let value = message.header(Wire.Header.traceParent) {
+            let state = message.header(Wire.Header.traceState).map { String(decoding: $0, as: UTF8.self) }
             parent = try? TraceContext(
                 traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)
         }
@@ -32,9 +33,9 @@ public struct MessageTrace: Sendable {
 
     /// `traceparent` (and `tracestate` when there is one) for an output.
     public var headers: [KafkaHeader] {
-        var out = [KafkaHeader(OutputHeader.traceParent, text: context.traceParentHeaderValue)]
+        var out = [KafkaHeader(Wire.Header.traceParent, text: context.traceParentHeaderValue)]
         if let state = context.traceStateHeaderValue, !state.isEmpty {
-            out.append(KafkaHeader(OutputHeader.traceState, text: state))
+            out.append(KafkaHeader(Wire.Header.traceState, text: state))
         }
         return out
     }

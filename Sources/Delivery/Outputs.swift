@@ -7,17 +7,17 @@ public enum Outputs: Sendable {
     case send(DeliveryEngine.Purpose, [DeliveryEngine.Part])
     case deadLetter(code: String, reason: String)
 
-    /// What `outcome` becomes on `topic`: a record with `OutputHeader.record` headers, a tombstone with the input's
+    /// What `outcome` becomes on `topic`: a record with `OutputHeaders.record` headers, a tombstone with the input's
     /// headers, a dead letter; a skip has no output and settles at once.
     public init(
         _ outcome: MessageOutcome, of message: KafkaMessage, to topic: String, config: String, trace: [KafkaHeader]
     ) {
         switch outcome {
         case .record(let body, _):
-            let headers = OutputHeader.record(for: message, trace: trace, config: config)
+            let headers = OutputHeaders.record(for: message, trace: trace, config: config)
             self = .send(.record, [.init(topic: topic, key: message.key, value: body.bytes, headers: headers)])
         case .tombstone:
-            let headers = DeadLetter.carried(message, trace: trace)
+            let headers = OutputHeaders.tombstone(for: message, trace: trace)
             self = .send(.tombstone, [.init(topic: topic, key: message.key, value: nil, headers: headers)])
         case .skip:
             self = .send(.skip, [])

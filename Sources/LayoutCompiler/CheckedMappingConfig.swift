@@ -9,7 +9,7 @@ public import Mapping
 public struct CheckedMappingConfig: Sendable {
     public let path: String
     public let config: MappingConfig
-    /// The name records carry (`OutputHeader.config`): XXH64 of the file's bytes, 16 hex digits.
+    /// The name records carry (`Wire.Header.config`): XXH64 of the file's bytes, 16 hex digits.
     public let hash: String
     /// `check`'s warnings (the config is used all the same).
     public let warnings: [Diagnostic]

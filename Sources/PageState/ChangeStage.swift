@@ -47,24 +47,24 @@ public struct ChangeStage: Sendable {
     public let settings: ChangeSettings
     /// What a record does to its page (carried attributes, change set).
     var step: PageStep
-    /// The previous layout and position per page: in memory, and on disk when there is a page store.
-    public var pages: WorkerPages
     /// The pages of the last batch whose stored latest layout could not be read (they started from empty).
     public private(set) var unreadableOnDisk: [LayoutStore.Key] = []
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
         self.step = PageStep(for: compiler)
-        self.pages = WorkerPages(maxBytes: settings.storeMaxBytes)
     }
 
     /// Carries attributes as `compiler`'s config says from now on (after a config reload).
     public mutating func use(_ compiler: LayoutCompiler) { step = PageStep(for: compiler) }
 
     /// The outcome of each message of a batch (a record's outline as the compiler noted it, or nil for a tombstone),
-    /// in order per page; different pages are carried and diffed in parallel. Nothing is parsed: the outlines
-    /// come from the compile.
-    public mutating func outcomes(_ batch: [(message: KafkaMessage, record: RecordOutline?)]) -> [Outcome] {
+    /// in order per page, each page starting from what `pages` (its owner's previous layout and position per page)
+    /// holds and leaving it there; different pages are carried and diffed in parallel. Nothing is parsed: the
+    /// outlines come from the compile.
+    public mutating func outcomes(
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], on pages: inout WorkerPages
+    ) -> [Outcome] {
         var outcomes = [Outcome](repeating: .untracked, count: batch.count)
         // 1. Group by page, in batch order.
         var groups: [LayoutStore.Key: [Int]] = [:]

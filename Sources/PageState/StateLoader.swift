@@ -1,5 +1,6 @@
 import Delivery
 public import Kafka
+import LayoutKit
 import LayoutRecord
 public import Logging
 import PageStore
@@ -193,11 +194,11 @@ public final class StateLoader {
         _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, sink: inout PageSink,
         _ loaded: inout Loaded
     ) throws(PageLoadError) {
-        guard let source = m.header(OutputHeader.sourceTopic), source.elementsEqual(input.topic.utf8),
+        guard let source = m.header(Wire.Header.sourceTopic), source.elementsEqual(input.topic.utf8),
             let keyBytes = m.key
         else { return }
         let page = String(decoding: keyBytes, as: UTF8.self)
-        let position = OutputHeader.position(of: m)
+        let position = OutputHeaders.position(of: m)
         if m.value == nil { loaded.tombstones += 1 } else { loaded.layouts += 1 }
         if sink.disk != nil {
             try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)

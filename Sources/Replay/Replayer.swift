@@ -2,6 +2,7 @@ public import Delivery
 import Foundation
 import Kafka
 public import LayoutCompiler
+import LayoutKit
 public import Logging
 import Ops
 import Tracing
@@ -10,7 +11,7 @@ import Tracing
 public final class Replayer {
     let settings: ReplaySettings
     let compiler: LayoutCompiler
-    /// The hash of the compiler's config, named in every record (`OutputHeader.config`).
+    /// The hash of the compiler's config, named in every record (`Wire.Header.config`).
     let configHash: String
     let status: ReplayStatus
     let metrics: ReplayMetrics?

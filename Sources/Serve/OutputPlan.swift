@@ -5,7 +5,7 @@ import PageState
 
 /// What one message of a batch becomes on the topics, built in one place: its record (or tombstone) on the output
 /// topic and, with change sets on, what it does to its page: the page's latest layout (or the tombstone clearing
-/// it) and its change set, with the gates that order them. Headers come from `OutputHeader`.
+/// it) and its change set, with the gates that order them. Headers come from `OutputHeaders`.
 ///
 /// Order: a change set is produced after the other outputs of its message are acknowledged (`afterOthers`), and
 /// after the page's latest layout is stored when a later message of the batch stores it (`waitsFor`): a crash in
@@ -48,7 +48,7 @@ struct OutputPlan {
             }
             outputs = .send(.skip, [clear])
         case .tombstone:
-            let headers = DeadLetter.carried(message, trace: trace)
+            let headers = OutputHeaders.tombstone(for: message, trace: trace)
             var parts = [Part(topic: output, key: message.key, value: nil, headers: headers)]
             if case .cleared(let name) = page {
                 if let clear = Self.clearing(name, of: message, on: pages, gates) { parts.append(clear) }
@@ -74,7 +74,7 @@ struct OutputPlan {
         gates: (waitsFor: DeliveryEngine.Gate?, opens: DeliveryEngine.Gate?), output: String, pages: ChangeSettings,
         config: String, trace: [KafkaHeader]
     ) -> OutputPlan {
-        let headers = OutputHeader.record(for: message, trace: trace, config: config)
+        let headers = OutputHeaders.record(for: message, trace: trace, config: config)
         if case .unchanged(let same) = page {
             // The page keeps its bytes (its hash, every ETag) and moves to this input: its latest layout is stored
             // again with this position, and no change set reaches a renderer.
@@ -83,7 +83,7 @@ struct OutputPlan {
                 parts.append(
                     Part(
                         topic: pages.stateTopic, partition: message.partition, key: Array(same.pageKey.utf8),
-                        value: same.latest, headers: OutputHeader.latestLayout(for: message, config: config),
+                        value: same.latest, headers: OutputHeaders.latestLayout(for: message, config: config),
                         opens: gates.opens))
             }
             return OutputPlan(outputs: .send(.record, parts), skipped: .unchanged)
@@ -107,12 +107,12 @@ struct OutputPlan {
             parts.append(
                 Part(
                     topic: pages.stateTopic, partition: message.partition, key: pageKey, value: step.record,
-                    headers: OutputHeader.latestLayout(for: message, config: config), opens: gates.opens))
+                    headers: OutputHeaders.latestLayout(for: message, config: config), opens: gates.opens))
         }
         parts.append(
             Part(
                 topic: pages.changesTopic, key: pageKey, value: step.changeSet.bytes,
-                headers: OutputHeader.changeSet(for: message, trace: trace, config: config), afterOthers: true,
+                headers: OutputHeaders.changeSet(for: message, trace: trace, config: config), afterOthers: true,
                 waitsFor: gates.waitsFor))
         return OutputPlan(outputs: .send(.record, parts), changeSet: step.changeSet.summary)
     }
@@ -130,6 +130,6 @@ struct OutputPlan {
         guard gates.waitsFor == nil else { return nil }
         return Part(
             topic: pages.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-            headers: OutputHeader.source(of: message), opens: gates.opens)
+            headers: OutputHeaders.source(of: message), opens: gates.opens)
     }
 }

@@ -14,6 +14,8 @@ import PageStore
 final class PageStage {
     let settings: ChangeSettings
     private var changes: ChangeStage
+    /// The previous layout and position per page: in memory, and on disk once the page store is open.
+    private var pages: WorkerPages
     private let loader: StateLoader
     private let metrics: WorkerMetrics
     private let status: WorkerStatus
@@ -29,6 +31,7 @@ final class PageStage {
     ) {
         self.settings = settings
         changes = ChangeStage(settings: settings, compiler: compiler)
+        pages = WorkerPages(maxBytes: settings.storeMaxBytes)
         loader = StateLoader(settings: settings, kafka: kafka, logger: logger)
         self.metrics = metrics
         self.status = status
@@ -47,23 +50,23 @@ final class PageStage {
             indices.append(i)
             inputs.append(input)
         }
-        for (i, outcome) in zip(indices, changes.outcomes(inputs)) { items[i].page = outcome }
+        for (i, outcome) in zip(indices, changes.outcomes(inputs, on: &pages)) { items[i].page = outcome }
         for key in changes.unreadableOnDisk {
             logger.warning(
                 "unreadable latest layout skipped",
                 metadata: [
                     "topic": .string(key.topic), "partition": .stringConvertible(key.partition),
-                    "page": .string(key.page), "page-store": .string(changes.pages.disk?.path ?? "off"),
+                    "page": .string(key.page), "page-store": .string(pages.disk?.path ?? "off"),
                 ])
         }
-        metrics.pages(changes.pages, disk: storeFigures)
+        metrics.pages(pages, disk: storeFigures)
     }
 
     /// A page's latest layout (nil: its tombstone) was acknowledged at `report`'s offset of the latest-layout topic:
     /// the page store takes it, and its input partition's checkpoint, at the next `flush`.
     func acknowledged(_ message: KafkaMessage, _ part: DeliveryEngine.Part, _ report: DeliveryReport) {
         guard part.topic == settings.stateTopic, let key = part.key else { return }
-        changes.pages.acknowledged(
+        pages.acknowledged(
             WorkerPages.Key(
                 topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
             record: part.value, position: message.offset, stateOffset: report.offset)
@@ -114,7 +117,7 @@ final class PageStage {
         throws(PageLoadError)
     {
         do { try openStore(clusterID) } catch { throw .kafka(error) }
-        let loaded = try loader.load(partitions, into: &changes.pages)
+        let loaded = try loader.load(partitions, into: &pages)
         metrics.stateRebuilt(seconds: loaded.seconds)
         metrics.stateRead(messages: loaded.messages)
         for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }
@@ -126,34 +129,34 @@ final class PageStage {
                 "tombstones": .stringConvertible(loaded.tombstones),
                 "unreadable": .stringConvertible(loaded.unreadable),
                 "rebuilt-partitions": .stringConvertible(loaded.rebuiltPartitions),
-                "page-store": .string(changes.pages.disk?.path ?? "off"),
+                "page-store": .string(pages.disk?.path ?? "off"),
                 "seconds": .string(String(format: "%.3f", loaded.seconds)),
             ])
     }
 
     /// Forgets a revoked partition's pages in memory (the page store keeps them, and the checkpoint to resume from).
     func forget(_ partition: TopicPartition) {
-        changes.pages.removePartition(topic: partition.topic, partition: partition.partition)
+        pages.removePartition(topic: partition.topic, partition: partition.partition)
     }
 
     /// Writes what the latest-layout topic acknowledged to the page store. The first write that fails (a full or
     /// read-only disk) ends writing until a restart: from then on the pages changed stay in memory (never evicted,
     /// so no page goes back in time) and the status, the log and `layout_worker_page_store_up` say so.
     func flush() {
-        guard changes.pages.disk != nil, changes.pages.writeFailure == nil else { return }
-        changes.pages.flush()
-        guard let failure = changes.pages.writeFailure else { return }
-        metrics.pages(changes.pages, disk: storeFigures)
+        guard pages.disk != nil, pages.writeFailure == nil else { return }
+        pages.flush()
+        guard let failure = pages.writeFailure else { return }
+        metrics.pages(pages, disk: storeFigures)
         status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
     }
 
     /// What memory holds: the cache's bytes and pages.
-    var held: (bytes: Int, pages: Int) { (changes.pages.cache.bytes, changes.pages.count) }
+    var held: (bytes: Int, pages: Int) { (pages.cache.bytes, pages.count) }
 
     /// Writes what is acknowledged and closes the page store and the latest-layout reader.
     func close() {
         flush()
-        changes.pages.disk?.close()
+        pages.disk?.close()
         loader.close()
     }
 
@@ -166,21 +169,21 @@ final class PageStage {
         storeTried = true
         let identity = PageStoreEdge.identity(cluster: cluster, latestTopic: settings.stateTopic)
         switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
-        case .success(let store): changes.pages.use(store)
+        case .success(let store): pages.use(store)
         case .failure(let error): storeOff("cannot open the page store: \(error.description)")
         }
     }
 
     /// Goes on without the disk store: pages past the memory budget are forgotten, as the status says.
     private func storeOff(_ reason: String) {
-        changes.pages.use(nil)
-        metrics.pages(changes.pages, disk: nil)
+        pages.use(nil)
+        metrics.pages(pages, disk: nil)
         status.setPageStoreProblem(PageStoreEdge.off(reason, memoryLimit: "--state-max-bytes", logger: logger))
     }
 
     /// The page store's size on disk and pages, read at most every 10 s (a directory listing).
     private var storeFigures: (bytes: Int, pages: Int)? {
-        guard let disk = changes.pages.disk else { return nil }
+        guard let disk = pages.disk else { return nil }
         if let last = lastStoreFigures, ContinuousClock.now < last.at + .seconds(10) { return last.figures }
         let figures = (disk.diskBytes, disk.estimatedPages)
         lastStoreFigures = (.now, figures)

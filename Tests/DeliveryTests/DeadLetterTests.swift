@@ -1,5 +1,6 @@
 import Delivery
 import Kafka
+import LayoutKit
 import Testing
 
 /// Dead letters are built to fit the producer's limit whatever the input's size, and never carry this worker's own
@@ -48,13 +49,13 @@ import Testing
                         size <= limit || letter.cut == .provenanceOnly,
                         "key \(key) value \(value) headers \(headerBytes): \(size) > \(limit)")
                     #expect(
-                        letter.headers.contains { $0.name == OutputHeader.sourceOffset && $0.value == Array("42".utf8) }
+                        letter.headers.contains { $0.name == Wire.Header.sourceOffset && $0.value == Array("42".utf8) }
                     )
                     #expect(
                         letter.headers.contains {
-                            $0.name == OutputHeader.errorCode && $0.value == Array("too-large".utf8)
+                            $0.name == Wire.Header.errorCode && $0.value == Array("too-large".utf8)
                         })
-                    let cutNote = letter.headers.first { $0.name == OutputHeader.deadLetterCut }
+                    let cutNote = letter.headers.first { $0.name == Wire.Header.deadLetterCut }
                     #expect((letter.cut == .none) == (cutNote == nil))
                     if letter.cut == .fitted, let v = letter.value {
                         // Cut only as much as needed: the value is the input's prefix.
@@ -71,7 +72,7 @@ import Testing
             for: m, code: "x", reason: "y", version: "1", trace: MessageTrace(of: m).headers, limit: 100)
         #expect(letter.cut == .provenanceOnly && letter.value == nil && letter.key?.count == 1024)
         let note = String(
-            decoding: letter.headers.first { $0.name == OutputHeader.deadLetterCut }?.value ?? [], as: UTF8.self)
+            decoding: letter.headers.first { $0.name == Wire.Header.deadLetterCut }?.value ?? [], as: UTF8.self)
         #expect(note.contains("key cut from 50000 to 1024 bytes"))
     }
 }

@@ -87,33 +87,40 @@ private final class Offsets: Sendable {
     /// no change set goes back in time, a tombstone's position holds too, and newer inputs go on from the newest.
     @Test func redeliveredInputsNeverMoveAPageBack() throws {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let v = (0..<4).map { try! layout("v\($0)", rows: $0 + 2) }
         let hash = { (b: RecordOutline) in ContentHash(of: b.bytes) }
-        let first = stage.outcomes([
-            (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
-        ])
+        let first = stage.outcomes(
+            [
+                (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+            ], on: &pages)
         #expect(first[1].step?.changeSet.target.hash == hash(v[1]))
         // 100 and 101 again, then 102: the page stays at 101 and 102 follows from it.
-        let again = stage.outcomes([
-            (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
-            (message(key: "p", value: [], offset: 102), v[2]),
-        ])
+        let again = stage.outcomes(
+            [
+                (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+                (message(key: "p", value: [], offset: 102), v[2]),
+            ], on: &pages)
         #expect(again[0].redelivered == 101 && again[1].redelivered == 101)
         #expect(again[2].step?.changeSet.base?.hash == hash(v[1]) && again[2].step?.changeSet.target.hash == hash(v[2]))
         // A tombstone at 103 clears the page; a re-delivered 102 cannot bring it back.
-        #expect(stage.outcomes([(message(key: "p", value: nil, offset: 103), nil)])[0].cleared == "p")
-        #expect(stage.outcomes([(message(key: "p", value: [], offset: 102), v[2])])[0].redelivered == 103)
-        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.position == 103)
-        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.layout == nil)
+        #expect(stage.outcomes([(message(key: "p", value: nil, offset: 103), nil)], on: &pages)[0].cleared == "p")
+        #expect(stage.outcomes([(message(key: "p", value: [], offset: 102), v[2])], on: &pages)[0].redelivered == 103)
+        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.position == 103)
+        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.layout == nil)
         // A new input after it starts the page afresh.
-        let fresh = try #require(stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])])[0].step)
+        let fresh = try #require(
+            stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])], on: &pages)[0].step)
         #expect(fresh.changeSet.base == nil && fresh.changeSet.target.hash == hash(v[3]))
         // A store rebuilt from the latest-layout topic knows the positions: the same answer after a restart.
         var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
-        rebuilt.pages.loaded(
+        var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
+        rebuiltPages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[3].bytes), position: 104),
             for: .init(topic: "in", partition: 0, page: "p"))
-        #expect(rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])])[0].redelivered == 104)
+        #expect(
+            rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages)[0].redelivered
+                == 104)
     }
 
     /// A re-delivered input's record is published again carrying from the page's stored layout, so a renderer
@@ -129,13 +136,15 @@ private final class Offsets: Sendable {
             return try compiler.compile(response).get().outline
         }
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let (page1, page2) = (try results(1, 12), try results(13, 24))
-        let out = stage.outcomes([
-            (message(key: "p", value: [], offset: 10), page1), (message(key: "p", value: [], offset: 11), page2),
-        ])
+        let out = stage.outcomes(
+            [
+                (message(key: "p", value: [], offset: 10), page1), (message(key: "p", value: [], offset: 11), page2),
+            ], on: &pages)
         let window = #""pagingWindow":{"first":1,"last":24}"#
         #expect(String(decoding: try #require(out[1].step).record, as: UTF8.self).contains(window))
-        let again = stage.outcomes([(message(key: "p", value: [], offset: 10), page1)])
+        let again = stage.outcomes([(message(key: "p", value: [], offset: 10), page1)], on: &pages)
         guard case .redelivered(_, 11, let record?) = again[0] else {
             Issue.record("expected a re-delivery at 11 with a record, got \(again[0])")
             return
@@ -147,26 +156,30 @@ private final class Offsets: Sendable {
         var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
         settings.pageKey = .response
         var stage = ChangeStage(settings: settings, compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let response = Array(
             #"{"@type":"PageSlot","endeca:contentPath":"/browse","canonicalLink":{"@class":"com.endeca.infront.cartridge.model.NavigationAction","contentPath":"/browse","navigationState":"/_/N-5j2xvv?format=json","siteRootPath":"/pages"},"contents":[{"@type":"ResultsList","records":[]}]}"#
                 .utf8)
         let record = try compiler.compile(response).get().outline
-        let first = try #require(stage.outcomes([(message(key: "ignored", value: response), record)])[0].step)
+        let first = try #require(
+            stage.outcomes([(message(key: "ignored", value: response), record)], on: &pages)[0].step)
         #expect(first.pageKey == "/browse|/browse/_/N-5j2xvv?format=json")
         #expect(first.changeSet.base == nil)
         // The same page again, under another message key: same page, and the same layout, so no change set: the
         // page keeps the first record's bytes.
-        let second = try #require(stage.outcomes([(message(key: "other", value: response), record)])[0].unchanged)
+        let second = try #require(
+            stage.outcomes([(message(key: "other", value: response), record)], on: &pages)[0].unchanged)
         #expect(second.pageKey == first.pageKey && ContentHash(of: second.latest) == first.changeSet.target.hash)
         // Tombstones cannot name a response-keyed page.
-        #expect(stage.outcomes([(message(key: "other", value: nil), nil)])[0].cleared == nil)
+        #expect(stage.outcomes([(message(key: "other", value: nil), nil)], on: &pages)[0].cleared == nil)
     }
 
     @Test func messageKeyedPagesAreSeparateAndTombstonesClearThem() throws {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let record = try layout("a", rows: 3)
         func base(_ key: String?, partition: Int32 = 0) -> ContentHash?? {
-            stage.outcomes([(message(key: key, value: [], partition: partition), record)])[0].step.map {
+            stage.outcomes([(message(key: key, value: [], partition: partition), record)], on: &pages)[0].step.map {
                 $0.changeSet.base?.hash
             }
         }
@@ -175,23 +188,26 @@ private final class Offsets: Sendable {
         #expect(base("k1") != .some(nil))
         // Same key on another partition is another page.
         #expect(base("k1", partition: 2) == .some(nil))
-        #expect(stage.outcomes([(message(key: "k1", value: nil), nil)])[0].cleared == "k1")
+        #expect(stage.outcomes([(message(key: "k1", value: nil), nil)], on: &pages)[0].cleared == "k1")
         #expect(base("k1") == .some(nil))
         // No key, or an empty one (no gateway URL names it), no page; nor for a tombstone.
         #expect(base(nil) == nil)
         #expect(base("") == nil)
-        #expect(stage.outcomes([(message(key: "", value: nil), nil)])[0].cleared == nil)
+        #expect(stage.outcomes([(message(key: "", value: nil), nil)], on: &pages)[0].cleared == nil)
     }
 
     @Test func aBatchKeepsEachPageInOrderAcrossTombstones() throws {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let a1 = try layout("a1", rows: 3), a2 = try layout("a2", rows: 4)
         let a3 = try layout("a3", rows: 2), b1 = try layout("b1", rows: 5)
-        let out = stage.outcomes([
-            (message(key: "a", value: []), a1), (message(key: "b", value: []), b1), (message(key: "a", value: []), a2),
-            (message(key: "a", value: nil), nil), (message(key: "a", value: []), a3),
-            (message(key: "b", value: []), b1),
-        ])
+        let out = stage.outcomes(
+            [
+                (message(key: "a", value: []), a1), (message(key: "b", value: []), b1),
+                (message(key: "a", value: []), a2),
+                (message(key: "a", value: nil), nil), (message(key: "a", value: []), a3),
+                (message(key: "b", value: []), b1),
+            ], on: &pages)
         let hash = { (b: RecordOutline) in ContentHash(of: b.bytes) }
         #expect(out[0].step?.changeSet.base == nil)
         #expect(out[1].step?.changeSet.base == nil)
@@ -201,7 +217,7 @@ private final class Offsets: Sendable {
         // b1 again: the same layout, no change set; the page keeps b1's bytes.
         #expect(out[5].step == nil && out[5].unchanged.map { ContentHash(of: $0.latest) } == hash(b1))
         // The store ends with each page's last layout.
-        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "a"))?.layout?.hash == hash(a3))
-        #expect(stage.pages.inMemory(.init(topic: "in", partition: 0, page: "b"))?.layout?.hash == hash(b1))
+        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "a"))?.layout?.hash == hash(a3))
+        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "b"))?.layout?.hash == hash(b1))
     }
 }

@@ -26,10 +26,10 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     }
 
     /// A batch as the loop makes it: compiled, stepped through a change-set stage, state writes assigned.
-    static func batch(_ messages: [KafkaMessage], stage: inout ChangeStage) -> [BatchItem] {
+    static func batch(_ messages: [KafkaMessage], stage: inout ChangeStage, pages: inout WorkerPages) -> [BatchItem] {
         var items = messages.map { BatchItem($0, .of($0, compiler: compiler, limits: DeliveryLimits())) }
         let inputs = items.compactMap(\.pageInput)
-        let outcomes = stage.outcomes(inputs)
+        let outcomes = stage.outcomes(inputs, on: &pages)
         var next = 0
         for i in items.indices where items[i].pageInput != nil {
             items[i].page = outcomes[next]
@@ -55,7 +55,8 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     /// set, produced after both are acknowledged; each with its headers.
     @Test func aRecordStoresItsPageAndItsChangeSetComesAfter() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
-        let items = Self.batch([Self.message("p", offset: 7, value: Self.response("a"))], stage: &stage)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        let items = Self.batch([Self.message("p", offset: 7, value: Self.response("a"))], stage: &stage, pages: &held)
         let plan = OutputPlan(items[0], output: "out", pages: pages, config: "cfg", trace: trace)
         let (purpose, parts) = try #require(Self.parts(plan))
         #expect(purpose == .record && plan.changeSet != nil && plan.skipped == nil)
@@ -65,23 +66,24 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         #expect(latest.partition == 3 && latest.value == record.value)
         #expect(!record.afterOthers && !latest.afterOthers && changeSet.afterOthers)
         #expect(changeSet.waitsFor == nil && latest.opens == nil)
-        #expect(Self.header(record, OutputHeader.contentType) == OutputHeader.recordContentType)
+        #expect(Self.header(record, Wire.Header.contentType) == Wire.recordContentType)
         #expect(Self.header(record, "app") == "a" && Self.header(record, "traceparent") != nil)
-        #expect(Self.header(latest, OutputHeader.sourceOffset) == "7" && Self.header(latest, "app") == nil)
-        #expect(Self.header(changeSet, OutputHeader.contentType) == OutputHeader.changeSetContentType)
-        #expect(Self.header(changeSet, OutputHeader.config) == "cfg" && Self.header(changeSet, "app") == "a")
+        #expect(Self.header(latest, Wire.Header.sourceOffset) == "7" && Self.header(latest, "app") == nil)
+        #expect(Self.header(changeSet, Wire.Header.contentType) == Wire.changeSetContentType)
+        #expect(Self.header(changeSet, Wire.Header.config) == "cfg" && Self.header(changeSet, "app") == "a")
     }
 
     /// Two messages of a batch for one page: only the last stores the page's latest layout; the first's change set
     /// waits for that store (a compacted topic keeps one, and no change set runs ahead of the stored page).
     @Test func onlyTheLastOfABatchStoresAPageAndTheOthersWaitForIt() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let items = Self.batch(
             [
                 Self.message("p", offset: 1, value: Self.response("a")),
                 Self.message("q", offset: 2, value: Self.response("x")),
                 Self.message("p", offset: 3, value: Self.response("b")),
-            ], stage: &stage)
+            ], stage: &stage, pages: &held)
         let gate = DeliveryEngine.Gate(id: 1)
         #expect(items.map(\.state) == [.waitFor(gate), .store(opens: nil), .store(opens: gate)])
         let plans = items.map { OutputPlan($0, output: "out", pages: pages, config: "cfg", trace: []) }
@@ -94,8 +96,9 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     /// change set or a latest layout: the page does not go back.
     @Test func aRedeliveredInputIsARecordAlone() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
-        _ = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage)
-        let again = Self.batch([Self.message("p", offset: 4, value: Self.response("z"))], stage: &stage)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        _ = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage, pages: &held)
+        let again = Self.batch([Self.message("p", offset: 4, value: Self.response("z"))], stage: &stage, pages: &held)
         let plan = OutputPlan(again[0], output: "out", pages: pages, config: "cfg", trace: [])
         #expect(try #require(Self.parts(plan)).1.map(\.topic) == ["out"])
         #expect(plan.skipped == .redelivered && plan.changeSet == nil && again[0].state == nil)
@@ -106,25 +109,26 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     /// the position moved, so an input between the two is a redelivery.
     @Test func theSameResponseAgainRestatesThePageWithoutAChangeSet() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
-        let first = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        let first = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage, pages: &held)
         let firstParts = try #require(
             Self.parts(OutputPlan(first[0], output: "out", pages: pages, config: "c", trace: [])))
-        let again = Self.batch([Self.message("p", offset: 7, value: Self.response("a"))], stage: &stage)
+        let again = Self.batch([Self.message("p", offset: 7, value: Self.response("a"))], stage: &stage, pages: &held)
         let plan = OutputPlan(again[0], output: "out", pages: pages, config: "c", trace: [])
         let (purpose, parts) = try #require(Self.parts(plan))
         #expect(purpose == .record && plan.skipped == .unchanged && plan.changeSet == nil)
         #expect(parts.map(\.topic) == ["out", "latest"])
         #expect(parts[1].value == firstParts.1[1].value && parts[1].value != nil)
-        #expect(Self.header(parts[1], OutputHeader.sourceOffset) == "7")
+        #expect(Self.header(parts[1], Wire.Header.sourceOffset) == "7")
         let record = String(decoding: try #require(parts[0].value), as: UTF8.self)
         #expect(record.contains(#""offset":7"#) && parts[0].value != parts[1].value)
-        let between = Self.batch([Self.message("p", offset: 6, value: Self.response("b"))], stage: &stage)
+        let between = Self.batch([Self.message("p", offset: 6, value: Self.response("b"))], stage: &stage, pages: &held)
         guard case .redelivered(_, 7, _)? = between[0].page else {
             Issue.record("offset 6 after 7 is not a redelivery: \(String(describing: between[0].page))")
             return
         }
         // A different response after it diffs from the page as it was stored (the first record's bytes).
-        let next = Self.batch([Self.message("p", offset: 8, value: Self.response("b"))], stage: &stage)
+        let next = Self.batch([Self.message("p", offset: 8, value: Self.response("b"))], stage: &stage, pages: &held)
         guard case .changed(let step)? = next[0].page else {
             Issue.record("a new response made no change set: \(String(describing: next[0].page))")
             return
@@ -136,13 +140,14 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     /// the change set's, after the others.
     @Test func aTombstoneClearsTheLatestLayoutThenTheChangeSets() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
-        _ = Self.batch([Self.message("p", offset: 1, value: Self.response("a"))], stage: &stage)
-        let items = Self.batch([Self.message("p", offset: 2, value: nil)], stage: &stage)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        _ = Self.batch([Self.message("p", offset: 1, value: Self.response("a"))], stage: &stage, pages: &held)
+        let items = Self.batch([Self.message("p", offset: 2, value: nil)], stage: &stage, pages: &held)
         let (purpose, parts) = try #require(
             Self.parts(OutputPlan(items[0], output: "out", pages: pages, config: "cfg", trace: [])))
         #expect(purpose == .tombstone && parts.map(\.topic) == ["out", "latest", "changes"])
         #expect(parts.allSatisfy { $0.value == nil })
-        #expect(Self.header(parts[1], OutputHeader.sourceOffset) == "2" && parts[2].afterOthers)
+        #expect(Self.header(parts[1], Wire.Header.sourceOffset) == "2" && parts[2].afterOthers)
     }
 
     /// A pass-through run's input (not a record) is published unchanged, without a page even with change sets on.
@@ -163,7 +168,8 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         #expect(try #require(Self.parts(plan)).1.map(\.topic) == ["out"])
         let broken = Self.message("p", offset: 2, value: Array("{".utf8))
         var stage = ChangeStage(settings: pages, compiler: compiler)
-        let items = Self.batch([broken], stage: &stage)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        let items = Self.batch([broken], stage: &stage, pages: &held)
         let letter = OutputPlan(items[0], output: "out", pages: pages, config: "cfg", trace: [])
         guard case .deadLetter(let code, _) = letter.outputs else {
             Issue.record("a response that does not parse is a dead letter")

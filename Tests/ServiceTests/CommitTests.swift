@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import KafkaTesting
 import LayoutJSON
+import LayoutKit
 import Serve
 import Synchronization
 import TestSupport
@@ -285,9 +286,9 @@ private final class SteadyProducer: Sendable {
         for m in sets {
             let page = String(decoding: m.key ?? [], as: UTF8.self)
             guard
-                let offset = m.header(OutputHeader.sourceOffset).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) })
+                let offset = m.header(Wire.Header.sourceOffset).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) })
             else {
-                Issue.record("change set without \(OutputHeader.sourceOffset)")
+                Issue.record("change set without \(Wire.Header.sourceOffset)")
                 continue
             }
             if let p = position[page] {

@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 import LayoutCompiler
+import LayoutKit
 import Serve
 import TestSupport
 import Testing
@@ -39,14 +40,14 @@ import Testing
 
     @Test func deadLetterHeadersAreDocumented() throws {
         for name in [
-            OutputHeader.errorCode, OutputHeader.errorMessage, OutputHeader.sourceTopic, OutputHeader.workerVersion,
-            OutputHeader.deadLetterCut,
+            Wire.Header.errorCode, Wire.Header.errorMessage, Wire.Header.sourceTopic, Wire.Header.workerVersion,
+            Wire.Header.deadLetterCut,
         ] {
             #expect(readme.contains("`\(name)`"), "\(name)")
         }
-        for suffix in [OutputHeader.sourcePartition, OutputHeader.sourceOffset, OutputHeader.sourceTimestamp] {
+        for suffix in [Wire.Header.sourcePartition, Wire.Header.sourceOffset, Wire.Header.sourceTimestamp] {
             #expect(readme.contains("`-" + suffix.dropFirst("layout-worker-".count) + "`"), "\(suffix)")
         }
-        #expect(readme.contains(OutputHeader.recordContentType) && readme.contains(OutputHeader.changeSetContentType))
+        #expect(readme.contains(Wire.recordContentType) && readme.contains(Wire.changeSetContentType))
     }
 }

@@ -262,7 +262,7 @@ struct GatewayRig {
             }, "\(worker.logText.suffix(2000))")
         #expect(latest.count == 2 && latest[0].value == latest[1].value)
         #expect(
-            latest.map { $0.header(OutputHeader.sourceOffset).map { String(decoding: $0, as: UTF8.self) } } == [
+            latest.map { $0.header(Wire.Header.sourceOffset).map { String(decoding: $0, as: UTF8.self) } } == [
                 "0", "1",
             ])
         // The gateway took the newer position: a stream opened now starts from the record at input 1.

@@ -25,8 +25,8 @@ import Testing
         let c = try Samples.record("empty-results")
         let aToB = LayoutDiffer().diff(from: try RecordOutline(bytes: a), to: try RecordOutline(bytes: b), key: "k")
         let bToC = LayoutDiffer().diff(from: try RecordOutline(bytes: b), to: try RecordOutline(bytes: c), key: "k")
-        let recordType = KafkaHeader(OutputHeader.contentType, text: OutputHeader.recordContentType)
-        let changeType = KafkaHeader(OutputHeader.contentType, text: OutputHeader.changeSetContentType)
+        let recordType = KafkaHeader(Wire.Header.contentType, text: Wire.recordContentType)
+        let changeType = KafkaHeader(Wire.Header.contentType, text: Wire.changeSetContentType)
         try broker.produce(
             topic,
             [

@@ -71,8 +71,8 @@ import Testing
             (
                 "k\(n)", record,
                 [
-                    KafkaHeader(OutputHeader.sourceTopic, text: input),
-                    KafkaHeader(OutputHeader.sourceOffset, text: String(min(n - 10, 4))),
+                    KafkaHeader(Wire.Header.sourceTopic, text: input),
+                    KafkaHeader(Wire.Header.sourceOffset, text: String(min(n - 10, 4))),
                 ]
             )
         }

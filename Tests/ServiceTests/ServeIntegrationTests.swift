@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 import LayoutRecord
 import Serve
 import TestSupport
@@ -45,9 +46,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         for r in records {
             #expect(recordSchema.validate(r.value ?? []).isEmpty)
             #expect(
-                String(decoding: r.header(OutputHeader.contentType) ?? [], as: UTF8.self)
-                    == OutputHeader.recordContentType)
-            #expect(r.header(OutputHeader.recordVersion) == Array(String(RecordOutline.formatVersion).utf8))
+                String(decoding: r.header(Wire.Header.contentType) ?? [], as: UTF8.self)
+                    == Wire.recordContentType)
+            #expect(r.header(Wire.Header.recordVersion) == Array(String(RecordOutline.formatVersion).utf8))
         }
         // Per key: records arrive in the order the responses were produced.
         var byKey: [String: [Int]] = [:]
@@ -87,23 +88,23 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let letters = try broker.consume(dlq, partitions: 1, count: 4)
         #expect(letters.count == 4)
-        let codes = letters.map { String(decoding: $0.header(OutputHeader.errorCode) ?? [], as: UTF8.self) }
+        let codes = letters.map { String(decoding: $0.header(Wire.Header.errorCode) ?? [], as: UTF8.self) }
         #expect(codes == ["invalid-json", "not-assembler-response", "too-large", "invalid-json"])
         #expect(letters.map { String(decoding: $0.key ?? [], as: UTF8.self) } == ["garbage", "array", "big", "empty"])
         #expect(letters[3].value == [])  // empty, not null: kept as it came
         #expect(letters[0].value == Array("not json".utf8))
         #expect(letters[2].value == huge)
-        #expect(String(decoding: letters[0].header(OutputHeader.errorMessage) ?? [], as: UTF8.self).contains("byte 0"))
+        #expect(String(decoding: letters[0].header(Wire.Header.errorMessage) ?? [], as: UTF8.self).contains("byte 0"))
         #expect(
-            letters.map { String(decoding: $0.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self) } == [
+            letters.map { String(decoding: $0.header(Wire.Header.sourceOffset) ?? [], as: UTF8.self) } == [
                 "1", "2", "3", "5",
             ])
         #expect(
             letters.allSatisfy {
-                $0.header(OutputHeader.sourceTopic) == Array(input.utf8)
-                    && $0.header(OutputHeader.sourceTimestamp) != nil
+                $0.header(Wire.Header.sourceTopic) == Array(input.utf8)
+                    && $0.header(Wire.Header.sourceTimestamp) != nil
             })
-        #expect(letters.allSatisfy { $0.header(OutputHeader.workerVersion) != nil })
+        #expect(letters.allSatisfy { $0.header(Wire.Header.workerVersion) != nil })
         #expect(try broker.consume(output, partitions: 1, count: 2).count == 2)
         #expect(
             worker.stoppedCounts == ["consumed": 6, "published": 2, "dead-lettered": 4, "skipped": 0, "in-flight": 0])

@@ -2,6 +2,7 @@ import Delivery
 import Foundation
 import Kafka
 import LayoutJSON
+import LayoutKit
 
 /// A topic or group name no other test uses: `base` and eight random hex digits.
 func uniqueName(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
@@ -15,8 +16,8 @@ func emptyResultsList(_ name: String) -> [UInt8] {
 func deadLetterSources(_ letters: [KafkaMessage]) -> [(source: String, code: String)] {
     letters.compactMap { m in
         let text = { (name: String) in m.header(name).map { String(decoding: $0, as: UTF8.self) } }
-        guard let p = text(OutputHeader.sourcePartition), let o = text(OutputHeader.sourceOffset) else { return nil }
-        return ("\(p)/\(o)", text(OutputHeader.errorCode) ?? "")
+        guard let p = text(Wire.Header.sourcePartition), let o = text(Wire.Header.sourceOffset) else { return nil }
+        return ("\(p)/\(o)", text(Wire.Header.errorCode) ?? "")
     }
 }
 

@@ -44,7 +44,7 @@ import Tracing
                     of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)
         }
         // Outputs carry the child, never the input's own context.
-        let carried = DeadLetter.carried(message(headers: input), trace: trace.headers)
+        let carried = OutputHeaders.carried(from: message(headers: input), trace: trace.headers)
         #expect(carried.filter { $0.name == "traceparent" }.map(\.value) == [Array(parent.utf8)])
     }
 

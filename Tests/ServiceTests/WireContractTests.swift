@@ -88,9 +88,9 @@ import Testing
     }
 
     @Test func theWorkersHeadersAreTheContracts() {
-        #expect(OutputHeader.recordContentType == "\(Wire.recordMediaType); version=\(Wire.formatVersion)")
-        #expect(OutputHeader.changeSetContentType.hasPrefix(Wire.changeSetMediaType))
-        #expect(OutputHeader.config == Wire.Header.config && OutputHeader.sourceOffset == Wire.Header.sourceOffset)
+        #expect(Wire.recordContentType == "\(Wire.recordMediaType); version=\(Wire.formatVersion)")
+        #expect(Wire.changeSetContentType.hasPrefix(Wire.changeSetMediaType))
+        #expect(Wire.Header.config == Wire.Header.config && Wire.Header.sourceOffset == Wire.Header.sourceOffset)
         // Every header the worker writes carries its own prefix (so it is never carried from an input).
         for name in [
             Wire.Header.errorCode, Wire.Header.errorMessage, Wire.Header.sourceTopic, Wire.Header.sourcePartition,

@@ -2,6 +2,7 @@ import Delivery
 import Kafka
 import LayoutDiff
 import LayoutJSON
+import LayoutKit
 
 /// A Kafka message as `tail` prints it by default: position and key on one line, then what the value is (a layout
 /// record's visible sections and renderers, a change set's counts, a dead letter's error and origin), every header
@@ -48,12 +49,12 @@ struct MessageSummary {
         let key = m.key.map { Self.escaped(String(decoding: $0, as: UTF8.self)) } ?? "null"
         var line = "\(m.topic)[\(m.partition)]@\(m.offset) key=\(key)"
         if full { line += headerLines(m) }
-        if let code = m.header(OutputHeader.errorCode).map({ String(decoding: $0, as: UTF8.self) }) {
-            var message = String(decoding: m.header(OutputHeader.errorMessage) ?? [], as: UTF8.self)
+        if let code = m.header(Wire.Header.errorCode).map({ String(decoding: $0, as: UTF8.self) }) {
+            var message = String(decoding: m.header(Wire.Header.errorMessage) ?? [], as: UTF8.self)
             if message.hasPrefix(code + ": ") { message.removeFirst(code.count + 2) }  // the code is said once
             line += "\n  DEAD LETTER \(code): \(message)"
             line +=
-                "\n  from \(String(decoding: m.header(OutputHeader.sourceTopic) ?? [], as: UTF8.self))[\(String(decoding: m.header(OutputHeader.sourcePartition) ?? [], as: UTF8.self))]@\(String(decoding: m.header(OutputHeader.sourceOffset) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
+                "\n  from \(String(decoding: m.header(Wire.Header.sourceTopic) ?? [], as: UTF8.self))[\(String(decoding: m.header(Wire.Header.sourcePartition) ?? [], as: UTF8.self))]@\(String(decoding: m.header(Wire.Header.sourceOffset) ?? [], as: UTF8.self)), \(m.value?.count ?? 0) bytes"
             return line
         }
         guard let value = m.value else { return line + " TOMBSTONE" }
