@@ -159,10 +159,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         let sets = try broker.consume(changes, partitions: 3, count: 30, timeout: 60)
         let (body, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
         let metrics = String(decoding: body, as: UTF8.self)
-        func metric(_ name: String) -> Double {
-            metrics.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
-                .compactMap { Double($0.split(separator: " ").last!) }.reduce(0, +)
-        }
+        func metric(_ name: String) -> Double { metricSum(metrics, name) }
         #expect(code == 200)
         #expect(metric("layout_worker_change_sets_total") >= 6, "\(metrics)")
         #expect(metric("layout_worker_state_rebuild_seconds_count") >= 1, "\(metrics)")

@@ -39,15 +39,11 @@ import Testing
             broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
             extra: ["--config", path.path, "--changes-topic", changes, "--state-topic", state],
             http: "127.0.0.1:\(port)")
-        func metric(_ name: String) throws -> Double {
-            let (body, _) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
-            return String(decoding: body, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix(name + " ") }
-                .compactMap { Double($0.split(separator: " ").last!) }.reduce(0, +)
-        }
+        func metric(_ name: String) throws -> Double { try scrapedMetric(port: port, name) }
 
         try broker.produce(input, [("page", response("v1"))])
         let first = try broker.consume(output, partitions: 1, count: 1, timeout: 60)
-        let hashA = try #require(first.first.flatMap { header($0, OutputHeader.config) })
+        let hashA = try #require(first.first.flatMap { header($0, Wire.Header.config) })
 
         // A good config: taken on SIGHUP, named by the next record, and its change set applies to the last record.
         try renamed.write(to: path, atomically: true, encoding: .utf8)
@@ -56,13 +52,13 @@ import Testing
         try broker.produce(input, [("page", response("v1"))])
         let records = try broker.consume(output, partitions: 1, count: 2, timeout: 60)
         #expect(records.count == 2)
-        let hashB = try #require(records.last.flatMap { header($0, OutputHeader.config) })
+        let hashB = try #require(records.last.flatMap { header($0, Wire.Header.config) })
         #expect(hashA != hashB && hashA.count == 16 && hashB.count == 16)
         let (before, after) = (try #require(records.first?.value), try #require(records.last?.value))
         #expect(String(decoding: after, as: UTF8.self).contains("ProductCardCell"))
         #expect(!String(decoding: before, as: UTF8.self).contains("ProductCardCell"))
         let sets = try broker.consume(changes, partitions: 1, count: 2, timeout: 60)
-        #expect(sets.count == 2 && sets.last.flatMap { header($0, OutputHeader.config) } == hashB)
+        #expect(sets.count == 2 && sets.last.flatMap { header($0, Wire.Header.config) } == hashB)
         #expect(try ChangeSetApplier().apply(try #require(sets.last?.value), to: before) == after)
 
         // A broken config: refused, logged, counted; the worker stays ready and keeps the config in use.
@@ -71,7 +67,7 @@ import Testing
         #expect(worker.waitForLog("config reload refused", seconds: 30), "\(worker.logText.suffix(2000))")
         try broker.produce(input, [("page", response("v2"))])
         let third = try broker.consume(output, partitions: 1, count: 3, timeout: 60)
-        #expect(third.count == 3 && third.last.flatMap { header($0, OutputHeader.config) } == hashB)
+        #expect(third.count == 3 && third.last.flatMap { header($0, Wire.Header.config) } == hashB)
         let (ready, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!)
         #expect(code == 200, "\(String(decoding: ready, as: UTF8.self))")
         #expect(try metric("layout_worker_config_reload_failures_total") == 1)
@@ -98,7 +94,7 @@ import Testing
         try broker.produce(input, [("page", response("v1"))])
         let hashA = try #require(
             try broker.consume(output, partitions: 1, count: 1, timeout: 60).first.flatMap {
-                header($0, OutputHeader.config)
+                header($0, Wire.Header.config)
             })
         try original.replacingOccurrences(of: "- renderer: ProductCell\n", with: "- renderer: ProductCardCell\n")
             .write(to: path, atomically: true, encoding: .utf8)
@@ -106,7 +102,7 @@ import Testing
         #expect(worker.lastEntry("config reloaded")?["trigger"] as? String == "the file changed")
         try broker.produce(input, [("page", response("v1"))])
         let records = try broker.consume(output, partitions: 1, count: 2, timeout: 60)
-        let hashB = try #require(records.last.flatMap { header($0, OutputHeader.config) })
+        let hashB = try #require(records.last.flatMap { header($0, Wire.Header.config) })
         #expect(records.count == 2 && hashB != hashA)
         try "renderers: [".write(to: path, atomically: true, encoding: .utf8)
         #expect(worker.waitForLog("config reload refused", seconds: 30), "\(worker.logText.suffix(2000))")

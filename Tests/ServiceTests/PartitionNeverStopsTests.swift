@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import LayoutJSON
+import Synchronization
 import TestSupport
 import Testing
 
@@ -27,6 +28,25 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     let consumerFlags = [
         "--consumer-property", "session.timeout.ms=2000", "--consumer-property", "heartbeat.interval.ms=300",
     ]
+    /// A producer that may not create topics and gives up on a missing one after 1 s (librdkafka's default is 30 s),
+    /// so a missing topic fails deliveries within a second and the worker's retry rounds can be counted.
+    let missingTopicFlags = [
+        "--producer-property", "allow.auto.create.topics=false",
+        "--producer-property", "topic.metadata.propagation.max.ms=1000",
+    ]
+
+    /// Waits until the worker serving `/metrics` on `port` has sent its waiting outputs again in `rounds` separate
+    /// rounds (`layout_worker_produce_retries_total` seen growing that many times) and is still running.
+    func waitForRetryRounds(_ rounds: Int, of worker: WorkerProcess, port: UInt16) {
+        var seen: [Double] = []
+        let done = waitUntil(seconds: 60, every: 0.2) {
+            let retries = (try? scrapedMetric(port: port, "layout_worker_produce_retries_total")) ?? 0
+            if retries > (seen.last ?? 0) { seen.append(retries) }
+            return seen.count >= rounds
+        }
+        #expect(done, "retries seen: \(seen)\n\(worker.logText.suffix(2000))")
+        #expect(worker.process.isRunning, "\(worker.logText.suffix(2000))")
+    }
 
     /// The 170-byte response that crash-looped the worker, and its family of extreme numbers in every paging field:
     /// each is compiled or dead-lettered, the worker never dies, and the partition is committed past all of them.
@@ -168,8 +188,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(counts["published"] == 1 && counts["dead-lettered"] == 1)
     }
 
-    /// The output topic is missing for 40 s (a real cluster does not auto-create): valid input waits, is never
-    /// dead-lettered, and is published once the topic exists; invalid input is dead-lettered; /readyz says why.
+    /// The output topic is missing (a real cluster does not auto-create) through three rounds of failed deliveries:
+    /// valid input waits, is never dead-lettered, and is published once the topic exists; invalid input is
+    /// dead-lettered; /readyz says why.
     @Test func aMissingOutputTopicIsWaitedOutNotDeadLettered() throws {
         let broker = try TestBroker()
         let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
@@ -178,20 +199,17 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         for n in 0..<12 { messages.append(("k\(n)", n % 4 == 3 ? Array("{".utf8) : response("ok-\(n)"))) }
         try broker.produce(input, messages)
         let port = try TestBroker.freePort()
-        let started = Date()
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-            extra: consumerFlags + ["--stop-after", "12", "--producer-property", "allow.auto.create.topics=false"],
-            http: "127.0.0.1:\(port)")
+            extra: consumerFlags + ["--stop-after", "12"] + missingTopicFlags, http: "127.0.0.1:\(port)")
         var readiness = ""
-        let sawBlocked = waitUntil(seconds: 38, every: 0.5) {
+        let sawBlocked = waitUntil(seconds: 30, every: 0.2) {
             guard let (data, code) = try? syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!) else { return false }
             readiness = "\(code) \(String(decoding: data, as: UTF8.self))"
             return code == 503 && readiness.contains("output blocked") && readiness.contains(output)
         }
         #expect(sawBlocked, "readyz: \(readiness)")
-        Thread.sleep(forTimeInterval: max(0, 40 - Date().timeIntervalSince(started)))
-        #expect(worker.process.isRunning)
+        waitForRetryRounds(3, of: worker, port: port)
         try broker.createTopics([output], partitions: 1)
         let created = Date()
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
@@ -209,17 +227,18 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         )
     }
 
-    /// The dead-letter topic is missing for 20 s: dead letters wait (the worker never exits for it), then land.
+    /// The dead-letter topic is missing through three rounds of failed deliveries: dead letters wait (the worker
+    /// never exits for it), then land.
     @Test func aMissingDeadLetterTopicIsWaitedOut() throws {
         let broker = try TestBroker()
         let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
         try broker.createTopics([input, output], partitions: 1)
         try broker.produce(input, (0..<6).map { n in ("k\(n)", n % 2 == 0 ? Array("[".utf8) : response("ok-\(n)")) })
+        let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-            extra: consumerFlags + ["--stop-after", "6", "--producer-property", "allow.auto.create.topics=false"])
-        Thread.sleep(forTimeInterval: 20)
-        #expect(worker.process.isRunning, "\(worker.logText.suffix(2000))")
+            extra: consumerFlags + ["--stop-after", "6"] + missingTopicFlags, http: "127.0.0.1:\(port)")
+        waitForRetryRounds(3, of: worker, port: port)
         try broker.createTopics([dlq], partitions: 1)
         #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
         let counts = worker.stoppedCounts
@@ -270,8 +289,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         )
     }
 
-    /// `replay` delivers through the same engine: an output topic missing for 15 s is waited out, invalid input is
-    /// dead-lettered, the overflow response is compiled.
+    /// `replay` delivers through the same engine: an output topic missing until replay says its output is blocked
+    /// is waited out, invalid input is dead-lettered, the overflow response is compiled.
     @Test func replayWaitsOutAMissingOutputTopic() throws {
         let broker = try TestBroker()
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
@@ -284,17 +303,23 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
             "replay", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", dlq,
             "--config", Fixtures.path("config/default.yaml"), "--format", "json",
             "--kafka-property", "allow.auto.create.topics=false",
+            "--kafka-property", "topic.metadata.propagation.max.ms=1000",
         ])
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let said = Mutex("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            said.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
         try process.run()
-        Thread.sleep(forTimeInterval: 15)
-        #expect(process.isRunning)
+        let blocked = waitUntil(seconds: 30, every: 0.1) { said.withLock { $0.contains("output blocked") } }
+        #expect(blocked && process.isRunning, "\(said.withLock { $0 })")
         try broker.createTopics([output], partitions: 1)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        err.fileHandleForReading.readabilityHandler = nil
         #expect(process.terminationStatus == 0)
         #expect(text.contains(#""compiled":3"#) && text.contains(#""deadLettered":1"#), "\(text)")
         #expect(Set(pageNames(try broker.consume(output, partitions: 1, count: 3))) == ["a", "b"])
