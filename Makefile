@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps build release test test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-swift test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -55,20 +55,25 @@ $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
 build: deps
-	$(SWIFT_ENV) swift build $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
 
 release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
-test: build test-deps
+# One build for all of `make test` (and `make test fuzz`): the tests are built with the binary, and every later step
+# uses that build (a `swift build` without them after `swift test` plans and embeds again: 15-30 s each).
+test: BUILD_TESTS := --build-tests
+test: test-swift test-clients test-browser
+
+# Lint, design checks, the Swift tests, then the samples and change sets against the schemas, the deploy files.
+test-swift: build test-deps
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	@mkdir -p $(RUN_DIR)
 	$(SWIFT_ENV) swift package describe --type json > $(RUN_DIR)/package.json
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
-	LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(SWIFT_FLAGS)
-	@mkdir -p $(RUN_DIR)
+	LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(if $(BUILD_TESTS),--skip-build) $(SWIFT_FLAGS)
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
@@ -76,16 +81,13 @@ test: build test-deps
 	  $(BIN) diff --responses $$a $$b >> $(RUN_DIR)/changes.ndjson || exit 1; done; done
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
-	$(MAKE) --no-print-directory test-clients
-	$(MAKE) --no-print-directory test-browser
 
-# The renderer kits against the change sets this build makes (clients/fixtures/generate.py): web, Swift, Android.
-test-clients: build
+# The renderer kits against the change sets this build makes (clients/fixtures/generate.py): Android, web, Swift.
+test-clients: build test-android
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
 	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
-	$(MAKE) --no-print-directory test-android
 
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
 # 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.
