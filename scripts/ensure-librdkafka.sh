@@ -12,7 +12,7 @@ prefix="$root/.deps/librdkafka"
 work="$root/.deps/build"
 min="2.1.0"
 # Bumped whenever scripts/patches/ changes, so an older build is rebuilt.
-stamp="$prefix/.complete-patches-2"
+stamp="$prefix/.complete-patches-3"
 
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
 
