@@ -9,17 +9,10 @@ public import Kafka
 /// revoked. A partition revoked before its done offsets were confirmed is remembered, so that when it comes back
 /// the worker resumes where it really was instead of reading those messages again.
 ///
-/// Partitions are `TopicPartition`s (their offset is ignored where a partition is meant); an offset is a
-/// `TopicPartition` with its offset, e.g. a message's `position`. Times are `ContinuousClock` instants, passed in
+/// Partitions are `Partition`s; an offset is a `TopicPartition`, e.g. a message's `position`. Times are
+/// `ContinuousClock` instants, passed in
 /// so that tests can drive them.
 public struct OffsetTracker: Sendable {
-    struct PartitionKey: Hashable, Sendable {
-        let topic: String
-        let partition: Int32
-
-        init(_ p: TopicPartition) { (topic, partition) = (p.topic, p.partition) }
-    }
-
     struct PartitionState: Sendable {
         /// Offsets started and not yet done, in ascending order.
         var pending: [Int64] = []
@@ -54,21 +47,21 @@ public struct OffsetTracker: Sendable {
     /// How long a revoked partition's unconfirmed offset is kept for its return.
     static let unconfirmedKept: Duration = .seconds(600)
 
-    private var partitions: [PartitionKey: PartitionState] = [:]
-    private var unconfirmed: [PartitionKey: Unconfirmed] = [:]
+    private var partitions: [Partition: PartitionState] = [:]
+    private var unconfirmed: [Partition: Unconfirmed] = [:]
 
     public init() {}
 
     /// Records that the message at `position` was consumed and is in progress.
     public mutating func begin(_ position: TopicPartition) {
-        let key = PartitionKey(position), offset = position.offset
+        let key = position.partitionID, offset = position.offset
         partitions[key, default: PartitionState()].pending.append(offset)
         if partitions[key]!.first == nil { partitions[key]!.first = offset }
     }
 
     /// Records that the message at `position` is done.
     public mutating func complete(_ position: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = PartitionKey(position), offset = position.offset
+        let key = position.partitionID, offset = position.offset
         guard var state = partitions[key] else { return }
         if state.pendingStart < state.pending.count && state.pending[state.pendingStart] == offset {
             state.pendingStart += 1
@@ -99,7 +92,7 @@ public struct OffsetTracker: Sendable {
     {
         partitions.compactMap { key, state in
             guard let next = state.next, next != state.committed else { return nil }
-            let offset = TopicPartition(key.topic, key.partition, offset: next)
+            let offset = key.at(next)
             if all { return offset }
             if let retryAt = state.retryAt, now < retryAt { return nil }
             if let r = state.requested, r.offset == next, now - r.at < Self.requestTimeout { return nil }
@@ -109,12 +102,12 @@ public struct OffsetTracker: Sendable {
 
     /// Notes that commits of these offsets were sent.
     public mutating func requested(_ offsets: [TopicPartition], now: ContinuousClock.Instant = .now) {
-        for o in offsets { partitions[PartitionKey(o)]?.requested = (o.offset, now) }
+        for o in offsets { partitions[o.partitionID]?.requested = (o.offset, now) }
     }
 
     /// The coordinator confirmed `committed`'s offset for its partition.
     public mutating func confirmed(_ committed: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = PartitionKey(committed), offset = committed.offset
+        let key = committed.partitionID, offset = committed.offset
         if let u = unconfirmed[key], u.next <= offset { unconfirmed[key] = nil }
         guard var state = partitions[key] else { return }
         state.committed = max(state.committed ?? offset, offset)
@@ -128,7 +121,7 @@ public struct OffsetTracker: Sendable {
     /// The commit of `sent`'s offset failed; returns the wait before it is sent again.
     @discardableResult
     public mutating func failed(_ sent: TopicPartition, now: ContinuousClock.Instant = .now) -> Duration {
-        let key = PartitionKey(sent), offset = sent.offset
+        let key = sent.partitionID, offset = sent.offset
         guard var state = partitions[key] else { return .zero }
         if let r = state.requested, r.offset == offset { state.requested = nil }
         state.failures += 1
@@ -146,20 +139,20 @@ public struct OffsetTracker: Sendable {
     }
 
     /// The next offset to read once everything done so far is committed (nil before any offset of the partition is done).
-    public func nextOffset(_ partition: TopicPartition) -> Int64? {
-        partitions[PartitionKey(partition)]?.next
+    public func nextOffset(_ partition: Partition) -> Int64? {
+        partitions[partition]?.next
     }
 
     /// The offset the coordinator last confirmed for a partition.
-    public func committedOffset(_ partition: TopicPartition) -> Int64? {
-        partitions[PartitionKey(partition)]?.committed
+    public func committedOffset(_ partition: Partition) -> Int64? {
+        partitions[partition]?.committed
     }
 
     /// Done messages no confirmed commit covers yet, and for how many seconds the commit has been behind.
-    public func uncommitted(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> (
+    public func uncommitted(_ partition: Partition, now: ContinuousClock.Instant = .now) -> (
         messages: Int64, seconds: Double
     ) {
-        guard let s = partitions[PartitionKey(partition)], let next = s.next,
+        guard let s = partitions[partition], let next = s.next,
             let since = s.behindSince
         else { return (0, 0) }
         let messages = max(0, next - (s.committed ?? s.first ?? next))
@@ -172,16 +165,16 @@ public struct OffsetTracker: Sendable {
     }
 
     /// In-progress count for one partition.
-    public func inProgress(_ partition: TopicPartition) -> Int {
-        guard let s = partitions[PartitionKey(partition)] else { return 0 }
+    public func inProgress(_ partition: Partition) -> Int {
+        guard let s = partitions[partition] else { return 0 }
         return (s.pending.count - s.pendingStart) - s.doneOutOfOrder.count
     }
 
     /// Forgets a partition (after it was revoked); returns how many of its offsets were still in progress. A done
     /// offset the coordinator never confirmed is kept for `resumeOffset` should the partition come back.
     @discardableResult
-    public mutating func remove(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> Int {
-        let key = PartitionKey(partition)
+    public mutating func remove(_ partition: Partition, now: ContinuousClock.Instant = .now) -> Int {
+        let key = partition
         let n = inProgress(partition)
         if let s = partitions[key], let next = s.next, next != s.committed {
             unconfirmed[key] = Unconfirmed(next: next, at: now)
@@ -192,8 +185,8 @@ public struct OffsetTracker: Sendable {
 
     /// Where a partition coming back should resume: the done offset it was revoked with when no confirmed commit
     /// covers it (so its messages are not read again), kept for ten minutes; nil to resume at the committed offset.
-    public func resumeOffset(_ partition: TopicPartition, now: ContinuousClock.Instant = .now) -> Int64? {
-        guard let u = unconfirmed[PartitionKey(partition)],
+    public func resumeOffset(_ partition: Partition, now: ContinuousClock.Instant = .now) -> Int64? {
+        guard let u = unconfirmed[partition],
             now - u.at < Self.unconfirmedKept
         else { return nil }
         return u.next
@@ -201,7 +194,7 @@ public struct OffsetTracker: Sendable {
 
     /// A partition resumed at `resumed`'s offset (done there already): it is committed from there on.
     public mutating func resumed(_ resumed: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = PartitionKey(resumed), offset = resumed.offset
+        let key = resumed.partitionID, offset = resumed.offset
         unconfirmed[key] = nil
         var state = partitions[key] ?? PartitionState()
         if state.next == nil {

@@ -202,7 +202,7 @@ public final class KafkaConsumer {
     }
 
     /// The group's committed offsets for these partitions (`TopicPartition.invalid` when none).
-    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError)
+    public func committed(_ partitions: [Partition], timeoutMs: Int32 = 10_000) throws(KafkaError)
         -> [TopicPartition]
     {
         let list = partitions.makeList()
@@ -223,7 +223,7 @@ public final class KafkaConsumer {
     }
 
     /// Stops fetching these partitions (polling still serves rebalances).
-    public func pause(_ partitions: [TopicPartition]) {
+    public func pause(_ partitions: [Partition]) {
         guard !partitions.isEmpty else { return }
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -231,7 +231,7 @@ public final class KafkaConsumer {
     }
 
     /// Fetches these partitions again.
-    public func resume(_ partitions: [TopicPartition]) {
+    public func resume(_ partitions: [Partition]) {
         guard !partitions.isEmpty else { return }
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }

@@ -98,7 +98,8 @@ public struct KafkaMessage: Sendable {
     }
 }
 
-/// A topic partition, optionally with an offset.
+/// A place in a topic partition: the partition and an offset (or none, `invalid`). A partition alone, as a key, is a
+/// `Partition` (`partitionID`).
 public struct TopicPartition: Sendable, Hashable, CustomStringConvertible {
     public var topic: String
     public var partition: Int32

@@ -203,7 +203,7 @@ public final class TopicRangeReader {
         let assigned = ranges.filter { !$0.isEmpty }
         try consumer.assign(assigned.map { TopicPartition(topic, $0.partition, offset: $0.start) })
         // A partition finished by an earlier range was paused; librdkafka keeps that across assignments.
-        consumer.resume(assigned.map { TopicPartition(topic, $0.partition) })
+        consumer.resume(assigned.map { Partition(topic, $0.partition) })
         for range in assigned where range.start >= 0 { passed(range.start, partition: range.partition) }
     }
 
@@ -259,7 +259,7 @@ public final class TopicRangeReader {
 
     private func finish(_ partition: Int32) {
         finished.insert(partition)
-        consumer.pause([TopicPartition(topic, partition)])
+        consumer.pause([Partition(topic, partition)])
     }
 
     /// Messages written to the ranges' partitions and not read yet, from the watermarks the last fetches reported

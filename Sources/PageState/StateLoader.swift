@@ -23,7 +23,7 @@ public final class StateLoader {
     /// What a load read.
     public struct Loaded: Sendable {
         /// Messages of the latest-layout topic read per input partition: how far its checkpoint trailed the topic.
-        public var messagesByPartition: [TopicPartition: Int] = [:]
+        public var messagesByPartition: [Partition: Int] = [:]
         /// All of them (the restart cost: what the checkpoints did not cover).
         public var messages: Int { messagesByPartition.values.reduce(0, +) }
         public var layouts = 0
@@ -68,20 +68,21 @@ public final class StateLoader {
         var loaded = Loaded()
         let reader = try cluster(openReader)
         if let disk = pages.disk { try forgetIfReplaced(reader, disk, partitions, &loaded) }
-        var checkpoints: [TopicPartition: Int64] = [:]
+        var checkpoints: [Partition: Int64] = [:]
         for input in partitions {
-            checkpoints[input] = try store { () throws(PageStoreError) in
+            checkpoints[input.partitionID] = try store { () throws(PageStoreError) in
                 try pages.disk?.checkpoint(topic: input.topic, partition: input.partition)
             }
         }
         // A checkpoint is checked against the partition's end as a fetch finds it; without one the watermark does.
-        let checked = Set(partitions.filter { checkpoints[$0] != nil }.map(\.partition))
+        let checked = Set(partitions.filter { checkpoints[$0.partitionID] != nil }.map(\.partition))
         let (lows, ends) = try cluster { () throws(KafkaError) in
             try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
         }
         for input in partitions {
             let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
-            let from = try startOffset(input, checkpoint: checkpoints[input], low: low, end: end, pages.disk, &loaded)
+            let from = try startOffset(
+                input, checkpoint: checkpoints[input.partitionID], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
             try cluster { () throws(KafkaError) in
                 try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
@@ -95,7 +96,7 @@ public final class StateLoader {
                     if e.isFatal { throw .kafka(e) }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    loaded.messagesByPartition[input, default: 0] += 1
+                    loaded.messagesByPartition[input.partitionID, default: 0] += 1
                     try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
             }

@@ -18,7 +18,7 @@ public struct WorkerPages: Sendable {
     private var unstored: [Key: Page] = [:]
     /// Acknowledged latest layouts to write at the next `flush`, and the checkpoints they move.
     private var pending: [Key: StoredPage] = [:]
-    private var checkpoints: [TopicPartition: Int64] = [:]
+    private var checkpoints: [Partition: Int64] = [:]
     /// Lookups answered from memory, and those that went to the disk store.
     public private(set) var hits = 0
     public private(set) var misses = 0
@@ -71,7 +71,7 @@ public struct WorkerPages: Sendable {
     public mutating func acknowledged(_ key: Key, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
         guard disk != nil, writeFailure == nil else { return }
         pending[key] = StoredPage(position: position, record: record)
-        let tp = TopicPartition(key.topic, key.partition)
+        let tp = Partition(key.topic, key.partition)
         checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
     }
 

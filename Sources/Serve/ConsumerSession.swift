@@ -6,8 +6,8 @@ import Logging
 import Ops
 
 /// The worker's side of the consumer group: the consumer, which offsets are done and confirmed (`OffsetTracker`),
-/// rebalances, where returning partitions resume, commits and their answers, pausing, and lag. Everything is in
-/// `TopicPartition` terms; it runs on the loop's thread.
+/// rebalances, where returning partitions resume, commits and their answers, pausing, and lag. Partitions are
+/// `Partition`s, offsets `TopicPartition`s; it runs on the loop's thread.
 ///
 /// Rebalances happen inside `fetch` (librdkafka calls back from its poll): the session tells its `Rebalancing`
 /// at the moments the rest of the worker must act, commits on revoke itself, and drops the messages of partitions
@@ -30,15 +30,15 @@ final class ConsumerSession {
     private let metrics: WorkerMetrics
     private let logger: Logger
     private var tracker = OffsetTracker()
-    private(set) var assigned: Set<TopicPartition> = []
+    private(set) var assigned: Set<Partition> = []
     /// Partitions paused because the output is blocked (a wait that may outlast `max.poll.interval.ms`).
     private var paused = false
-    private var revokedDuringPoll: Set<TopicPartition> = []
+    private var revokedDuringPoll: Set<Partition> = []
     /// Set by `close`: the worker has stopped, and what the group hands out while it leaves is not taken.
     private var leaving = false
     private var lastCommit = ContinuousClock.now
     /// Per partition: the timestamp (ms) of the last settled message, for lag in seconds.
-    private var lastSettledTimestamp: [TopicPartition: Int64] = [:]
+    private var lastSettledTimestamp: [Partition: Int64] = [:]
     /// When partitions were first assigned.
     private(set) var firstAssigned: ContinuousClock.Instant?
     /// A fatal consumer error: the worker stops.
@@ -110,7 +110,7 @@ final class ConsumerSession {
         }
         if limit == 0 { _ = consumer.poll(timeoutMs: 50) }
         if !revokedDuringPoll.isEmpty {
-            batch.removeAll { revokedDuringPoll.contains(TopicPartition($0.topic, $0.partition)) }
+            batch.removeAll { revokedDuringPoll.contains($0.partitionID) }
         }
         return batch
     }
@@ -121,7 +121,7 @@ final class ConsumerSession {
     /// A message is accounted for (its outputs acknowledged, or skipped): its offset is done.
     func settled(_ message: KafkaMessage) {
         tracker.complete(message.position)
-        if let t = message.timestamp { lastSettledTimestamp[TopicPartition(message.topic, message.partition)] = t }
+        if let t = message.timestamp { lastSettledTimestamp[message.partitionID] = t }
     }
 
     /// Pauses the assigned partitions while the output is blocked (the wait can outlast `max.poll.interval.ms`, and
@@ -191,9 +191,9 @@ final class ConsumerSession {
     private func resumeOffsets(_ partitions: [TopicPartition]) -> [TopicPartition] {
         var moved: [TopicPartition] = []
         for p in partitions {
-            guard let offset = tracker.resumeOffset(p) else { continue }
+            guard let offset = tracker.resumeOffset(p.partitionID) else { continue }
             let committed =
-                (try? consumer.committed([TopicPartition(p.topic, p.partition)], timeoutMs: 5_000))?
+                (try? consumer.committed([p.partitionID], timeoutMs: 5_000))?
                 .first?.offset ?? TopicPartition.invalid
             if committed < 0 {
                 logger.warning(
@@ -202,7 +202,7 @@ final class ConsumerSession {
                 continue
             }
             if committed >= offset { continue }
-            let resumed = TopicPartition(p.topic, p.partition, offset: offset)
+            let resumed = p.partitionID.at(offset)
             tracker.resumed(resumed)
             moved.append(resumed)
         }
@@ -226,15 +226,15 @@ final class ConsumerSession {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now }
             status.setJoined(true)
-            for p in partitions { assigned.insert(TopicPartition(p.topic, p.partition)) }
+            for p in partitions { assigned.insert(p.partitionID) }
             rebalancing.assigned(partitions)
-            if paused { consumer.pause(partitions) }
+            if paused { consumer.pause(partitions.map(\.partitionID)) }
             logger.info("partitions assigned", metadata: ["partitions": .string(Self.list(partitions))])
         case .revoked(let partitions):
             // Finish what is in flight for these partitions (bounded), commit it, and forget them.
             rebalancing.revoking(partitions)
             commit(synchronous: true)
-            for p in partitions { forget(TopicPartition(p.topic, p.partition)) }
+            for p in partitions { forget(p.partitionID) }
             rebalancing.revoked(partitions)
             logger.info("partitions revoked", metadata: ["partitions": .string(Self.list(partitions))])
         }
@@ -246,7 +246,7 @@ final class ConsumerSession {
 
     /// Forgets a revoked partition (its messages in this poll's batch are dropped; its unconfirmed done offset is
     /// kept for its return).
-    private func forget(_ p: TopicPartition) {
+    private func forget(_ p: Partition) {
         assigned.remove(p)
         revokedDuringPoll.insert(p)
         lastSettledTimestamp[p] = nil
@@ -296,11 +296,11 @@ final class ConsumerSession {
 
     /// What of `event` a leaving session does not handle (its partitions, listed), or nil: an assignment is never
     /// taken; a revocation is handled for the partitions the session owns (finished and committed as usual).
-    private static func whileLeaving(_ event: RebalanceEvent, owned: Set<TopicPartition>) -> String? {
+    private static func whileLeaving(_ event: RebalanceEvent, owned: Set<Partition>) -> String? {
         switch event {
         case .assigned(let partitions): return list(partitions)
         case .revoked(let partitions):
-            let foreign = partitions.filter { !owned.contains(TopicPartition($0.topic, $0.partition)) }
+            let foreign = partitions.filter { !owned.contains($0.partitionID) }
             return foreign.count == partitions.count ? list(partitions) : nil
         }
     }

@@ -149,7 +149,7 @@ final class CrashBreaker {
     func forget(_ batch: [KafkaMessage]) { end(batch) }
 
     /// Drops crash counts of partitions this worker no longer holds (another worker counts them afresh).
-    func retain(partitions: Set<TopicPartition>) {
+    func retain(partitions: Set<Partition>) {
         guard !crashes.isEmpty else { return }
         let held = Set(partitions.map { "\($0.topic)/\($0.partition)/" })
         let before = crashes.count

@@ -120,7 +120,7 @@ final class PageStage {
         let loaded = try loader.load(partitions, into: &pages)
         metrics.stateRebuilt(seconds: loaded.seconds)
         metrics.stateRead(messages: loaded.messages)
-        for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }
+        for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p.partitionID] ?? 0) }
         logger.info(
             "latest layouts rebuilt",
             metadata: [

@@ -18,9 +18,9 @@ import Testing
         #expect(t.committable(now: at(0)).map(\.offset) == [13])  // 10, 11, 12 done → next to read is 13
         t.confirmed(TopicPartition("a", 0, offset: 13), now: at(0))
         #expect(t.committable(now: at(0)).isEmpty)
-        #expect(t.nextOffset(TopicPartition("a", 0)) == 13)  // still known after the commit
-        #expect(t.committedOffset(TopicPartition("a", 0)) == 13)
-        #expect(t.nextOffset(TopicPartition("a", 9)) == nil)
+        #expect(t.nextOffset(Partition("a", 0)) == 13)  // still known after the commit
+        #expect(t.committedOffset(Partition("a", 0)) == 13)
+        #expect(t.nextOffset(Partition("a", 9)) == nil)
         #expect(t.inProgress == 2)
         t.complete(TopicPartition("a", 0, offset: 14), now: at(0))
         #expect(t.committable(now: at(0)).isEmpty)
@@ -49,12 +49,12 @@ import Testing
         #expect(wait2 == .seconds(1))
         for _ in 0..<20 { _ = t.failed(TopicPartition("a", 0, offset: 50), now: at(3)) }
         #expect(OffsetTracker.retryBackoff.max == t.failed(TopicPartition("a", 0, offset: 50), now: at(3)))
-        let behind = t.uncommitted(TopicPartition("a", 0), now: at(61))
+        let behind = t.uncommitted(Partition("a", 0), now: at(61))
         #expect(behind.messages == 50 && abs(behind.seconds - 60) < 1e-9)
         t.confirmed(TopicPartition("a", 0, offset: 50), now: at(62))
         #expect(t.committable(now: at(100)).isEmpty)
-        #expect(t.uncommitted(TopicPartition("a", 0), now: at(100)) == (0, 0))
-        #expect(t.committedOffset(TopicPartition("a", 0)) == 50)
+        #expect(t.uncommitted(Partition("a", 0), now: at(100)) == (0, 0))
+        #expect(t.committedOffset(Partition("a", 0)) == 50)
     }
 
     /// A partition revoked with an unconfirmed commit resumes at its done offset when it comes back (so nothing is
@@ -68,13 +68,13 @@ import Testing
         t.complete(TopicPartition("a", 1, offset: 7), now: at(0))
         t.confirmed(TopicPartition("a", 1, offset: 8), now: at(0))
         _ = t.failed(TopicPartition("a", 0, offset: 50), now: at(1))
-        #expect(t.remove(TopicPartition("a", 0), now: at(2)) == 0)
-        #expect(t.remove(TopicPartition("a", 1), now: at(2)) == 0)
+        #expect(t.remove(Partition("a", 0), now: at(2)) == 0)
+        #expect(t.remove(Partition("a", 1), now: at(2)) == 0)
         #expect(t.unconfirmedCount == 1)
         #expect(t.committable(now: at(5)).isEmpty, "a revoked partition is not committed")
-        #expect(t.resumeOffset(TopicPartition("a", 0), now: at(3)) == 50)
-        #expect(t.resumeOffset(TopicPartition("a", 1), now: at(3)) == nil)
-        #expect(t.resumeOffset(TopicPartition("a", 0), now: at(2 + 601)) == nil, "kept ten minutes")
+        #expect(t.resumeOffset(Partition("a", 0), now: at(3)) == 50)
+        #expect(t.resumeOffset(Partition("a", 1), now: at(3)) == nil)
+        #expect(t.resumeOffset(Partition("a", 0), now: at(2 + 601)) == nil, "kept ten minutes")
         t.resumed(TopicPartition("a", 0, offset: 50), now: at(3))
         #expect(t.unconfirmedCount == 0)
         #expect(t.committable(now: at(3)).map(\.offset) == [50])
@@ -90,9 +90,9 @@ import Testing
         t.begin(TopicPartition("a", 1, offset: 6))
         t.complete(TopicPartition("a", 1, offset: 5), now: at(0))
         #expect(t.committable(now: at(0)).map { "\($0.partition):\($0.offset)" } == ["1:6"])
-        #expect(t.remove(TopicPartition("a", 1), now: at(0)) == 1)
+        #expect(t.remove(Partition("a", 1), now: at(0)) == 1)
         #expect(t.committable(now: at(0)).isEmpty)
-        #expect(t.inProgress(TopicPartition("a", 0)) == 1)
+        #expect(t.inProgress(Partition("a", 0)) == 1)
     }
 
     @Test func longRunsCompact() {

@@ -250,7 +250,7 @@ final class TestBroker {
     /// A group's committed offsets.
     func committed(group: String, topic: String, partitions: Int32) throws -> [Int32: Int64] {
         let consumer = try KafkaConsumer(configuration: configuration, groupID: group)
-        let offsets = try consumer.committed((0..<partitions).map { TopicPartition(topic, $0) })
+        let offsets = try consumer.committed((0..<partitions).map { Partition(topic, $0) })
         consumer.close()
         return Dictionary(uniqueKeysWithValues: offsets.map { ($0.partition, $0.offset) })
     }

@@ -37,7 +37,7 @@ struct OffsetsCommand: ParsableCommand {
         // A consumer carrying the group id, never subscribed: it reads and commits offsets without joining.
         let consumer = try KafkaConsumer(configuration: kafka, groupID: group)
         defer { consumer.close() }
-        let partitions = (0..<Int32(count)).map { TopicPartition(topic, $0) }
+        let partitions = (0..<Int32(count)).map { Partition(topic, $0) }
         let committed = Dictionary(
             uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
         let marks = try Self.extents(of: partitions.map(\.partition), topic: topic, kafka: kafka)
