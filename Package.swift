@@ -22,7 +22,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "layout-worker", targets: ["layout-worker"]),
-        .library(name: "LayoutCompiler", targets: ["LayoutCompiler"]),
+        .library(name: "LayoutCompiler", targets: ["LayoutCompiler", "MappingFiles"]),
         .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
         .library(name: "SplitMix", targets: ["SplitMix"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
@@ -80,6 +80,8 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
+        // Mapping config files read from disk (the compiler takes their bytes).
+        .target(name: "MappingFiles", dependencies: ["LayoutCompiler", "Mapping"], swiftSettings: strict),
         // previous layout + new record → record with the adaptors' carried attributes and the change set to it
         // (`PageStep`; needs state, so not the compiler).
         .target(
@@ -162,7 +164,7 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "PageState", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
-                "Mapping", "ContentTree", "PageStore",
+                "Mapping", "MappingFiles", "ContentTree", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -210,6 +212,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "Serve", "PageState", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping",
+                "MappingFiles",
                 "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
@@ -231,7 +234,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "LayoutJSON", "LayoutCompiler", "LayoutRecord", "SplitMix",
+                "LayoutJSON", "LayoutCompiler", "LayoutRecord", "SplitMix", "Mapping", "MappingFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
@@ -239,9 +242,8 @@ let package = Package(
         .testTarget(
             name: "LayoutDiffTests",
             dependencies: [
-                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "LayoutRecord", "Mapping", "AttributeCarrying",
-                "Adaptors",
-                "TestSupport",
+                "LayoutDiff", "LayoutJSON", "LayoutCompiler", "LayoutRecord", "Mapping", "MappingFiles",
+                "AttributeCarrying", "Adaptors", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),

@@ -6,6 +6,7 @@ import LayoutJSON
 import LayoutKit
 import LayoutRecord
 import Mapping
+import MappingFiles
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 public import LayoutCompiler
 public import LayoutRecord
+import Mapping
+import MappingFiles
 
 /// The shipped default config's compiler and the samples' records, as tests of several modules need them.
 public enum Samples {

@@ -5,6 +5,7 @@ import LayoutCompiler
 import LayoutJSON
 import LayoutRecord
 import Mapping
+import MappingFiles
 
 /// `layout-worker check`: validate a config, and show how each row of given responses resolves; against the
 /// responses, also what the config names that they never have (typos, mappings that match nothing).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayoutCompiler
 import Mapping
+import MappingFiles
 import Serve
 
 /// Where a command finds its mapping config when `--config` (or `LAYOUT_WORKER_CONFIG`) is not given: the first of
