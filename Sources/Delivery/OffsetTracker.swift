@@ -97,7 +97,7 @@ public struct OffsetTracker: Sendable {
             if let retryAt = state.retryAt, now < retryAt { return nil }
             if let r = state.requested, r.offset == next, now - r.at < Self.requestTimeout { return nil }
             return offset
-        }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
+        }.sorted { $0.partitionID < $1.partitionID }
     }
 
     /// Notes that commits of these offsets were sent.
