@@ -55,10 +55,7 @@ struct GatewayOnTopics {
 /// HTTP/1.0, query strings, and failover to a lagging replica never showing an older page.
 @Suite(.serialized) struct GatewayEdgeTests {
     static func metric(_ port: Int, _ name: String) throws -> Double? {
-        let text = String(decoding: try RawHTTP.get(port, "/metrics").body, as: UTF8.self)
-        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
-            Double($0.split(separator: " ")[1])
-        }
+        metricValue(String(decoding: try RawHTTP.get(port, "/metrics").body, as: UTF8.self), name)
     }
 
     /// CPU seconds (user + system) the process used so far.

@@ -377,11 +377,15 @@ func waitUntil(seconds: Double, every: Double = 0.2, _ done: () throws -> Bool) 
     }
 }
 
-/// The sum of a metric's samples (every label set) in a Prometheus exposition `text`; 0 when it has none.
-func metricSum(_ text: String, _ name: String) -> Double {
-    text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
-        .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+/// The sum of a metric's samples (every label set) in a Prometheus exposition `text`; nil when it has none.
+func metricValue(_ text: String, _ name: String) -> Double? {
+    let samples = text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+    return samples.isEmpty ? nil : samples.reduce(0, +)
 }
+
+/// The sum of a metric's samples (every label set) in a Prometheus exposition `text`; 0 when it has none.
+func metricSum(_ text: String, _ name: String) -> Double { metricValue(text, name) ?? 0 }
 
 /// The sum of a metric's samples as the process serving `/metrics` on `port` reports them now.
 func scrapedMetric(port: UInt16, _ name: String) throws -> Double {
