@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps build release test test-swift test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-swift client-fixtures test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -82,17 +82,19 @@ test-swift: build test-deps
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
 
-# The renderer kits against the change sets this build makes (clients/fixtures/generate.py): Android, web, Swift.
-test-clients: build test-android
-	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
+# The change sets this build makes, for the renderer kits' tests (clients/fixtures/generate.py).
+client-fixtures: build
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
+
+# The renderer kits against those fixtures: Android, web, Swift.
+test-clients: build client-fixtures test-android
+	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
 	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
 
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
 # 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.
-test-android: build
-	@test -s $(RUN_DIR)/client-fixtures/manifest.json || python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
+test-android: build client-fixtures
 	@test -s $(RANDOM_CHANGE_SETS) || LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(SWIFT_FLAGS) \
 	  --filter BatchUpdatePropertyTests
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) LW_BIN=$(BIN) \
