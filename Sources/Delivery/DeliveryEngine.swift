@@ -283,6 +283,7 @@ public final class DeliveryEngine {
             link.replace(because: "\(topic): \(error)")
         case .wait:
             entries.markWaiting(token, i)
+            if error.isUnknownTopic { link.noteMissing(topic) }
             block(reason: "\(topic): \(error)")
         }
     }
@@ -303,6 +304,7 @@ public final class DeliveryEngine {
         } else if let b = blocked, entries.waitingParts > 0, ContinuousClock.now >= b.nextAttempt {
             blocked?.retried = true
             metrics?.retried(parts: entries.waitingParts)
+            link.refreshMissingTopics()
             resendWaiting()
         }
     }

@@ -12,6 +12,8 @@ struct ProducerLink {
     private var lastReplacement: ContinuousClock.Instant?
     /// Why the producer is to be replaced (asked for while the previous replacement was too recent, it waits).
     private(set) var replacementDue: String?
+    /// Topics a record failed on as unknown since the last `refreshMissingTopics`.
+    private var missingTopics: Set<String> = []
 
     init(configuration: KafkaConfiguration) throws(KafkaError) {
         self.configuration = configuration
@@ -21,6 +23,17 @@ struct ProducerLink {
     /// Asks for a replacement, unless one is already due.
     mutating func replace(because reason: String) {
         if replacementDue == nil { replacementDue = reason }
+    }
+
+    /// Notes that a record failed because the cluster did not know `topic` (or the producer has seen it missing).
+    mutating func noteMissing(_ topic: String) { missingTopics.insert(topic) }
+
+    /// Asks the cluster again about each topic noted missing, before its records are sent again: librdkafka would
+    /// otherwise fail them at once until its periodic refresh, so a topic an operator creates is used within one
+    /// retry instead of minutes later. An error is passed over: the records sent again report it.
+    mutating func refreshMissingTopics(timeoutMs: Int32 = 1_000) {
+        for topic in missingTopics.sorted() { try? producer.refreshMetadata(topic: topic, timeoutMs: timeoutMs) }
+        missingTopics.removeAll()
     }
 
     /// After a poll: a fatal error asks for a replacement; so does no report for `limit` while records are
@@ -51,6 +64,7 @@ struct ProducerLink {
             metadata: ["reason": .string(reason), "in-flight": .stringConvertible(inFlight)])
         lastReplacement = .now
         replacementDue = nil
+        missingTopics.removeAll()
         _ = producer.purge()
         do {
             producer = try KafkaProducer(configuration: configuration, idempotent: true)

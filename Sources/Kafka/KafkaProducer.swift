@@ -177,6 +177,18 @@ public final class KafkaProducer {
         return reports
     }
 
+    /// Asks the cluster for `topic`'s metadata now. A producer that has seen a topic missing fails every record for
+    /// it at once until its next periodic refresh (`topic.metadata.refresh.interval.ms`, five minutes by default)
+    /// finds it; a topic created since is produced to from this answer on.
+    public func refreshMetadata(topic: String, timeoutMs: Int32) throws(KafkaError) {
+        guard let rkt = rd_kafka_topic_new(handle, topic, nil) else { throw KafkaError(rd_kafka_last_error()) }
+        defer { rd_kafka_topic_destroy(rkt) }
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let err = rd_kafka_metadata(handle, 0, rkt, &metadata, timeoutMs)
+        if let metadata { rd_kafka_metadata_destroy(metadata) }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+    }
+
     /// Messages queued or in flight (not yet reported).
     public var pending: Int { Int(rd_kafka_outq_len(handle)) }
 

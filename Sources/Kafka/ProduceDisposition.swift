@@ -47,6 +47,11 @@ extension KafkaError {
             || code == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE.rawValue
     }
 
+    /// Whether the cluster does not know the topic (or partition), or the producer has seen it missing.
+    public var isUnknownTopic: Bool {
+        code == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue || code == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC.rawValue
+    }
+
     /// Whether a local produce call failed only because librdkafka's queue is full (poll, then try again).
     public var isQueueFull: Bool { code == RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue }
 }

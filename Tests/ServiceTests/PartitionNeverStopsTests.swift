@@ -290,7 +290,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     }
 
     /// `replay` delivers through the same engine: an output topic missing until replay says its output is blocked
-    /// is waited out, invalid input is dead-lettered, the overflow response is compiled.
+    /// is waited out (and used within 15 s of its creation), invalid input is dead-lettered, the overflow response
+    /// is compiled.
     @Test func replayWaitsOutAMissingOutputTopic() throws {
         let broker = try TestBroker()
         let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
@@ -317,6 +318,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         let blocked = waitUntil(seconds: 30, every: 0.1) { said.withLock { $0.contains("output blocked") } }
         #expect(blocked && process.isRunning, "\(said.withLock { $0 })")
         try broker.createTopics([output], partitions: 1)
+        // The producer has seen the topic missing: it asks again before each retry (at most 5 s apart), instead of
+        // failing every record until its five-minute metadata refresh (48 s here, through a stalled producer).
+        let unblocked = waitUntil(seconds: 15, every: 0.1) { said.withLock { $0.contains("output unblocked") } }
+        #expect(unblocked, "not unblocked within 15 s of the topic's creation: \(said.withLock { $0 })")
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         err.fileHandleForReading.readabilityHandler = nil
