@@ -295,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "PageStateTests",
             dependencies: [
-                "PageState", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
+                "PageState", "PageStore", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),

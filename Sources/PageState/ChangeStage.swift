@@ -5,6 +5,7 @@ public import LayoutDiff
 import LayoutJSON
 import LayoutKit
 public import LayoutRecord
+public import PageStore
 
 /// Per input message: the page key, attributes carried from the previous layout, and the change set against it.
 public struct ChangeStage: Sendable {
@@ -48,7 +49,7 @@ public struct ChangeStage: Sendable {
     /// What a record does to its page (carried attributes, change set).
     var step: PageStep
     /// The pages of the last batch whose stored latest layout could not be read (they started from empty).
-    public private(set) var unreadableOnDisk: [LayoutStore.Key] = []
+    public private(set) var unreadableOnDisk: [PageKey] = []
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
@@ -67,8 +68,8 @@ public struct ChangeStage: Sendable {
     ) -> [Outcome] {
         var outcomes = [Outcome](repeating: .untracked, count: batch.count)
         // 1. Group by page, in batch order.
-        var groups: [LayoutStore.Key: [Int]] = [:]
-        var order: [LayoutStore.Key] = []
+        var groups: [PageKey: [Int]] = [:]
+        var order: [PageKey] = []
         for (i, item) in batch.enumerated() {
             let page: String?
             if let record = item.record {
@@ -77,7 +78,7 @@ public struct ChangeStage: Sendable {
                 page = settings.pageKey == .messageKey ? Self.page(keyedBy: item.message) : nil
             }
             guard let page else { continue }
-            let key = LayoutStore.Key(topic: item.message.topic, partition: item.message.partition, page: page)
+            let key = PageKey(page, of: item.message)
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
@@ -121,7 +122,7 @@ public struct ChangeStage: Sendable {
     /// Takes one page's messages of the batch (`members`, in order) from where `end` stands: a record carries and
     /// diffs against the page's layout, a tombstone clears it, an input at or before its position is redelivered.
     static func advance(
-        _ end: inout PageEnd, _ key: LayoutStore.Key, _ members: [Int],
+        _ end: inout PageEnd, _ key: PageKey, _ members: [Int],
         _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep
     ) {
         var layout = end.page?.layout

@@ -1,22 +1,10 @@
 public import LayoutRecord
+public import PageStore
 
 /// The previous layout per page key, and the input position (offset on the key's partition) it was made from,
 /// bounded by bytes: the least recently used pages are evicted first. A cleared page (a tombstone) keeps its
 /// position without a layout, so a re-delivered older input cannot bring it back.
 public struct LayoutStore: Sendable {
-    /// A stored layout's key: the input partition it belongs to and the page key.
-    public struct Key: Hashable, Sendable {
-        public var topic: String
-        public var partition: Int32
-        public var page: String
-
-        public init(topic: String, partition: Int32, page: String) {
-            self.topic = topic
-            self.partition = partition
-            self.page = page
-        }
-    }
-
     /// What the store holds for a page: its layout (nil once cleared) and the offset of the input that made it.
     public struct Page: Sendable {
         public var layout: RecordOutline?
@@ -29,7 +17,7 @@ public struct LayoutStore: Sendable {
     }
 
     private struct Entry {
-        var key: Key
+        var key: PageKey
         var page: Page
         var bytes: Int
         var newer: Int
@@ -42,7 +30,7 @@ public struct LayoutStore: Sendable {
     public private(set) var evictions = 0
     private var slots: [Entry?] = []
     private var free: [Int] = []
-    private var index: [Key: Int] = [:]
+    private var index: [PageKey: Int] = [:]
     private var newest = -1
     private var oldest = -1
 
@@ -52,10 +40,10 @@ public struct LayoutStore: Sendable {
     public var count: Int { index.count }
 
     /// The layout for `key`, marked as most recently used.
-    public mutating func layout(for key: Key) -> RecordOutline? { page(for: key)?.layout }
+    public mutating func layout(for key: PageKey) -> RecordOutline? { page(for: key)?.layout }
 
     /// What is held for `key` (a layout, or a cleared page's position), marked as most recently used.
-    public mutating func page(for key: Key) -> Page? {
+    public mutating func page(for key: PageKey) -> Page? {
         guard let i = index[key] else { return nil }
         unlink(i)
         pushNewest(i)
@@ -63,13 +51,13 @@ public struct LayoutStore: Sendable {
     }
 
     /// Stores `layout` for `key`, evicting the least recently used layouts beyond the budget.
-    public mutating func store(_ layout: RecordOutline, for key: Key) {
+    public mutating func store(_ layout: RecordOutline, for key: PageKey) {
         store(Page(layout: layout, position: nil), for: key)
     }
 
     /// Stores what a page ends with: its layout and position, or only the position of the input that cleared it
     /// (nothing at all when neither is known).
-    public mutating func store(_ page: Page, for key: Key) {
+    public mutating func store(_ page: Page, for key: PageKey) {
         remove(key)
         guard page.layout != nil || page.position != nil else { return }
         let size = (page.layout?.footprint ?? 0) + key.page.utf8.count + 64
@@ -97,7 +85,7 @@ public struct LayoutStore: Sendable {
     }
 
     /// Forgets the layout for `key` (a tombstone for the page).
-    public mutating func remove(_ key: Key) {
+    public mutating func remove(_ key: PageKey) {
         guard let i = index.removeValue(forKey: key) else { return }
         unlink(i)
         bytes -= slots[i]?.bytes ?? 0
@@ -105,9 +93,9 @@ public struct LayoutStore: Sendable {
         free.append(i)
     }
 
-    /// Forgets every layout of a partition (it was revoked; its new owner rebuilds them).
-    public mutating func removePartition(topic: String, partition: Int32) {
-        for key in index.keys where key.partition == partition && key.topic == topic { remove(key) }
+    /// Forgets every layout of `scope` (an input partition that was revoked: its new owner rebuilds them).
+    public mutating func remove(_ scope: PageStore.Scope) {
+        for key in index.keys where key.scope == scope { remove(key) }
     }
 
     private mutating func unlink(_ i: Int) {

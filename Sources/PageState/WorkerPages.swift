@@ -1,4 +1,4 @@
-import Kafka
+public import Kafka
 import LayoutRecord
 public import PageStore
 
@@ -9,15 +9,14 @@ public import PageStore
 /// Until then the page's state is kept apart from the cache (`unstored`) and never evicted, so no lookup can find
 /// an older state on disk. Without a disk store (`--state-dir off`, or it could not be opened) it is the cache alone.
 public struct WorkerPages: Sendable {
-    public typealias Key = LayoutStore.Key
     public typealias Page = LayoutStore.Page
 
     public private(set) var cache: LayoutStore
     public private(set) var disk: PageStore?
     /// States a batch made whose latest layout is not on disk yet, by page.
-    private var unstored: [Key: Page] = [:]
+    private var unstored: [PageKey: Page] = [:]
     /// Acknowledged latest layouts to write at the next `flush`, and the checkpoints they move.
-    private var pending: [Key: StoredPage] = [:]
+    private var pending: [PageKey: StoredPage] = [:]
     private var checkpoints: [Partition: Int64] = [:]
     /// Lookups answered from memory, and those that went to the disk store.
     public private(set) var hits = 0
@@ -39,15 +38,13 @@ public struct WorkerPages: Sendable {
     public var unstoredCount: Int { unstored.count }
 
     /// What memory holds for `key` (marked as recently used); nil when only the disk store can tell.
-    public mutating func inMemory(_ key: Key) -> Page? { unstored[key] ?? cache.page(for: key) }
+    public mutating func inMemory(_ key: PageKey) -> Page? { unstored[key] ?? cache.page(for: key) }
 
     /// What `disk` holds for `key`: safe from any thread. Nil when it holds nothing (or cannot be read).
     /// A stored record that is not a layout record keeps its position and starts the page from empty
     /// (`unreadable`), as when it is read back from the topic without a disk store.
-    static func onDisk(_ key: Key, in disk: PageStore?) -> (page: Page, unreadable: Bool)? {
-        guard let disk,
-            let stored = try? disk.page(key.page, in: PageStore.Scope(topic: key.topic, partition: key.partition))
-        else { return nil }
+    static func onDisk(_ key: PageKey, in disk: PageStore?) -> (page: Page, unreadable: Bool)? {
+        guard let disk, let stored = try? disk.page(key) else { return nil }
         guard let record = stored.record else { return (Page(layout: nil, position: stored.position), false) }
         let layout = try? RecordOutline(bytes: record)
         return (Page(layout: layout, position: stored.position), layout == nil)
@@ -61,18 +58,20 @@ public struct WorkerPages: Sendable {
 
     /// What a batch left a page with; when the batch `moved` it, it waits in memory until its latest layout is
     /// acknowledged.
-    mutating func settled(_ page: Page, for key: Key, moved: Bool) {
+    mutating func settled(_ page: Page, for key: PageKey, moved: Bool) {
         cache.store(page, for: key)
         if moved, disk != nil { unstored[key] = page }
     }
 
     /// The page's latest layout (nil: its tombstone) was acknowledged at `offset` of the latest-layout topic: it goes
     /// to disk at the next `flush`, and so does the checkpoint of its input partition.
-    public mutating func acknowledged(_ key: Key, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
+    public mutating func acknowledged(_ key: PageKey, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
         guard disk != nil, writeFailure == nil else { return }
         pending[key] = StoredPage(position: position, record: record)
-        let tp = Partition(key.topic, key.partition)
-        checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
+        if case .partition(let topic, let partition) = key.scope {
+            let tp = Partition(topic, partition)
+            checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
+        }
     }
 
     /// Writes what was acknowledged since the last flush in one atomic batch; the pages it stores leave `unstored`
@@ -81,9 +80,7 @@ public struct WorkerPages: Sendable {
     public mutating func flush() {
         guard let disk, !pending.isEmpty || !checkpoints.isEmpty else { return }
         var batch = PageStore.Batch()
-        for (key, page) in pending {
-            batch.pages.append((PageStore.Scope(topic: key.topic, partition: key.partition), key.page, page))
-        }
+        for (key, page) in pending { batch.pages.append((key, page)) }
         for (tp, offset) in checkpoints { batch.checkpoints.append((tp.topic, tp.partition, offset)) }
         do {
             try disk.write(batch)
@@ -100,11 +97,12 @@ public struct WorkerPages: Sendable {
     }
 
     /// Forgets a revoked partition's pages in memory (the disk keeps them, and the checkpoint to resume from).
-    public mutating func removePartition(topic: String, partition: Int32) {
-        cache.removePartition(topic: topic, partition: partition)
-        for key in unstored.keys where key.partition == partition && key.topic == topic { unstored[key] = nil }
+    public mutating func removePartition(_ partition: Partition) {
+        let scope = PageStore.Scope(partition)
+        cache.remove(scope)
+        for key in unstored.keys where key.scope == scope { unstored[key] = nil }
     }
 
     /// Loads a page read back from the latest-layout topic into memory (no disk store: the cache is all there is).
-    public mutating func loaded(_ page: Page, for key: Key) { cache.store(page, for: key) }
+    public mutating func loaded(_ page: Page, for key: PageKey) { cache.store(page, for: key) }
 }

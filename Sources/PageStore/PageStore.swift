@@ -7,23 +7,16 @@ import Synchronization
 /// cache of the topics (a store that is missing, from another cluster or topic, or corrupt is rebuilt from them) and
 /// bounds nothing by memory: what its owners hold in memory is a cache in front of it.
 public final class PageStore: Sendable {
-    /// Which pages a key names: the worker keeps each input partition's pages apart (its checkpoints and rebuilds
-    /// are per input partition), the gateway keeps one set.
-    public struct Scope: Hashable, Sendable {
-        let bytes: [UInt8]
-
+    /// Which set of pages a page belongs to: the worker keeps each input partition's pages apart (its checkpoints
+    /// and rebuilds are per input partition), the gateway keeps one set.
+    public enum Scope: Hashable, Sendable {
         /// The pages of one input partition.
-        public init(topic: String, partition: Int32) {
-            var bytes = Array(topic.utf8)
-            bytes.append(0)
-            bytes.appendBigEndian(UInt32(bitPattern: partition))
-            self.bytes = bytes
-        }
+        case partition(topic: String, partition: Int32)
+        /// One set for every page (the gateway's).
+        case whole
 
-        private init(bytes: [UInt8]) { self.bytes = bytes }
-
-        /// One scope for every page (the gateway's).
-        public static let whole = Scope(bytes: [])
+        /// The pages of input partition `partition` of `topic`.
+        public init(topic: String, partition: Int32) { self = .partition(topic: topic, partition: partition) }
     }
 
     /// How the store was found when it was opened.
@@ -38,7 +31,7 @@ public final class PageStore: Sendable {
 
     /// What changes in one atomic write: pages stored or deleted (nil), checkpoints moved.
     public struct Batch: Sendable {
-        public var pages: [(scope: Scope, key: String, page: StoredPage?)] = []
+        public var pages: [(key: PageKey, page: StoredPage?)] = []
         public var checkpoints: [(topic: String, partition: Int32, offset: Int64)] = []
 
         public init() {}
@@ -129,10 +122,10 @@ public final class PageStore: Sendable {
 
     // MARK: Pages
 
-    /// The page stored under `key` in `scope`; nil when there is none (or its bytes cannot be read: counted in
-    /// `unreadable`, and the page is taken as unknown).
-    public func page(_ key: String, in scope: Scope) throws(PageStoreError) -> StoredPage? {
-        guard let bytes = try db().get(PageStoreKeys.pageKey(scope, key)) else { return nil }
+    /// The page stored under `key`; nil when there is none (or its bytes cannot be read: counted in `unreadable`,
+    /// and the page is taken as unknown).
+    public func page(_ key: PageKey) throws(PageStoreError) -> StoredPage? {
+        guard let bytes = try db().get(PageStoreKeys.pageKey(key)) else { return nil }
         guard let page = StoredPage(encoded: bytes) else {
             unreadableCount.add(1, ordering: .relaxed)
             return nil
@@ -148,7 +141,7 @@ public final class PageStore: Sendable {
         guard !batch.isEmpty else { return }
         var writes: [(key: [UInt8], value: [UInt8]?)] = []
         writes.reserveCapacity(batch.pages.count + batch.checkpoints.count)
-        for p in batch.pages { writes.append((PageStoreKeys.pageKey(p.scope, p.key), p.page?.encoded)) }
+        for p in batch.pages { writes.append((PageStoreKeys.pageKey(p.key), p.page?.encoded)) }
         for c in batch.checkpoints {
             var value: [UInt8] = []
             value.appendLittleEndian(UInt64(bitPattern: c.offset))

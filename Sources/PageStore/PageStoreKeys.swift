@@ -3,14 +3,22 @@
 enum PageStoreKeys {
     static let identityKey: [UInt8] = [UInt8(ascii: "i")]
 
+    /// "p", the scope's length and the scope: an input partition's topic, a zero byte and the partition (big
+    /// endian); nothing for `whole`.
     static func scopePrefix(_ scope: PageStore.Scope) -> [UInt8] {
+        var name: [UInt8] = []
+        if case .partition(let topic, let partition) = scope {
+            name = Array(topic.utf8)
+            name.append(0)
+            name.appendBigEndian(UInt32(bitPattern: partition))
+        }
         var key: [UInt8] = [UInt8(ascii: "p")]
-        key.appendBigEndian(UInt16(scope.bytes.count))
-        key += scope.bytes
+        key.appendBigEndian(UInt16(name.count))
+        key += name
         return key
     }
 
-    static func pageKey(_ scope: PageStore.Scope, _ page: String) -> [UInt8] { scopePrefix(scope) + Array(page.utf8) }
+    static func pageKey(_ key: PageKey) -> [UInt8] { scopePrefix(key.scope) + Array(key.page.utf8) }
 
     static func checkpointKey(_ topic: String, _ partition: Int32) -> [UInt8] {
         var key: [UInt8] = [UInt8(ascii: "c")]

@@ -52,12 +52,14 @@ final class PageStage {
         }
         for (i, outcome) in zip(indices, changes.outcomes(inputs, on: &pages)) { items[i].page = outcome }
         for key in changes.unreadableOnDisk {
-            logger.warning(
-                "unreadable latest layout skipped",
-                metadata: [
-                    "topic": .string(key.topic), "partition": .stringConvertible(key.partition),
-                    "page": .string(key.page), "page-store": .string(pages.disk?.path ?? "off"),
-                ])
+            var metadata: Logger.Metadata = [
+                "page": .string(key.page), "page-store": .string(pages.disk?.path ?? "off"),
+            ]
+            if case .partition(let topic, let partition) = key.scope {
+                metadata["topic"] = .string(topic)
+                metadata["partition"] = .stringConvertible(partition)
+            }
+            logger.warning("unreadable latest layout skipped", metadata: metadata)
         }
         metrics.pages(pages, disk: storeFigures)
     }
@@ -67,9 +69,8 @@ final class PageStage {
     func acknowledged(_ message: KafkaMessage, _ part: DeliveryEngine.Part, _ report: DeliveryReport) {
         guard part.topic == settings.stateTopic, let key = part.key else { return }
         pages.acknowledged(
-            WorkerPages.Key(
-                topic: message.topic, partition: message.partition, page: String(decoding: key, as: UTF8.self)),
-            record: part.value, position: message.offset, stateOffset: report.offset)
+            PageKey(String(decoding: key, as: UTF8.self), of: message), record: part.value, position: message.offset,
+            stateOffset: report.offset)
     }
 
     /// Brings the pages of newly assigned partitions up to date before any of their messages is processed; opens
@@ -136,7 +137,7 @@ final class PageStage {
 
     /// Forgets a revoked partition's pages in memory (the page store keeps them, and the checkpoint to resume from).
     func forget(_ partition: TopicPartition) {
-        pages.removePartition(topic: partition.topic, partition: partition.partition)
+        pages.removePartition(partition.partitionID)
     }
 
     /// Writes what the latest-layout topic acknowledged to the page store. The first write that fails (a full or

@@ -1,5 +1,6 @@
 import Delivery
 import PageState
+import PageStore
 
 /// Who stores a page's latest layout in a batch, and what the page's other change sets wait for.
 ///
@@ -24,8 +25,8 @@ enum StateWrite: Equatable {
     /// Sets `state` on every item that changes, re-states or clears a page; `makeGate` makes one gate per page changed more
     /// than once in the batch.
     static func assign(_ items: inout [BatchItem], makeGate: () -> DeliveryEngine.Gate) {
-        var last: [LayoutStore.Key: (index: Int, count: Int)] = [:]
-        var keys = [LayoutStore.Key?](repeating: nil, count: items.count)
+        var last: [PageKey: (index: Int, count: Int)] = [:]
+        var keys = [PageKey?](repeating: nil, count: items.count)
         for (i, item) in items.enumerated() {
             let name: String
             switch item.page {
@@ -34,11 +35,11 @@ enum StateWrite: Equatable {
             case .cleared(let page)?: name = page
             default: continue
             }
-            let key = LayoutStore.Key(topic: item.message.topic, partition: item.message.partition, page: name)
+            let key = PageKey(name, of: item.message)
             keys[i] = key
             last[key] = (i, (last[key]?.count ?? 0) + 1)
         }
-        var gates: [LayoutStore.Key: DeliveryEngine.Gate] = [:]
+        var gates: [PageKey: DeliveryEngine.Gate] = [:]
         for (key, page) in last where page.count > 1 { gates[key] = makeGate() }
         for (i, key) in keys.enumerated() {
             guard let key else { continue }

@@ -276,7 +276,7 @@ final class SimulatedStream {
         book.storeRecord(nil, for: "p5", now: Self.instant(0))
         #expect(book.flush() == nil)
         guard case .unknown = book.read("p5") else { return #expect(Bool(false), "p5 was cleared") }
-        #expect(try store.page("p5", in: .whole) == nil && store.page("p6", in: .whole) != nil)
+        #expect(try store.page(PageKey("p5", in: .whole)) == nil && store.page(PageKey("p6", in: .whole)) != nil)
     }
 
     /// While the latest layouts fill an empty store, a record replaces a page let go from memory without reading
@@ -346,13 +346,13 @@ final class SimulatedStream {
     }
 
     @Test func keysAreDecodedOnceAndBounded() throws {
-        #expect(try PageKey.decode("a%2Fb%252F", maxBytes: 64).get() == "a/b%2F")
-        #expect(try PageKey.decode("caf%C3%A9", maxBytes: 64).get() == "café")
+        #expect(try RequestKey.decode("a%2Fb%252F", maxBytes: 64).get() == "a/b%2F")
+        #expect(try RequestKey.decode("caf%C3%A9", maxBytes: 64).get() == "café")
         for (raw, code) in [
             ("a%2", "bad-key"), ("%FF", "bad-key"), ("", "bad-key"),
             (String(repeating: "x", count: 65), "key-too-long"),
         ] {
-            guard case .failure(let p) = PageKey.decode(Substring(raw), maxBytes: 64) else {
+            guard case .failure(let p) = RequestKey.decode(Substring(raw), maxBytes: 64) else {
                 Issue.record("\(raw) was taken")
                 continue
             }

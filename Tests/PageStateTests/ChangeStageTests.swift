@@ -4,6 +4,7 @@ import LayoutDiff
 import LayoutKit
 import LayoutRecord
 import PageState
+import PageStore
 import Synchronization
 import TestSupport
 import Testing
@@ -20,7 +21,7 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
 @Suite struct LayoutStoreTests {
     @Test func evictsTheLeastRecentlyUsedBeyondTheBudget() throws {
         let a = try layout("a", rows: 20), b = try layout("b", rows: 20), c = try layout("c", rows: 20)
-        let key = { (page: String) in LayoutStore.Key(topic: "in", partition: 0, page: page) }
+        let key = { (page: String) in PageKey(page, in: .partition(topic: "in", partition: 0)) }
         // Room for two of these layouts, not three.
         var store = LayoutStore(maxBytes: a.footprint * 2 + a.footprint / 2 + 200)
         store.store(a, for: key("a"))
@@ -47,13 +48,13 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
         let a = try layout("a", rows: 2)
         var store = LayoutStore(maxBytes: 1 << 30)
         for p in Int32(0)..<3 {
-            for page in ["x", "y"] { store.store(a, for: .init(topic: "in", partition: p, page: page)) }
+            for page in ["x", "y"] { store.store(a, for: PageKey(page, in: .partition(topic: "in", partition: p))) }
         }
-        store.store(a, for: .init(topic: "other", partition: 1, page: "x"))
-        store.removePartition(topic: "in", partition: 1)
+        store.store(a, for: PageKey("x", in: .partition(topic: "other", partition: 1)))
+        store.remove(.partition(topic: "in", partition: 1))
         #expect(store.count == 5)
-        #expect(store.layout(for: .init(topic: "in", partition: 1, page: "x")) == nil)
-        #expect(store.layout(for: .init(topic: "other", partition: 1, page: "x")) != nil)
+        #expect(store.layout(for: PageKey("x", in: .partition(topic: "in", partition: 1))) == nil)
+        #expect(store.layout(for: PageKey("x", in: .partition(topic: "other", partition: 1))) != nil)
     }
 }
 
@@ -106,8 +107,8 @@ private final class Offsets: Sendable {
         // A tombstone at 103 clears the page; a re-delivered 102 cannot bring it back.
         #expect(stage.outcomes([(message(key: "p", value: nil, offset: 103), nil)], on: &pages)[0].cleared == "p")
         #expect(stage.outcomes([(message(key: "p", value: [], offset: 102), v[2])], on: &pages)[0].redelivered == 103)
-        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.position == 103)
-        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "p"))?.layout == nil)
+        #expect(pages.inMemory(PageKey("p", in: .partition(topic: "in", partition: 0)))?.position == 103)
+        #expect(pages.inMemory(PageKey("p", in: .partition(topic: "in", partition: 0)))?.layout == nil)
         // A new input after it starts the page afresh.
         let fresh = try #require(
             stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])], on: &pages)[0].step)
@@ -117,7 +118,7 @@ private final class Offsets: Sendable {
         var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
         rebuiltPages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[3].bytes), position: 104),
-            for: .init(topic: "in", partition: 0, page: "p"))
+            for: PageKey("p", in: .partition(topic: "in", partition: 0)))
         #expect(
             rebuilt.outcomes([(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages)[0].redelivered
                 == 104)
@@ -217,7 +218,7 @@ private final class Offsets: Sendable {
         // b1 again: the same layout, no change set; the page keeps b1's bytes.
         #expect(out[5].step == nil && out[5].unchanged.map { ContentHash(of: $0.latest) } == hash(b1))
         // The store ends with each page's last layout.
-        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "a"))?.layout?.hash == hash(a3))
-        #expect(pages.inMemory(.init(topic: "in", partition: 0, page: "b"))?.layout?.hash == hash(b1))
+        #expect(pages.inMemory(PageKey("a", in: .partition(topic: "in", partition: 0)))?.layout?.hash == hash(a3))
+        #expect(pages.inMemory(PageKey("b", in: .partition(topic: "in", partition: 0)))?.layout?.hash == hash(b1))
     }
 }

@@ -27,19 +27,22 @@ import Testing
         #expect(opening == .created)
         let change = StoredChange(base: ContentHash(value: 1), target: ContentHash(value: 2), bytes: Array("{}".utf8))
         var batch = PageStore.Batch()
-        batch.pages.append((Self.scope, "page-1", StoredPage(position: 41, record: Array("record-1".utf8))))
-        batch.pages.append((Self.scope, "page-2", StoredPage(position: 7, record: nil)))
-        batch.pages.append((.whole, "page-1", StoredPage(record: Array("r".utf8), history: [change])))
+        batch.pages.append(
+            (PageKey("page-1", in: Self.scope), StoredPage(position: 41, record: Array("record-1".utf8))))
+        batch.pages.append((PageKey("page-2", in: Self.scope), StoredPage(position: 7, record: nil)))
+        batch.pages.append((PageKey("page-1", in: .whole), StoredPage(record: Array("r".utf8), history: [change])))
         batch.checkpoints.append(("in", 3, 120))
         try store.write(batch)
         store.close()
         (store, opening) = try PageStore.open(directory: dir, identity: "cluster-a/latest")
         #expect(opening == .reopened)
-        #expect(try store.page("page-1", in: Self.scope) == StoredPage(position: 41, record: Array("record-1".utf8)))
+        #expect(
+            try store.page(PageKey("page-1", in: Self.scope))
+                == StoredPage(position: 41, record: Array("record-1".utf8)))
         // A cleared page keeps its position.
-        #expect(try store.page("page-2", in: Self.scope) == StoredPage(position: 7, record: nil))
-        #expect(try store.page("page-1", in: .whole)?.history == [change])
-        #expect(try store.page("page-3", in: Self.scope) == nil)
+        #expect(try store.page(PageKey("page-2", in: Self.scope)) == StoredPage(position: 7, record: nil))
+        #expect(try store.page(PageKey("page-1", in: .whole))?.history == [change])
+        #expect(try store.page(PageKey("page-3", in: Self.scope)) == nil)
         #expect(try store.checkpoint(topic: "in", partition: 3) == 120)
         #expect(try store.checkpoint(topic: "in", partition: 4) == nil)
         #expect(store.diskBytes > 0)
@@ -52,8 +55,8 @@ import Testing
         let other = PageStore.Scope(topic: "in", partition: 4)
         var batch = PageStore.Batch()
         for i in 0..<50 {
-            batch.pages.append((Self.scope, "p\(i)", StoredPage(position: Int64(i), record: [1])))
-            batch.pages.append((other, "p\(i)", StoredPage(position: Int64(i), record: [2])))
+            batch.pages.append((PageKey("p\(i)", in: Self.scope), StoredPage(position: Int64(i), record: [1])))
+            batch.pages.append((PageKey("p\(i)", in: other), StoredPage(position: Int64(i), record: [2])))
         }
         batch.checkpoints = [("in", 3, 50), ("in", 4, 50)]
         try store.write(batch)
@@ -69,7 +72,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var (store, _) = try PageStore.open(directory: dir, identity: "cluster-a/latest")
         var batch = PageStore.Batch()
-        batch.pages.append((.whole, "k", StoredPage(record: [1, 2, 3])))
+        batch.pages.append((PageKey("k", in: .whole), StoredPage(record: [1, 2, 3])))
         batch.checkpoints.append(("latest", 0, 9))
         try store.write(batch)
         store.close()
@@ -80,7 +83,7 @@ import Testing
             return
         }
         #expect(reason.contains("cluster-a/latest") && reason.contains("cluster-b/latest"))
-        #expect(try store.page("k", in: .whole) == nil)
+        #expect(try store.page(PageKey("k", in: .whole)) == nil)
         #expect(try store.checkpoint(topic: "latest", partition: 0) == nil)
         store.close()
         #expect(try PageStore.open(directory: dir, identity: "cluster-b/latest").opening == .reopened)
@@ -91,7 +94,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, _) = try PageStore.open(directory: dir, identity: "x")
         var batch = PageStore.Batch()
-        batch.pages.append((.whole, "k", StoredPage(record: [1])))
+        batch.pages.append((PageKey("k", in: .whole), StoredPage(record: [1])))
         try store.write(batch)
         store.close()
         // The manifest RocksDB starts from, overwritten with garbage.
@@ -105,7 +108,7 @@ import Testing
             return
         }
         #expect(reason.contains("corrupt"))
-        #expect(try reopened.page("k", in: .whole) == nil)
+        #expect(try reopened.page(PageKey("k", in: .whole)) == nil)
     }
 
     @Test func aDirectoryHeldByAnotherStoreIsRefused() throws {
@@ -128,11 +131,12 @@ import Testing
                 let size = Int.random(in: 0..<120_000, using: &g)
                 let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &g) }
                 expected["page-\(i)"] = bytes
-                batch.pages.append((.whole, "page-\(i)", StoredPage(position: Int64(round), record: bytes)))
+                batch.pages.append(
+                    (PageKey("page-\(i)", in: .whole), StoredPage(position: Int64(round), record: bytes)))
             }
             try store.write(batch)
         }
-        for (key, bytes) in expected { #expect(try store.page(key, in: .whole)?.record == bytes) }
+        for (key, bytes) in expected { #expect(try store.page(PageKey(key, in: .whole))?.record == bytes) }
         #expect(try store.pages(in: .whole).count == 64)
     }
 
@@ -147,8 +151,10 @@ import Testing
         store.beginBulkLoad()
         var batch = PageStore.Batch()
         let large = Array(repeating: UInt8(ascii: "a"), count: 20_000)
-        for i in 0..<10 { batch.pages.append((.whole, "page-\(i)", StoredPage(position: Int64(i), record: large))) }
-        batch.pages.append((.whole, "small", StoredPage(position: 1, record: Array("s".utf8))))
+        for i in 0..<10 {
+            batch.pages.append((PageKey("page-\(i)", in: .whole), StoredPage(position: Int64(i), record: large)))
+        }
+        batch.pages.append((PageKey("small", in: .whole), StoredPage(position: 1, record: Array("s".utf8))))
         batch.checkpoints.append(("latest", 0, 10))
         try store.write(batch, logged: false)
         try FileManager.default.copyItem(atPath: dir, toPath: copies.0)
@@ -158,12 +164,13 @@ import Testing
         store.close()
         let (before, _) = try PageStore.open(directory: copies.0, identity: "x")
         #expect(try before.checkpoint(topic: "latest", partition: 0) == nil)
-        #expect(try before.page("page-3", in: .whole) == nil && before.page("small", in: .whole) == nil)
+        #expect(
+            try before.page(PageKey("page-3", in: .whole)) == nil && before.page(PageKey("small", in: .whole)) == nil)
         before.close()
         let (after, _) = try PageStore.open(directory: copies.1, identity: "x")
         #expect(try after.checkpoint(topic: "latest", partition: 0) == 10)
-        #expect(try after.page("page-3", in: .whole) == StoredPage(position: 3, record: large))
-        #expect(try after.page("small", in: .whole)?.record == Array("s".utf8))
+        #expect(try after.page(PageKey("page-3", in: .whole)) == StoredPage(position: 3, record: large))
+        #expect(try after.page(PageKey("small", in: .whole))?.record == Array("s".utf8))
         after.close()
     }
 
@@ -173,7 +180,7 @@ import Testing
         defer { for d in [dir, copy] { try? FileManager.default.removeItem(atPath: d) } }
         let (store, _) = try PageStore.open(directory: dir, identity: "x")
         var batch = PageStore.Batch()
-        batch.pages.append((.whole, "page", StoredPage(position: 4, record: Array("p".utf8))))
+        batch.pages.append((PageKey("page", in: .whole), StoredPage(position: 4, record: Array("p".utf8))))
         batch.checkpoints.append(("latest", 0, 5))
         try store.write(batch, logged: false)
         // A copy of the open store's directory is what a crash leaves: only the write-ahead log has the batch.
@@ -181,7 +188,7 @@ import Testing
         store.close()
         let (crashed, _) = try PageStore.open(directory: copy, identity: "x")
         #expect(try crashed.checkpoint(topic: "latest", partition: 0) == 5)
-        #expect(try crashed.page("page", in: .whole) == StoredPage(position: 4, record: Array("p".utf8)))
+        #expect(try crashed.page(PageKey("page", in: .whole)) == StoredPage(position: 4, record: Array("p".utf8)))
         crashed.close()
     }
 }

@@ -100,8 +100,10 @@ extension PageBook {
         var unwritten: PageStore.Batch? {
             guard !dirty.isEmpty || !cleared.isEmpty || !checkpoints.isEmpty else { return nil }
             var batch = PageStore.Batch()
-            for key in dirty { if let page = pages[key] { batch.pages.append((.whole, key, page.stored)) } }
-            for key in cleared { batch.pages.append((.whole, key, nil)) }
+            for key in dirty {
+                if let page = pages[key] { batch.pages.append((PageKey(key, in: .whole), page.stored)) }
+            }
+            for key in cleared { batch.pages.append((PageKey(key, in: .whole), nil)) }
             for c in checkpoints.values { batch.checkpoints.append(c) }
             return batch
         }

@@ -203,7 +203,7 @@ public final class PageBook: Sendable {
         // Filling an empty store, a page on disk is a record this run wrote (no change sets; streams keep pages).
         if toReplace && filling { return .onDisk(nil) }
         diskReads.add(1, ordering: .relaxed)
-        guard let stored = try? disk.page(key, in: .whole), stored.hasContent else { return .onDisk(nil) }
+        guard let stored = try? disk.page(PageKey(key, in: .whole)), stored.hasContent else { return .onDisk(nil) }
         return .onDisk(Page(record: stored.record, position: stored.position, history: stored.history))
     }
 

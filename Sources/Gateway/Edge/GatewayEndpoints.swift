@@ -111,7 +111,7 @@ public struct GatewayEndpoints: Sendable {
             return .response(response)
         }
         let key: String
-        switch PageKey.decode(parts[0], maxBytes: settings.maxKeyBytes) {
+        switch RequestKey.decode(parts[0], maxBytes: settings.maxKeyBytes) {
         case .success(let k): key = k
         case .failure(let problem): return .response(.error(problem.status, problem.code, problem.message))
         }

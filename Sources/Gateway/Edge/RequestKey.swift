@@ -1,7 +1,7 @@
 import NIOHTTP1
 
 /// A page key from a request path: URL-decoded exactly once, not empty, valid UTF-8, at most so many bytes.
-enum PageKey {
+enum RequestKey {
     struct Problem: Error {
         let status: HTTPResponseStatus
         let code: String
