@@ -9,7 +9,7 @@ struct ProducerLink {
     /// When the producer last reported anything.
     var lastReport = ContinuousClock.now
     /// When the producer was last replaced (nil: never).
-    private var lastReplacement: ContinuousClock.Instant?
+    var lastReplacement: ContinuousClock.Instant?
     /// Why the producer is to be replaced (asked for while the previous replacement was too recent, it waits).
     private(set) var replacementDue: String?
     /// Topics a record failed on as unknown since the last `refreshMissingTopics`.

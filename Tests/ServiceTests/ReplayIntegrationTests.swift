@@ -121,7 +121,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         // Interrupted once its first record is on the output topic (not after a fixed delay: a loaded machine may not
         // have started the replay, or installed its signal handler, by then). 5/s keeps the 60 records from all being
         // done in the time it takes to see that first one.
-        let first = try runCLI(args + ["--rate", "5"]) {
+        let first = try runCLI(args + ["--rate", "5"]) { _ in
             _ = try #require(try broker.consume(output, partitions: 3, count: 1, timeout: 30).first)
         }
         #expect(first.status == 130, "\(first.err)")
@@ -177,9 +177,10 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let (input, output) = (unique("in"), unique("out"))
         try broker.createTopics([input, output], partitions: 1)
         try broker.produce(input, (0..<5).map { ("early", response("early\($0)")) })
-        Thread.sleep(forTimeInterval: 1.5)
+        // Timestamps are the producer's (taken before `produce` returns) in milliseconds: 0.2 s sets them apart.
+        Thread.sleep(forTimeInterval: 0.2)
         let boundary = Date()
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.2)
         try broker.produce(input, (0..<4).map { ("late", response("late\($0)")) })
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

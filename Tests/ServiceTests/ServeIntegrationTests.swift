@@ -198,8 +198,12 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         let a = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         let b = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         #expect(a.waitForLog("partitions assigned", seconds: 20) && b.waitForLog("partitions assigned", seconds: 20))
-        // Let the group settle into its final split before producing.
-        Thread.sleep(forTimeInterval: 4)
+        // The group settles into its final split before anything is produced: three partitions each.
+        let settled = waitUntil(seconds: 30, every: 0.1) {
+            let (held, other) = (a.heldPartitions, b.heldPartitions)
+            return held.count == 3 && other.count == 3 && held.isDisjoint(with: other)
+        }
+        #expect(settled, "a holds \(a.heldPartitions.sorted()), b \(b.heldPartitions.sorted())")
         try broker.produce(input, (0..<120).map { ("k\($0 % 24)", response("r\($0)")) })
         let records = try broker.consume(output, partitions: 6, count: 120, timeout: 40)
         a.signal(SIGTERM)

@@ -171,7 +171,13 @@ import Testing
         let r = try runCLI(
             serve + ["--kafka-property", "ssl.key.password=\(secret)", "--kafka-property", "socket.timeout.ms=12345"],
             environment: ["LAYOUT_WORKER_KAFKA_SASL_PASSWORD": secret + "-env"]
-        ) { Thread.sleep(forTimeInterval: 2) }
+        ) { said in
+            // Interrupted once it has said its settings (they are logged at start).
+            _ = waitUntil(seconds: 30, every: 0.05) {
+                let text = said()
+                return ["ssl.key.password=", "sasl.password=", "socket.timeout.ms="].allSatisfy { text.contains($0) }
+            }
+        }
         #expect(
             r.err.contains("ssl.key.password=[redacted]") && r.err.contains("sasl.password=[redacted]")
                 && r.err.contains("socket.timeout.ms=12345"), "\(r.err.prefix(1500))")

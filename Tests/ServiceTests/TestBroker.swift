@@ -349,6 +349,20 @@ final class WorkerProcess {
         }
     }
 
+    /// The partitions (`topic[n]`) the worker holds, from its "partitions assigned" and "partitions revoked" lines.
+    var heldPartitions: Set<String> {
+        var held: Set<String> = []
+        for entry in logEntries {
+            let list = (entry["partitions"] as? String)?.split(separator: ",").map { $0.prefix { $0 != "@" } } ?? []
+            switch entry["message"] as? String {
+            case "partitions assigned": held.formUnion(list.map(String.init))
+            case "partitions revoked": held.subtract(list.map(String.init))
+            default: break
+            }
+        }
+        return held
+    }
+
     /// The last entry with this message.
     func lastEntry(_ message: String) -> [String: Any]? { logEntries.last { $0["message"] as? String == message } }
 

@@ -29,10 +29,10 @@ public func layoutWorkerProcess(
 }
 
 /// Runs `layout-worker` to the end with `stdin` as its input; returns status, stdout, stderr. With `interrupt`,
-/// SIGINT is sent once that returns.
+/// SIGINT is sent once that returns (it is given what the process has written to stderr so far, to wait on).
 public func runCLI(
     _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], binary: String? = nil,
-    directory: URL = Fixtures.root, interrupt: (() throws -> Void)? = nil
+    directory: URL = Fixtures.root, interrupt: ((_ stderrSoFar: () -> String) throws -> Void)? = nil
 ) throws -> (status: Int32, out: String, err: String) {
     let process = layoutWorkerProcess(arguments, environment: environment, binary: binary, directory: directory)
     let out = Pipe(), err = Pipe(), input = Pipe()
@@ -41,21 +41,21 @@ public func runCLI(
     process.standardInput = input
     try process.run()
     feed(input, Data((stdin ?? "").utf8))
+    // stderr is drained on a thread of its own: a child that fills it while stdout is read would wait forever.
+    let errors = Mutex(Data())
+    let drained = DispatchSemaphore(value: 0)
+    Thread {
+        let handle = err.fileHandleForReading
+        while case let chunk = handle.availableData, !chunk.isEmpty { errors.withLock { $0.append(chunk) } }
+        drained.signal()
+    }.start()
     if let interrupt {
-        do { try interrupt() } catch {
+        do { try interrupt { String(decoding: errors.withLock { $0 }, as: UTF8.self) } } catch {
             kill(process.processIdentifier, SIGKILL)
             throw error
         }
         kill(process.processIdentifier, SIGINT)
     }
-    // stderr is drained on a thread of its own: a child that fills it while stdout is read would wait forever.
-    let errors = Mutex(Data())
-    let drained = DispatchSemaphore(value: 0)
-    Thread {
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        errors.withLock { $0 = e }
-        drained.signal()
-    }.start()
     let o = out.fileHandleForReading.readDataToEndOfFile()
     drained.wait()
     let e = errors.withLock { $0 }
