@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps build release test test-swift client-fixtures test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -23,7 +23,9 @@ FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
 help:
 	@echo "make run    - install what is missing, start a test broker, run the worker on samples/, show the records, stop"
-	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy)"
+	@echo "make test   - lint, check imports, build and run every test (unit, CLI, schema cross-check, broker integration, deploy,"
+	@echo "              kits, browser, a fuzz smoke): make test-quick first, then the rest at once"
+	@echo "make test-quick / test-service / test-clients / test-browser - one stage of make test"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); then make bench-state"
@@ -55,25 +57,47 @@ $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
 build: deps
+ifndef BUILT
 	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
+endif
 
 release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
-# One build for all of `make test` (and `make test fuzz`): the tests are built with the binary, and every later step
-# uses that build (a `swift build` without them after `swift test` plans and embeds again: 15-30 s each).
+# `make test` on one build (tests built with the binary; a `swift build` without them after a test build plans and
+# embeds again: 15-30 s each), in three steps. The quick stage stops at its first failure. Then the rest runs at
+# once (make -j, each target's output printed when it ends): the service tests in three processes, the renderer
+# kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release), niced, in
+# the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
+# as a fuzz run starved of CPU reports its slowest input as a timeout.
 test: BUILD_TESTS := --build-tests
-test: test-swift test-clients test-browser
+test: test-quick
+	@echo "== quick stage passed at $$(date +%T); the rest runs at once, each part's output printed as it ends"
+	@$(MAKE) --no-print-directory -j7 -O BUILT=1 BUILD_TESTS=--build-tests FUZZ_CONFIG=debug NICE="nice -n 19" \
+	  test-service test-clients test-browser fuzz-build fuzz-seeds
+	@echo "== every test passed at $$(date +%T); the fuzz smoke"
+	@$(MAKE) --no-print-directory -j2 -O BUILT=1 FUZZ_BUILT=1 FUZZ_CONFIG=debug FUZZ_SECONDS=10 fuzz
 
-# Lint, design checks, the Swift tests, then the samples and change sets against the schemas, the deploy files.
-test-swift: build test-deps
+# The test binary run directly: `swift test --skip-build` plans the package first (about 20 s) and holds .build's
+# lock, so two could not run at once. A filter that matches no test fails.
+TEST_BIN := $(ROOT)/.build/debug/LayoutWorkerPackageTests.xctest
+SWIFT_TESTS = LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(TEST_BIN) --testing-library swift-testing
+# The service tests (ServiceTests: test brokers, the binary, nginx) spend most of their time waiting on processes,
+# and a process runs tests on as many threads as there are cores: three processes run them in about a third of the
+# time. The first two take these suites (the two longest, each with a share of the rest), the third every other.
+SERVICE_SHARD_1 := CommitTests|GatewayPageStoreTests|PageStoreIntegrationTests|FaultTests
+SERVICE_SHARD_2 := PartitionNeverStopsTests|GatewayEdgeTests|ChangeSetIntegrationTests|GatewayProxyTests
+
+# Lint, design checks, every test but the service tests, then the samples and change sets against the schemas and
+# the deploy files: what needs no test broker, in about a minute.
+test-quick: build test-deps
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	@mkdir -p $(RUN_DIR)
 	$(SWIFT_ENV) swift package describe --type json > $(RUN_DIR)/package.json
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
-	LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(if $(BUILD_TESTS),--skip-build) $(SWIFT_FLAGS)
+	$(SWIFT_TESTS) --skip '^ServiceTests\.'
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
@@ -81,6 +105,18 @@ test-swift: build test-deps
 	  $(BIN) diff --responses $$a $$b >> $(RUN_DIR)/changes.ndjson || exit 1; done; done
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
+
+# The service tests: worker, gateway, replay and the commands against test brokers, nginx and Varnish.
+test-service: test-service-1 test-service-2 test-service-3
+
+test-service-1: build test-deps
+	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_1))/'
+
+test-service-2: build test-deps
+	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_2))/'
+
+test-service-3: build test-deps
+	$(SWIFT_TESTS) --filter '^ServiceTests\.' --skip '^ServiceTests\.($(SERVICE_SHARD_1)|$(SERVICE_SHARD_2))/'
 
 # The change sets this build makes, for the renderer kits' tests (clients/fixtures/generate.py).
 client-fixtures: build
@@ -95,8 +131,7 @@ test-clients: build client-fixtures test-android
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
 # 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.
 test-android: build client-fixtures
-	@test -s $(RANDOM_CHANGE_SETS) || LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(SWIFT_ENV) swift test $(SWIFT_FLAGS) \
-	  --filter BatchUpdatePropertyTests
+	@test -s $(RANDOM_CHANGE_SETS) || $(SWIFT_TESTS) --filter BatchUpdatePropertyTests
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) LW_BIN=$(BIN) \
 	  LW_TANSU="$$($(ROOT)/scripts/tansu-path.sh)" LW_ROOT=$(ROOT) clients/android/build.sh test
 
@@ -145,25 +180,37 @@ bench-e2e: release
 bench-state: release
 	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-state.sh | tee $(RUN_DIR)/bench-state.md
 
+# `make fuzz`: every target for FUZZ_SECONDS each, one after another (make -j2 fuzz: two at once), built with
+# FUZZ_CONFIG (release: four times the runs per second of debug). The build and the runs take NICE as a prefix
+# (`make test` runs its smoke with `nice -n 19` beside the other tests).
 # -detect_leaks=0: Swift keeps enum case tags in pointer spare bits, so LeakSanitizer reports reachable
 # indirect-enum boxes (e.g. the loaded config's conditions) as leaks; ASan's memory-error checks stay on.
-fuzz: build
-	cd Fuzz && $(SWIFT_ENV) swift build -c release -Xswiftc -sanitize=fuzzer,address
-	@mkdir -p $(RUN_DIR)/fuzz fuzz-artifacts $(RUN_DIR)/fuzz-seeds/changes
-	@# Change-set seeds: the sample page against every sample, and every sample from empty.
+NICE ?=
+FUZZ_CONFIG ?= release
+fuzz: $(addprefix fuzz-run-,$(FUZZERS))
+
+fuzz-build: build
+	cd Fuzz && $(SWIFT_ENV) $(NICE) swift build -c $(FUZZ_CONFIG) -Xswiftc -sanitize=fuzzer,address
+
+# Change-set seeds: the sample page against every sample, and every sample from empty.
+fuzz-seeds: build
+	@mkdir -p $(RUN_DIR)/fuzz-seeds/changes
 	@for s in samples/*.json; do n=$$(basename $$s .json); \
 	  $(BIN) diff --responses samples/search-page.json $$s > $(RUN_DIR)/fuzz-seeds/changes/$$n.json; \
 	  $(BIN) diff --responses - $$s > $(RUN_DIR)/fuzz-seeds/changes/empty-$$n.json; done
-	@set -e; for t in $(FUZZERS); do \
-	  seeds="Fuzz/seeds/json samples"; dict="-dict=Fuzz/numbers.dict"; [ $$t = Condition ] && dict=""; [ $$t = ChangeSet ] && dict=""; [ $$t = Condition ] && seeds="Fuzz/seeds/conditions"; \
-	  [ $$t = ChangeSet ] && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
-	  [ $$t != Condition ] && [ $$t != ChangeSet ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
-	  mkdir -p $(RUN_DIR)/fuzz/$$t; echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/release/Fuzz$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -detect_leaks=0 \
-	    -artifact_prefix=fuzz-artifacts/$$t- -print_final_stats=1 $$dict $(RUN_DIR)/fuzz/$$t $$seeds 2>&1 \
-	    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix)" ; \
-	  test $${PIPESTATUS[0]} -eq 0; \
-	done
+
+# FUZZ_BUILT=1: the build is there (`make test` made it), so it is not planned again (20 s).
+fuzz-run-%: $(if $(FUZZ_BUILT),,fuzz-build) fuzz-seeds
+	@seeds="Fuzz/seeds/json samples"; dict="-dict=Fuzz/numbers.dict"; \
+	  [ $* = Condition ] && dict="" && seeds="Fuzz/seeds/conditions"; \
+	  [ $* = ChangeSet ] && dict="" && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
+	  [ $* != Condition ] && [ $* != ChangeSet ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
+	  mkdir -p $(RUN_DIR)/fuzz/$* fuzz-artifacts; echo "== fuzz $* for $(FUZZ_SECONDS) s"; \
+	  ASAN_OPTIONS=detect_leaks=0 $(NICE) Fuzz/.build/$(FUZZ_CONFIG)/Fuzz$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=1048576 -detect_leaks=0 -artifact_prefix=fuzz-artifacts/$*- -print_final_stats=1 \
+	    $$dict $(RUN_DIR)/fuzz/$* $$seeds 2>&1 \
+	    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix)"; \
+	  test $${PIPESTATUS[0]} -eq 0
 
 format:
 	swift format format --in-place --recursive --parallel $(FORMAT_PATHS)

@@ -83,8 +83,8 @@ final class ProxyProcess {
 }
 
 /// The gateway behind nginx and Varnish, configured with the snippets docs/operating.md gives (and nginx also with a
-/// stock `proxy_pass`): events arrive within 100 ms of the direct path, records are cached and never served
-/// superseded past their max-age.
+/// stock `proxy_pass`): events arrive within 0.5 s of the direct path (not held in a buffer), records are cached
+/// and never served superseded past their max-age.
 @Suite(.serialized, .enabled(if: ProxyProcess.installed, "nginx and varnish come with make deps"))
 struct GatewayProxyTests {
     /// The first fenced block of `language` in the gateway section of docs/operating.md.
@@ -183,8 +183,10 @@ struct GatewayProxyTests {
             let direct = try #require(at[0], "direct stream, version \(v)")
             for (name, arrival) in [("documented", at[1]), ("stock proxy_pass", at[2])] {
                 let arrived = try #require(arrival, "\(name) proxy, version \(v): \(nginx.logText); \(sockets())")
+                // A proxy that buffers holds these small events until its buffer fills (past the test's end); one
+                // that passes them on is a scheduling delay behind, 0.19 s once with make test's stages on both cores.
                 #expect(
-                    arrived.timeIntervalSince(direct) < 0.1, "\(name): \(arrived.timeIntervalSince(direct)) s later")
+                    arrived.timeIntervalSince(direct) < 0.5, "\(name): \(arrived.timeIntervalSince(direct)) s later")
             }
             #expect(streams.allSatisfy { $0.events.last?.id == GatewayOnTopics.id(v) })
         }
