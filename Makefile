@@ -14,7 +14,7 @@ SWIFT_FLAGS ?=
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help deps test-deps build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -122,10 +122,14 @@ test-service-3: build test-deps
 client-fixtures: build
 	python3 clients/fixtures/generate.py $(BIN) $(RUN_DIR)/client-fixtures
 
-# The renderer kits against those fixtures: Android, web, Swift.
-test-clients: build client-fixtures test-android
+# The renderer kits against those fixtures: Android, web, Swift (three targets: make -j runs them at once).
+test-clients: test-android test-web test-swift-kit
+
+test-web: build client-fixtures
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
+
+test-swift-kit: build client-fixtures
 	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
 
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
