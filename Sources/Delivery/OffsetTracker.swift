@@ -10,8 +10,7 @@ public import Kafka
 /// the worker resumes where it really was instead of reading those messages again.
 ///
 /// Partitions are `Partition`s; an offset is a `TopicPartition`, e.g. a message's `position`. Times are
-/// `ContinuousClock` instants, passed in
-/// so that tests can drive them.
+/// `ContinuousClock` instants, passed in so that tests can drive them.
 public struct OffsetTracker: Sendable {
     struct PartitionState: Sendable {
         /// Offsets started and not yet done, in ascending order.
@@ -174,12 +173,11 @@ public struct OffsetTracker: Sendable {
     /// offset the coordinator never confirmed is kept for `resumeOffset` should the partition come back.
     @discardableResult
     public mutating func remove(_ partition: Partition, now: ContinuousClock.Instant = .now) -> Int {
-        let key = partition
         let n = inProgress(partition)
-        if let s = partitions[key], let next = s.next, next != s.committed {
-            unconfirmed[key] = Unconfirmed(next: next, at: now)
+        if let s = partitions[partition], let next = s.next, next != s.committed {
+            unconfirmed[partition] = Unconfirmed(next: next, at: now)
         }
-        partitions[key] = nil
+        partitions[partition] = nil
         return n
     }
 

@@ -6,13 +6,14 @@ extension PageStore.Scope {
     /// The pages of input partition `input`.
     public init(_ input: Partition) { self = .partition(topic: input.topic, partition: input.partition) }
 
-    /// The pages of input partition `input` (its offset is not part of it).
-    public init(_ input: TopicPartition) { self = .partition(topic: input.topic, partition: input.partition) }
+    /// The input partition whose pages these are (nil for `whole`, the gateway's).
+    public var input: Partition? {
+        guard case .partition(let topic, let partition) = self else { return nil }
+        return Partition(topic, partition)
+    }
 }
 
 extension PageKey {
     /// Page `page` of the input partition `message` was read from.
-    public init(_ page: String, of message: KafkaMessage) {
-        self.init(page, in: .partition(topic: message.topic, partition: message.partition))
-    }
+    public init(_ page: String, of message: KafkaMessage) { self.init(page, in: .init(message.partitionID)) }
 }

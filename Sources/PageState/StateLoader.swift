@@ -184,7 +184,7 @@ public final class StateLoader {
         loaded.rebuiltPartitions += 1
         try store { () throws(PageStoreError) in
             try disk.removeScope(
-                PageStore.Scope(input), checkpoint: input.topic,
+                PageStore.Scope(input.partitionID), checkpoint: input.topic,
                 partition: input.partition)
         }
         return low
@@ -205,7 +205,7 @@ public final class StateLoader {
             try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)
             return
         }
-        let key = PageKey(page, in: PageStore.Scope(input))
+        let key = PageKey(page, in: PageStore.Scope(input.partitionID))
         guard let value = m.value else {
             pages.loaded(WorkerPages.Page(layout: nil, position: position), for: key)
             return
@@ -246,7 +246,7 @@ struct PageSink {
     }
 
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(PageLoadError) {
-        batch.pages.append((PageKey(page, in: PageStore.Scope(input)), stored))
+        batch.pages.append((PageKey(page, in: PageStore.Scope(input.partitionID)), stored))
         bytes += stored.bytes + page.utf8.count
         if PageStore.Batch.isFull(pages: batch.pages.count, bytes: bytes) { try write(checkpoint: offset + 1) }
     }

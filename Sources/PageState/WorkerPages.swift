@@ -68,10 +68,7 @@ public struct WorkerPages: Sendable {
     public mutating func acknowledged(_ key: PageKey, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
         guard disk != nil, writeFailure == nil else { return }
         pending[key] = StoredPage(position: position, record: record)
-        if case .partition(let topic, let partition) = key.scope {
-            let tp = Partition(topic, partition)
-            checkpoints[tp] = max(checkpoints[tp] ?? 0, stateOffset + 1)
-        }
+        if let input = key.scope.input { checkpoints[input] = max(checkpoints[input] ?? 0, stateOffset + 1) }
     }
 
     /// Writes what was acknowledged since the last flush in one atomic batch; the pages it stores leave `unstored`

@@ -14,9 +14,6 @@ public final class PageStore: Sendable {
         case partition(topic: String, partition: Int32)
         /// One set for every page (the gateway's).
         case whole
-
-        /// The pages of input partition `partition` of `topic`.
-        public init(topic: String, partition: Int32) { self = .partition(topic: topic, partition: partition) }
     }
 
     /// How the store was found when it was opened.

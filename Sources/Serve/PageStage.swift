@@ -55,9 +55,9 @@ final class PageStage {
             var metadata: Logger.Metadata = [
                 "page": .string(key.page), "page-store": .string(pages.disk?.path ?? "off"),
             ]
-            if case .partition(let topic, let partition) = key.scope {
-                metadata["topic"] = .string(topic)
-                metadata["partition"] = .stringConvertible(partition)
+            if let input = key.scope.input {
+                metadata["topic"] = .string(input.topic)
+                metadata["partition"] = .stringConvertible(input.partition)
             }
             logger.warning("unreadable latest layout skipped", metadata: metadata)
         }

@@ -12,7 +12,7 @@ import Testing
         return dir
     }
 
-    static let scope = PageStore.Scope(topic: "in", partition: 3)
+    static let scope = PageStore.Scope.partition(topic: "in", partition: 3)
 
     @Test func aBatchIsFullAt512PagesOr4MiB() {
         #expect(!PageStore.Batch.isFull(pages: 511, bytes: 4 << 20 - 1))
@@ -52,7 +52,7 @@ import Testing
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, _) = try PageStore.open(directory: dir, identity: "x")
-        let other = PageStore.Scope(topic: "in", partition: 4)
+        let other = PageStore.Scope.partition(topic: "in", partition: 4)
         var batch = PageStore.Batch()
         for i in 0..<50 {
             batch.pages.append((PageKey("p\(i)", in: Self.scope), StoredPage(position: Int64(i), record: [1])))

@@ -188,7 +188,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
             for m in latest where m.partition == partition {
                 last[String(decoding: m.key ?? [], as: UTF8.self)] = .some(m.value)
             }
-            let stored = try store.pages(in: PageStore.Scope(topic: input, partition: partition))
+            let stored = try store.pages(in: PageStore.Scope.partition(topic: input, partition: partition))
             #expect(stored.count == last.count, "partition \(partition): \(stored.count) stored, \(last.count) keys")
             let differing = stored.filter { last[$0.key] != .some($0.page.record) }.map(\.key)
             #expect(differing.isEmpty, "pages differing from the topic: \(differing)")
