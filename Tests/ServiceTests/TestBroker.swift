@@ -353,10 +353,11 @@ final class WorkerProcess {
     var heldPartitions: Set<String> {
         var held: Set<String> = []
         for entry in logEntries {
-            let list = (entry["partitions"] as? String)?.split(separator: ",").map { $0.prefix { $0 != "@" } } ?? []
+            let list =
+                (entry["partitions"] as? String)?.split(separator: ",").map { String($0.prefix { $0 != "@" }) } ?? []
             switch entry["message"] as? String {
-            case "partitions assigned": held.formUnion(list.map(String.init))
-            case "partitions revoked": held.subtract(list.map(String.init))
+            case "partitions assigned": held.formUnion(list)
+            case "partitions revoked": held.subtract(list)
             default: break
             }
         }
