@@ -257,7 +257,7 @@ let package = Package(
                 "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict, linkerSettings: rdkafkaLinker),

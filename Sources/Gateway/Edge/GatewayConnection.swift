@@ -24,6 +24,15 @@ final class GatewayEdge: Sendable {
     }
 }
 
+extension GatewayEdge {
+    /// A new connection's handlers, on its loop: the request decoder, then the connection.
+    func addHandlers(to channel: any Channel, port: GatewayEndpoints.Port) throws {
+        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
+        try channel.pipeline.syncOperations.addHandler(decoder)
+        try channel.pipeline.syncOperations.addHandler(GatewayConnection(edge: self, port: port, decoder: decoder))
+    }
+}
+
 /// One connection: HTTP requests answered in order until one asks for a stream; then the request decoder is taken
 /// out of the pipeline and the connection becomes a stream of one page, held by its event loop's `LoopStreams`,
 /// written the shared bytes of each event. Its client leaving (the read side closing, or a reset) closes it at

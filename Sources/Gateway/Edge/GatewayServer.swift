@@ -1,7 +1,6 @@
 import Kafka
 public import Logging
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Ops
 public import Prometheus
@@ -103,12 +102,7 @@ struct HTTPService: Service {
             )
             .childChannelInitializer { channel in
                 gate.admit(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
-                    try channel.pipeline.syncOperations.addHandler(decoder)
-                    try channel.pipeline.syncOperations.addHandler(
-                        GatewayConnection(edge: edge, port: role, decoder: decoder))
-                }
+                return channel.eventLoop.makeCompletedFuture { try edge.addHandlers(to: channel, port: role) }
             }
             .bind(host: host, port: port).get()
         gate.attach(channel)
