@@ -9,7 +9,7 @@ tool="$dir/usr/bin/promtool"
 if [ ! -x "$tool" ]; then
   if command -v promtool >/dev/null; then command -v promtool; exit 0; fi
   mkdir -p "$dir/download"
-  (cd "$dir/download" && { apt-get download prometheus >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 || sudo apt-get update -qq; apt-get download prometheus >/dev/null; }; })
+  (cd "$dir/download" && { apt-get download prometheus >/dev/null 2>&1 || { "$root/scripts/apt-get.sh" update -qq; apt-get download prometheus >/dev/null; }; })
   dpkg -x "$dir"/download/prometheus_*.deb "$dir"
   rm -rf "$dir/download"
 fi

@@ -8,13 +8,12 @@ dir="$root/.deps/typescript"
 tsc="$dir/usr/share/nodejs/typescript/bin/tsc"
 if ! command -v node >/dev/null; then
   # The web client's tests run on Debian's nodejs (node --test); there is no npm registry and no npm dependency.
-  if [ "$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null
-  else sudo apt-get update -qq && sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; fi
+  "$root/scripts/ensure-debian-packages.sh" nodejs
 fi
 if [ ! -f "$tsc" ]; then
   if command -v tsc >/dev/null; then command -v tsc; exit 0; fi
   mkdir -p "$dir/download"
-  (cd "$dir/download" && { apt-get download node-typescript >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 || sudo apt-get update -qq; apt-get download node-typescript >/dev/null; }; })
+  (cd "$dir/download" && { apt-get download node-typescript >/dev/null 2>&1 || { "$root/scripts/apt-get.sh" update -qq; apt-get download node-typescript >/dev/null; }; })
   dpkg -x "$dir"/download/node-typescript_*.deb "$dir"
   rm -rf "$dir/download"
 fi
