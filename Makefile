@@ -11,10 +11,12 @@ RANDOM_CHANGE_SETS := $(RUN_DIR)/random-change-sets.ndjson
 RDKAFKA_PC = $(shell $(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)
 SWIFT_ENV = PKG_CONFIG_PATH="$(RDKAFKA_PC)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
 SWIFT_FLAGS ?=
+# The last line of a stage of `make test`: when it ended (the stages of the parallel step print as they end).
+PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help deps test-deps test-packages build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -34,19 +36,19 @@ help:
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
 
-# What building and `make run` need (librdkafka, RocksDB, the test broker's venv) and only that; the tests also need
-# nginx and Varnish (test-deps) and Chromium (test-browser installs it).
+# What building and `make run` need (librdkafka, RocksDB, the test broker's venv) and only that. The tests also need
+# TEST_PACKAGES (test-deps): nginx and Varnish (the gateway runs behind both), Chromium (the preview in a browser),
+# the JDK and JUnit 4 (the Android kit). `make test` installs them beside the build, so no test installs anything.
+TEST_PACKAGES := nginx varnish chromium openjdk-17-jdk-headless junit4
 deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
 
-test-deps: deps $(DEPS)/.proxies
+test-deps: deps test-packages
+
+test-packages:
+	@$(ROOT)/scripts/ensure-debian-packages.sh $(TEST_PACKAGES)
 
 $(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
-	@mkdir -p $(DEPS) && touch $@
-
-# nginx and Varnish: the gateway's tests run it behind both, configured as docs/operating.md says.
-$(DEPS)/.proxies: scripts/ensure-debian-packages.sh
-	@$(ROOT)/scripts/ensure-debian-packages.sh nginx varnish
 	@mkdir -p $(DEPS) && touch $@
 
 $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
@@ -65,13 +67,17 @@ release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
 # `make test` on one build (tests built with the binary; a `swift build` without them after a test build plans and
-# embeds again: 15-30 s each), in three steps. The quick stage stops at its first failure. Then the rest runs at
+# embeds again: 15-30 s each), the test packages installed meanwhile (apt is mostly waiting on the network and the
+# disk), then three steps. The quick stage stops at its first failure. Then the rest runs at
 # once (make -j, each target's output printed when it ends): the service tests in three processes, the renderer
 # kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release), niced, in
 # the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
 # as a fuzz run starved of CPU reports its slowest input as a timeout.
-test: BUILD_TESTS := --build-tests
-test: test-quick
+test:
+	@echo "== build and test packages from $$(date +%T)"
+	@$(MAKE) --no-print-directory -j2 BUILD_TESTS=--build-tests build test-packages
+	@echo "== built at $$(date +%T); the quick stage"
+	@$(MAKE) --no-print-directory BUILT=1 test-quick
 	@echo "== quick stage passed at $$(date +%T); the rest runs at once, each part's output printed as it ends"
 	@$(MAKE) --no-print-directory -j7 -O BUILT=1 BUILD_TESTS=--build-tests FUZZ_CONFIG=debug NICE="nice -n 19" \
 	  test-service test-clients test-browser fuzz-build fuzz-seeds
@@ -97,7 +103,7 @@ test-quick: build test-deps
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
-	$(SWIFT_TESTS) --skip '^ServiceTests\.'
+	$(SWIFT_TESTS) --skip '^(ServiceTests|$(KIT_TESTS))\.'
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
@@ -111,12 +117,15 @@ test-service: test-service-1 test-service-2 test-service-3
 
 test-service-1: build test-deps
 	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_1))/'
+	$(PASSED)
 
 test-service-2: build test-deps
 	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_2))/'
+	$(PASSED)
 
 test-service-3: build test-deps
 	$(SWIFT_TESTS) --filter '^ServiceTests\.' --skip '^ServiceTests\.($(SERVICE_SHARD_1)|$(SERVICE_SHARD_2))/'
+	$(PASSED)
 
 # The change sets this build makes, for the renderer kits' tests (clients/fixtures/generate.py).
 client-fixtures: build
@@ -128,9 +137,14 @@ test-clients: test-android test-web test-swift-kit
 test-web: build client-fixtures
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
+	$(PASSED)
 
+# The Swift kit's tests are built with the package's (one build of LayoutKit for both); `swift test` in clients/swift
+# runs the same tests against the kit alone.
+KIT_TESTS := LayoutKitTests|LayoutFeedTests
 test-swift-kit: build client-fixtures
-	cd clients/swift && LW_FIXTURES=$(RUN_DIR)/client-fixtures swift test
+	LW_FIXTURES=$(RUN_DIR)/client-fixtures $(SWIFT_TESTS) --filter '^($(KIT_TESTS))\.'
+	$(PASSED)
 
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
 # 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.
@@ -138,11 +152,13 @@ test-android: build client-fixtures
 	@test -s $(RANDOM_CHANGE_SETS) || $(SWIFT_TESTS) --filter BatchUpdatePropertyTests
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) LW_BIN=$(BIN) \
 	  LW_TANSU="$$($(ROOT)/scripts/tansu-path.sh)" LW_ROOT=$(ROOT) clients/android/build.sh test
+	$(PASSED)
 
 # `layout-worker preview` in headless Chromium (installed when missing); keeps the screenshot in .run/preview.png.
 test-browser: build
 	CHROMIUM="$$($(ROOT)/scripts/ensure-chromium.sh)" LW_BIN=$(BIN) LW_SCREENSHOT=$(RUN_DIR)/preview.png \
 	  node --test Tests/Browser/
+	$(PASSED)
 
 bench: deps release
 	@mkdir -p $(RUN_DIR)
@@ -195,6 +211,7 @@ fuzz: $(addprefix fuzz-run-,$(FUZZERS))
 
 fuzz-build: build
 	cd Fuzz && $(SWIFT_ENV) $(NICE) swift build -c $(FUZZ_CONFIG) -Xswiftc -sanitize=fuzzer,address
+	$(PASSED)
 
 # Change-set seeds: the sample page against every sample, and every sample from empty.
 fuzz-seeds: build

@@ -348,5 +348,16 @@ let package = Package(
                 "LayoutCompiler", "LayoutJSON", "LayoutRecord", "Adaptors", "ContentTree", "Mapping", "TestSupport",
             ],
             swiftSettings: strict),
+        // The renderer kit's own tests (clients/swift/Tests), built here with the rest so that one build serves both;
+        // `swift test` in clients/swift runs the same tests against the kit alone.
+        .testTarget(
+            name: "LayoutKitTests", dependencies: [.product(name: "LayoutKit", package: "swift")],
+            path: "clients/swift/Tests/LayoutKitTests"),
+        .testTarget(
+            name: "LayoutFeedTests",
+            dependencies: [
+                .product(name: "LayoutFeed", package: "swift"), .product(name: "LayoutKit", package: "swift"),
+            ],
+            path: "clients/swift/Tests/LayoutFeedTests"),
     ]
 )
