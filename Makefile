@@ -16,7 +16,7 @@ PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps test-packages build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help deps test-deps test-packages build swift-packages release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -58,10 +58,20 @@ $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
-build: deps
+# deps and the Swift packages that need neither librdkafka nor RocksDB (SwiftNIO, Hummingbird, Yams, ...) at once:
+# librdkafka's configure and each build's planning and linking leave a core idle, which the other takes.
+build:
 ifndef BUILT
+	@$(MAKE) --no-print-directory -j2 deps swift-packages
 	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
 endif
+
+# Not through SWIFT_ENV, which asks ensure-librdkafka.sh for its path: that script may be building it meanwhile.
+# What it prints is what the build after it prints again (without the warnings about the C libraries not there yet).
+swift-packages:
+	@echo "swift build --target Ops; swift build --target MappingFiles (while deps build)"
+	@set -o pipefail; for t in Ops MappingFiles; do swift build --target $$t $(SWIFT_FLAGS) 2>&1 \
+	  | { grep -v -E "^\[|you may be able to install|^warning: .*unhandled" || true; }; done
 
 release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)

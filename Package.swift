@@ -3,11 +3,11 @@ import Foundation
 import PackageDescription
 
 // librdkafka >= 2.1 comes from pkg-config (`make deps` builds it into .deps/librdkafka when the system's is
-// older); when that private build is used, the binary finds it through an rpath.
+// older); when that private build is used, the binary finds it through an rpath. The rpath is there whether or not
+// the build is yet: `make` starts the Swift packages that need no librdkafka while librdkafka builds, and SwiftPM
+// may keep a manifest's result across builds.
 let rdkafkaLib = Context.packageDirectory + "/.deps/librdkafka/lib"
-let rdkafkaLinker: [LinkerSetting] =
-    FileManager.default.fileExists(atPath: rdkafkaLib + "/librdkafka.so.1")
-    ? [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", rdkafkaLib])] : []
+let rdkafkaLinker: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", rdkafkaLib])]
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
