@@ -7,9 +7,9 @@ DEPS := $(ROOT)/.deps
 RUN_DIR := $(ROOT)/.run
 # The server property test's random change sets, written by `swift test` for the Android kit's tests.
 RANDOM_CHANGE_SETS := $(RUN_DIR)/random-change-sets.ndjson
-# librdkafka >= 2.1 (system, or Debian's newer source package built into .deps/librdkafka).
-RDKAFKA_PC = $(shell $(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)
-SWIFT_ENV = PKG_CONFIG_PATH="$(RDKAFKA_PC)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
+# librdkafka >= 2.1 (system, or Debian's newer source package built into .deps/librdkafka), asked by the shell when
+# the command runs (a make function would run when the recipe is expanded, before the recipe's first line).
+SWIFT_ENV = PKG_CONFIG_PATH="$$($(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
 SWIFT_FLAGS ?=
 # The last line of a stage of `make test`: when it ended (the stages of the parallel step print as they end).
 PASSED = @echo "== $@ passed at $$(date +%T)"
@@ -62,7 +62,7 @@ $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 # librdkafka's configure and each build's planning and linking leave a core idle, which the other takes.
 build:
 ifndef BUILT
-	@$(MAKE) --no-print-directory -j2 deps swift-packages
+	@$(MAKE) --no-print-directory -j3 deps swift-packages
 	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
 endif
 
