@@ -79,7 +79,7 @@ release: deps
 # `make test` on one build (tests built with the binary; a `swift build` without them after a test build plans and
 # embeds again: 15-30 s each), the test packages installed meanwhile (apt is mostly waiting on the network and the
 # disk), then three steps. The quick stage stops at its first failure. Then the rest runs at
-# once (make -j, each target's output printed when it ends): the service tests in three processes, the renderer
+# once (make -j, each target's output printed when it ends): the process tests in three processes, the renderer
 # kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release), niced, in
 # the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
 # as a fuzz run starved of CPU reports its slowest input as a timeout.
@@ -98,13 +98,15 @@ test:
 # lock, so two could not run at once. A filter that matches no test fails.
 TEST_BIN := $(ROOT)/.build/debug/LayoutWorkerPackageTests.xctest
 SWIFT_TESTS = LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(TEST_BIN) --testing-library swift-testing
-# The service tests (ServiceTests: test brokers, the binary, nginx) spend most of their time waiting on processes,
-# and a process runs tests on as many threads as there are cores: three processes run them in about a third of the
-# time. The first two take these suites (the two longest, each with a share of the rest), the third every other.
+# The process tests (the targets named *ProcessTests: test brokers, the binary, nginx) spend most of their time
+# waiting on processes, and a process runs tests on as many threads as there are cores: three processes run them in
+# about a third of the time. The first two take these suites (the two longest, each with a share of the rest), the
+# third every other.
+PROCESS_TESTS := ^[A-Za-z]+ProcessTests\.
 SERVICE_SHARD_1 := CommitTests|GatewayPageStoreTests|PageStoreIntegrationTests|FaultTests
 SERVICE_SHARD_2 := PartitionNeverStopsTests|GatewayEdgeTests|ChangeSetIntegrationTests|GatewayProxyTests
 
-# Lint, design checks, every test but the service tests, then the samples and change sets against the schemas and
+# Lint, design checks, every test but the process tests, then the samples and change sets against the schemas and
 # the deploy files: what needs no test broker, in about 90 s on a built tree.
 test-quick: build test-deps
 	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
@@ -113,7 +115,7 @@ test-quick: build test-deps
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
-	$(SWIFT_TESTS) --skip '^(ServiceTests|$(KIT_TESTS))\.'
+	$(SWIFT_TESTS) --skip '$(PROCESS_TESTS)|^($(KIT_TESTS))\.'
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
 	  $(BIN) compile --config config/examples/supermami.yaml ../shared/corpus/assembler/*.json >> $(RUN_DIR)/samples.ndjson; fi
@@ -122,19 +124,19 @@ test-quick: build test-deps
 	$(DEPS)/venv/bin/python scripts/check-schemas.py $(RUN_DIR)/samples.ndjson $(RUN_DIR)/changes.ndjson
 	PROMTOOL="$$($(ROOT)/scripts/ensure-promtool.sh)" $(DEPS)/venv/bin/python scripts/check-deploy.py
 
-# The service tests: worker, gateway, replay and the commands against test brokers, nginx and Varnish.
+# The process tests: worker, gateway, replay and the commands against test brokers, nginx and Varnish.
 test-service: test-service-1 test-service-2 test-service-3
 
 test-service-1: build test-deps
-	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_1))/'
+	$(SWIFT_TESTS) --filter '$(PROCESS_TESTS)($(SERVICE_SHARD_1))/'
 	$(PASSED)
 
 test-service-2: build test-deps
-	$(SWIFT_TESTS) --filter '^ServiceTests\.($(SERVICE_SHARD_2))/'
+	$(SWIFT_TESTS) --filter '$(PROCESS_TESTS)($(SERVICE_SHARD_2))/'
 	$(PASSED)
 
 test-service-3: build test-deps
-	$(SWIFT_TESTS) --filter '^ServiceTests\.' --skip '^ServiceTests\.($(SERVICE_SHARD_1)|$(SERVICE_SHARD_2))/'
+	$(SWIFT_TESTS) --filter '$(PROCESS_TESTS)' --skip '$(PROCESS_TESTS)($(SERVICE_SHARD_1)|$(SERVICE_SHARD_2))/'
 	$(PASSED)
 
 # The change sets this build makes, for the renderer kits' tests (clients/fixtures/generate.py).

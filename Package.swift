@@ -268,23 +268,64 @@ let package = Package(
         .testTarget(
             name: "MappingTests", dependencies: ["Mapping", "Adaptors", "ContentTree", "LayoutJSON", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(
-            name: "ServiceTests",
+        // For the process tests: a test broker per test, the binary as a worker, raw HTTP on loopback, test messages.
+        .target(
+            name: "ProcessTestSupport",
             dependencies: [
-                "Serve", "PageState", "Delivery", "Replay", "Ops", "LayoutDiff", "Kafka", "KafkaTesting", "LayoutJSON",
-                "LayoutCompiler", "Mapping", "TestSupport", "LayoutPreview", "LayoutRecord", "LayoutWorkerCLI",
-                "Gateway",
-                "PageStore",
-                .product(name: "LayoutFeed", package: "swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Delivery", "Kafka", "KafkaTesting", "LayoutJSON", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+            ],
+            path: "Tests/ProcessTestSupport",
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        // The process tests: a module's behaviour through the `layout-worker` binary, against test brokers (and nginx
+        // and Varnish in front of the gateway), each target named after the module it exercises.
+        .testTarget(
+            name: "ServeProcessTests",
+            dependencies: [
+                "Serve", "ProcessTestSupport", "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", "LayoutDiff",
+                "LayoutJSON", "LayoutRecord", "Mapping", "Ops", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: strict,
-            linkerSettings: rdkafkaLinker),
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "PageStoreProcessTests",
+            dependencies: [
+                "PageStore", "ProcessTestSupport", "Delivery", "Kafka", "LayoutJSON", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "GatewayProcessTests",
+            dependencies: [
+                "ProcessTestSupport", "Delivery", "Kafka", "PageStore", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "LayoutFeed", package: "swift"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "ReplayProcessTests",
+            dependencies: ["ProcessTestSupport", "Kafka", "LayoutJSON", "Serve", "TestSupport"],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "LayoutWorkerCLIProcessTests",
+            dependencies: [
+                "ProcessTestSupport", "Delivery", "Kafka", "LayoutCompiler", "Serve", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+        .testTarget(
+            name: "LayoutPreviewProcessTests",
+            dependencies: [
+                "LayoutPreview", "ProcessTestSupport", "Delivery", "Kafka", "LayoutCompiler", "LayoutDiff",
+                "LayoutJSON", "LayoutRecord", "Ops", "Serve", "TestSupport",
+                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict, linkerSettings: rdkafkaLinker),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs/design.md's module table is Package.swift's graph: every target under Sources/ and Plugins/ has one row,
 its "uses" column is exactly its target dependencies, rows come dependencies first; the line after the table names
-the modules whose tests live in another module's test target; every test the design names (`SomeTests.name`)
+the modules whose tests live in another module's test target; every test target is named after the module it tests
+and depends on it (or, for process tests, on ProcessTestSupport); every test the design names (`SomeTests.name`)
 exists. Reads `swift package describe --type json` on stdin.
 With --write, rewrites the table and that line from Package.swift, keeping each row's "holds" text (a new module
 needs its text written by hand first: the check names it). Exits 1 naming every difference."""
@@ -71,6 +72,22 @@ untested = [n for n in ordered() if has_logic(n) and n + "Tests" not in tests]
 expected_line = "Tested in another module's target: " + (", ".join(f"`{n}`" for n in untested) or "none") + "."
 if untested_line != expected_line:
     problems.append(f"the line after the table should read: {expected_line}")
+
+# Every test target under Tests/ tests one module and is named after it: `XTests` holds X's own tests and depends on
+# X; `XProcessTests` exercises X through the `layout-worker` binary and depends on ProcessTestSupport (the test
+# brokers and processes). The renderer kit's tests (under clients/) are the kit's.
+for t in package["targets"]:
+    if t.get("type") != "test" or not t["path"].startswith("Tests/"):
+        continue
+    name, deps = t["name"], set(t.get("target_dependencies") or [])
+    process = name.endswith("ProcessTests")
+    module = name[: -len("ProcessTests")] if process else name[: -len("Tests")] if name.endswith("Tests") else ""
+    if module not in targets:
+        problems.append(f"test target {name}: named after no module (XTests or XProcessTests for a module X)")
+        continue
+    needed = "ProcessTestSupport" if process else module
+    if needed not in deps:
+        problems.append(f"test target {name}: does not depend on {needed}")
 
 # Every test the design names exists: `Suite.test` where Tests/ has `struct Suite` and, in that file, `func test`.
 sources = {}

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import ProcessTestSupport
+
 /// A task executor with a thread of its own. Async work that prefers it keeps running while the tests around it
 /// block the cooperative pool's threads (two on a two-core machine) with synchronous waits: a feed followed on the
 /// pool alone took 92 s instead of 3 s beside the kill loops, and received nothing within 60 s in a full run.

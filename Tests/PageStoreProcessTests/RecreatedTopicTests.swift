@@ -5,6 +5,8 @@ import LayoutKit
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// Topics deleted and created again under the same names (an operator resetting them, a staging cluster rebuilt),
 /// grown past the old checkpoints, then a gateway and a worker started on their old page stores: the store tells the
 /// new topics from the old by their ids, reads the new ones from the beginning, forgets what only the old held, and

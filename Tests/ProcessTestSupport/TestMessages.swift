@@ -47,3 +47,11 @@ extension TestBroker {
         }
     }
 }
+
+/// The page names of layout records, in order (a record that is not JSON or names no page is left out).
+func pageNames(_ records: [KafkaMessage]) -> [String] {
+    records.compactMap { m in
+        guard let v = m.value, let d = try? JSONReader().read(v), let p = d.value(0, "page") else { return nil }
+        return d.value(p, "name").flatMap(d.string)
+    }
+}

@@ -5,6 +5,8 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// The wire contract (`Wire` in LayoutKit) is the one definition of the names records, change sets and their
 /// Kafka messages agree on; the web client, the schemas and the worker's headers must say the same.
 @Suite struct WireContractTests {

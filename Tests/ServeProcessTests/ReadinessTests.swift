@@ -3,9 +3,10 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// Readiness as Kubernetes reads it: a member without partitions is ready; a worker that lost its brokers is not.
 @Suite(.serialized) struct ReadinessTests {
-    private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
     private func get(_ port: UInt16, _ path: String) -> (Int, String) {
         guard
@@ -17,7 +18,7 @@ import Testing
 
     @Test func anIdleMemberIsReadyAndALostClusterIsNot() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let ports = [try TestBroker.freePort(), try TestBroker.freePort()]
         let workers = try ports.map { port in
@@ -56,13 +57,13 @@ import Testing
     /// directory it is 1 and readiness says nothing of it.
     @Test func aCrashBreakerThatIsOffSaysSo() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let usable = FileManager.default.temporaryDirectory.appendingPathComponent("breaker-\(UUID().uuidString)").path
         for (dir, enabled) in [("/proc/layout-worker-cannot-be-made", false), (usable, true)] {
             let port = try TestBroker.freePort()
             let worker = try WorkerProcess(
-                broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+                broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
                 extra: ["--crash-state-dir", dir], http: "127.0.0.1:\(port)")
             #expect(
                 waitUntil(seconds: 40, every: 0.5) { get(port, "/readyz").0 == 200 }, "\(worker.logText.suffix(2000))")

@@ -9,6 +9,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// Produces `count` messages from a thread of their own, `perBatch` every `pause` seconds, each batch flushed.
 private final class SteadyProducer: Sendable {
     private let done = DispatchGroup()

@@ -9,13 +9,9 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 private let recordSchema = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
-
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
-
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
 /// Reads `source.key`, `source.offset` and the page name of a record.
 private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition: Int?, name: String?) {
@@ -32,13 +28,15 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 @Suite(.serialized) struct ServeIntegrationTests {
     @Test func compilesEveryMessageAcrossPartitionsInOrderPerKey() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 3)
         var messages: [(key: String?, value: [UInt8]?)] = []
-        for seq in 0..<10 { for key in 0..<6 { messages.append(("page-\(key)", response("page-\(key)/\(seq)"))) } }
+        for seq in 0..<10 {
+            for key in 0..<6 { messages.append(("page-\(key)", emptyResultsList("page-\(key)/\(seq)"))) }
+        }
         try broker.produce(input, messages)
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "60"])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let records = try broker.consume(output, partitions: 3, count: 60)
@@ -71,7 +69,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 
     @Test func badInputGoesToTheDeadLetterTopicWithItsReason() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let huge =
             Array(#"{"@type":"X","pad":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 5_000)
@@ -79,11 +77,11 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         try broker.produce(
             input,
             [
-                ("good", response("ok")), ("garbage", Array("not json".utf8)), ("array", Array("[1,2]".utf8)),
-                ("big", huge), ("good2", response("ok2")), ("empty", []),
+                ("good", emptyResultsList("ok")), ("garbage", Array("not json".utf8)), ("array", Array("[1,2]".utf8)),
+                ("big", huge), ("good2", emptyResultsList("ok2")), ("empty", []),
             ])
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "6", "--max-message-bytes", "4096"])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let letters = try broker.consume(dlq, partitions: 1, count: 4)
@@ -113,11 +111,11 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
     @Test(arguments: ["forward", "skip"])
     func tombstones(policy: String) throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, [("page", response("p")), ("page", nil)])
+        try broker.produce(input, [("page", emptyResultsList("p")), ("page", nil)])
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "2", "--tombstones", policy])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let out = try broker.consume(output, partitions: 1, count: policy == "forward" ? 2 : 1, timeout: 5)
@@ -133,9 +131,9 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 
     @Test func sigtermDrainsCommitsAndLeavesWithinTheBound() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 2)
-        try broker.produce(input, (0..<40).map { ("k\($0 % 4)", response("r\($0)")) })
+        try broker.produce(input, (0..<40).map { ("k\($0 % 4)", emptyResultsList("r\($0)")) })
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         let records = try broker.consume(output, partitions: 2, count: 40)
         #expect(records.count >= 40)
@@ -156,12 +154,12 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 
     @Test func sigkillMidStreamLosesNothing() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 3)
         let big = Fixtures.bytes("samples/search-page.json")
         let chunks = 6, perChunk = 100, total = chunks * perChunk
         func chunk(_ c: Int) -> [(key: String?, value: [UInt8]?)] {
-            (c * perChunk..<(c + 1) * perChunk).map { ("k\($0 % 12)", $0 % 5 == 0 ? big : response("r\($0)")) }
+            (c * perChunk..<(c + 1) * perChunk).map { ("k\($0 % 12)", $0 % 5 == 0 ? big : emptyResultsList("r\($0)")) }
         }
         // A steady stream: the first worker is killed while most of it has not been produced yet.
         try broker.produce(input, chunk(0))
@@ -193,7 +191,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 
     @Test func twoWorkersShareThePartitions() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 6)
         let a = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         let b = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
@@ -204,7 +202,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
             return held.count == 3 && other.count == 3 && held.isDisjoint(with: other)
         }
         #expect(settled, "a holds \(a.heldPartitions.sorted()), b \(b.heldPartitions.sorted())")
-        try broker.produce(input, (0..<120).map { ("k\($0 % 24)", response("r\($0)")) })
+        try broker.produce(input, (0..<120).map { ("k\($0 % 24)", emptyResultsList("r\($0)")) })
         let records = try broker.consume(output, partitions: 6, count: 120, timeout: 40)
         a.signal(SIGTERM)
         b.signal(SIGTERM)
@@ -218,12 +216,13 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
 
     @Test func metricsHealthAndReadiness() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 2)
-        try broker.produce(input, [("a", response("a")), ("b", Array("{".utf8)), ("c", nil), ("d", response("d"))])
+        try broker.produce(
+            input, [("a", emptyResultsList("a")), ("b", Array("{".utf8)), ("c", nil), ("d", emptyResultsList("d"))])
         let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--tombstones", "skip"], http: "127.0.0.1:\(port)")
         #expect(try broker.consume(output, partitions: 2, count: 2).count == 2)
         #expect(try broker.consume(dlq, partitions: 2, count: 1).count == 1)
@@ -259,7 +258,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
     }
 
     @Test func theBrokersSchemaRegistryValidatesEveryPublishedRecord() throws {
-        let output = unique("out")
+        let output = uniqueName("out")
         let schema = try JSONReader().read(Fixtures.bytes("schemas/layout-record.schema.json"))
         // Wrap the record schema as the topic's value schema; `$defs` sits both at the root and in the value
         // schema, so `#/$defs/...` resolves whether the broker compiles the value schema on its own or not.
@@ -269,14 +268,14 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         let topicSchema =
             #"{"type":"object","properties":{"value":{"type":"object","required":\#(required),"additionalProperties":false,"properties":\#(properties),"$defs":\#(defs)}},"$defs":\#(defs)}"#
         let broker = try TestBroker(schemas: [output: topicSchema])
-        let (input, dlq) = (unique("in"), unique("dlq"))
+        let (input, dlq) = (uniqueName("in"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         // The registry is live: a value that is not a layout record is refused.
         #expect(throws: TestBrokerError.self) { try broker.produce(output, [("x", Array(#"{"version":2}"#.utf8))]) }
         let samples = Fixtures.samples
         try broker.produce(input, samples.map { ($0, Fixtures.bytes($0)) })
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", String(samples.count)])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         #expect(
@@ -287,23 +286,14 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
     }
 }
 
-/// A blocking HTTP GET on loopback (body, status).
-func syncGet(_ url: URL) throws -> (Data, Int) {
-    let text = try rawHTTP(
-        port: url.port!, parts: ["GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"],
-        timeout: 10
-    ).text
-    guard let status = statusCode(text) else { throw TestBrokerError("no HTTP response from \(url)") }
-    guard let split = text.range(of: "\r\n\r\n") else { return (Data(), status) }
-    return (Data(text[split.upperBound...].utf8), status)
-}
-
 @Suite(.serialized) struct ServeConfigurationTests {
     @Test func environmentAndSettingsFileConfigureServeAndFlagsWin() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, wrongOutput) = (unique("in"), unique("out"), unique("dlq"), unique("wrong"))
+        let (input, output, dlq, wrongOutput) = (
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("wrong")
+        )
         try broker.createTopics([input, output, dlq, wrongOutput], partitions: 1)
-        try broker.produce(input, [("a", response("a")), ("b", nil)])
+        try broker.produce(input, [("a", emptyResultsList("a")), ("b", nil)])
         let settings = broker.workDirectory.appendingPathComponent("settings.yaml")
         try """
         dead-letter: \(dlq)
@@ -317,7 +307,7 @@ func syncGet(_ url: URL) throws -> (Data, Int) {
             ["serve", "--settings", settings.path, "--stop-after", "2", "--http", "off"],
             environment: [
                 "LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_INPUT": input, "LAYOUT_WORKER_OUTPUT": output,
-                "LAYOUT_WORKER_GROUP": unique("g"), "LAYOUT_WORKER_CONFIG": Fixtures.path("config/default.yaml"),
+                "LAYOUT_WORKER_GROUP": uniqueName("g"), "LAYOUT_WORKER_CONFIG": Fixtures.path("config/default.yaml"),
             ])
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         let err = Pipe()

@@ -3,11 +3,7 @@ import Kafka
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
-
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
+@testable import ProcessTestSupport
 
 /// Runs a command to completion; throws with its output when it fails.
 @discardableResult
@@ -107,11 +103,11 @@ private final class TLSProxy {
         let tls = ["security.protocol": "ssl", "ssl.ca.location": certs.ca]
         // The broker names the proxy as its address, so every connection (bootstrap and after metadata) is TLS.
         let broker = try TestBroker(advertisedPort: proxy.port, listenPort: brokerPort, clientProperties: tls)
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, [("a", response("over-tls")), ("b", Array("not json".utf8))])
+        try broker.produce(input, [("a", emptyResultsList("over-tls")), ("b", Array("not json".utf8))])
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: [
                 "--stop-after", "2", "--kafka-property", "security.protocol=ssl",
                 "--kafka-property", "ssl.ca.location=\(certs.ca)",
@@ -123,7 +119,7 @@ private final class TLSProxy {
         // The same worker trusting another CA is refused, says why, and still stops cleanly.
         let port = try TestBroker.freePort()
         let refused = try WorkerProcess(
-            broker: broker, input: input, output: unique("out"), deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: uniqueName("out"), deadLetter: dlq, group: uniqueName("g"),
             extra: [
                 "--kafka-property", "security.protocol=ssl", "--kafka-property", "ssl.ca.location=\(certs.otherCA)",
             ],
@@ -143,12 +139,12 @@ private final class TLSProxy {
     /// and the password appears nowhere: not in logs, errors or /metrics.
     @Test func saslSettingsReachLibrdkafkaAndSecretsStayHidden() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let secret = "pw-\(UUID().uuidString)"
         let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: [
                 "--kafka-property", "security.protocol=sasl_plaintext",
                 "--kafka-property", "sasl.mechanism=SCRAM-SHA-256",

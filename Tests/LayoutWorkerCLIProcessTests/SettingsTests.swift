@@ -4,6 +4,8 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// One connection and settings model for every Kafka command: the same flags, environment and settings file;
 /// unknown names refused with a did-you-mean; secrets never echoed.
 @Suite(.serialized) struct SettingsTests {

@@ -7,7 +7,7 @@ import Serve
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+@testable import ProcessTestSupport
 
 /// Step `n` of a page: a results list whose window slides by three products per step, with one price changing.
 private func page(_ key: String, step n: Int) -> [UInt8] {
@@ -74,7 +74,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
     @Test func changeSetsAppliedInOrderRebuildEveryRecord() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         var messages: [(key: String?, value: [UInt8]?)] = []
@@ -83,7 +83,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         messages.append(("a", page("a", step: 3)))
         try broker.produce(input, messages)
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "22", "--changes-topic", changes, "--state-topic", state])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
         let records = try broker.consume(output, partitions: 1, count: 22).filter { $0.value != nil }
@@ -121,7 +121,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
     @Test func stateSurvivesAKillARestartAndASecondWorker() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
         let keys = ["p0", "p1", "p2", "p3", "p4", "p5"]
@@ -131,7 +131,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
                 try broker.produce(input, [(key, page(key, step: step))], partition: Int32(k % 3))
             }
         }
-        let group = unique("g")
+        let group = uniqueName("g")
         let flags = ["--changes-topic", changes, "--state-topic", state]
         // 1. A worker processes two steps and is killed (SIGKILL: no drain, offsets possibly uncommitted).
         try produce(step: 0)
@@ -196,12 +196,12 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
     @Test func aLatestLayoutTopicWithTooFewPartitionsStopsTheWorkerWithAClearError() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes], partitions: 3)
         try broker.createTopics([state], partitions: 1)
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--changes-topic", changes, "--state-topic", state])
         let status = worker.wait(seconds: 60)
         #expect(status != nil && status != 0, "\(worker.logText.suffix(2000))")
@@ -217,7 +217,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
     ) throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         // A latest layout that is not a layout record (and one for another input topic, which must be ignored).
@@ -231,7 +231,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
         #expect(producer.flush(timeoutMs: 10_000).pending == 0)
         try broker.produce(input, [("a", page("a", step: 0)), ("b", page("b", step: 0))])
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state]
                 + (pageStore ? [] : ["--state-dir", "off"]))
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")

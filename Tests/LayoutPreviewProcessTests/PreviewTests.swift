@@ -13,6 +13,8 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 @Suite(.serialized) struct PreviewFollowTests {
     /// `preview --topic T --key K`: records and change sets of one key, in topic order, with and without
     /// content-type headers; other keys are ignored.

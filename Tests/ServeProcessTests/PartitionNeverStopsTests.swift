@@ -5,21 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
-
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
+@testable import ProcessTestSupport
 
 private func header(_ m: KafkaMessage, _ name: String) -> String? {
     m.header(name).map { String(decoding: $0, as: UTF8.self) }
-}
-
-private func pageNames(_ records: [KafkaMessage]) -> [String] {
-    records.compactMap { m in
-        guard let v = m.value, let d = try? JSONReader().read(v), let p = d.value(0, "page") else { return nil }
-        return d.value(p, "name").flatMap(d.string)
-    }
 }
 
 /// The service's central promise, tried as a platform team would: no message, header or broker hiccup stops a
@@ -52,8 +41,8 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// each is compiled or dead-lettered, the worker never dies, and the partition is committed past all of them.
     @Test func extremeNumbersNeverStopThePartition() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
-        let (changes, latest) = (unique("changes"), unique("latest"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
+        let (changes, latest) = (uniqueName("changes"), uniqueName("latest"))
         try broker.createTopics([input, output, dlq, changes, latest], partitions: 1)
         let overflow =
             #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
@@ -70,7 +59,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
                 messages.append(("page", Array(page.utf8)))
             }
         }
-        messages.append(("after", response("after")))
+        messages.append(("after", emptyResultsList("after")))
         try broker.produce(input, messages)
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
@@ -93,10 +82,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// second names the message, the third start dead-letters it as `worker-crash` and publishes everything else.
     @Test func aMessageTheWorkerDiesOnTwiceIsDeadLetteredAsWorkerCrash() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let keys = ["a", "b", "boom", "c", "d"]
-        try broker.produce(input, keys.map { ($0, response($0)) })
+        try broker.produce(input, keys.map { ($0, emptyResultsList($0)) })
         let state = broker.workDirectory.appendingPathComponent("crash-state").path
         let extra = consumerFlags + ["--stop-after", "5", "--crash-state-dir", state]
         var statuses: [Int32?] = []
@@ -128,10 +117,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// Incoming `layout-worker-*` headers are not carried; a header name with a NUL byte survives.
     @Test func oversizedMessagesAndRecordsAreDeadLetteredAndFit() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let big = KafkaHeader("x-trace-blob", [UInt8](repeating: UInt8(ascii: "z"), count: 17 << 20))
-        let value = response(String(repeating: "n", count: 1_700))
+        let value = emptyResultsList(String(repeating: "n", count: 1_700))
         try broker.produce(
             input,
             [
@@ -145,7 +134,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
                         KafkaHeader("a\u{0}b", text: "kept"), KafkaHeader("layout-worker-error-code", text: "old"),
                     ]
                 ),
-                (key: "after", value: response("after"), headers: []),
+                (key: "after", value: emptyResultsList("after"), headers: []),
             ])
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
@@ -170,9 +159,9 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
         #expect(pageNames(try broker.consume(output, partitions: 1, count: 1)) == ["after"])
 
         // A producer limit of 2,000 bytes: the 1.7 KB response's record is over it; its dead letter is cut to fit.
-        let (input2, output2, dlq2, group2) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input2, output2, dlq2, group2) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input2, output2, dlq2], partitions: 1)
-        try broker.produce(input2, [("big-record", value), ("small", response("small"))])
+        try broker.produce(input2, [("big-record", value), ("small", emptyResultsList("small"))])
         let worker2 = try WorkerProcess(
             broker: broker, input: input2, output: output2, deadLetter: dlq2, group: group2,
             extra: consumerFlags + ["--stop-after", "2", "--producer-property", "message.max.bytes=2000"])
@@ -193,10 +182,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// dead-lettered; /readyz says why.
     @Test func aMissingOutputTopicIsWaitedOutNotDeadLettered() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, dlq], partitions: 1)
         var messages: [(key: String?, value: [UInt8]?)] = []
-        for n in 0..<12 { messages.append(("k\(n)", n % 4 == 3 ? Array("{".utf8) : response("ok-\(n)"))) }
+        for n in 0..<12 { messages.append(("k\(n)", n % 4 == 3 ? Array("{".utf8) : emptyResultsList("ok-\(n)"))) }
         try broker.produce(input, messages)
         let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
@@ -231,9 +220,10 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// never exits for it), then land.
     @Test func aMissingDeadLetterTopicIsWaitedOut() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output], partitions: 1)
-        try broker.produce(input, (0..<6).map { n in ("k\(n)", n % 2 == 0 ? Array("[".utf8) : response("ok-\(n)")) })
+        try broker.produce(
+            input, (0..<6).map { n in ("k\(n)", n % 2 == 0 ? Array("[".utf8) : emptyResultsList("ok-\(n)")) })
         let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
@@ -251,11 +241,11 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// worker never exits and serves each cycle's messages; recovery times are printed.
     @Test func fiveBrokerRestartsWithoutExit() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, (0..<3).map { ("k\($0)", response("start-\($0)")) })
+        try broker.produce(input, (0..<3).map { ("k\($0)", emptyResultsList("start-\($0)")) })
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: consumerFlags + [
                 "--kafka-property", "topic.metadata.refresh.interval.ms=1000",
                 "--producer-property", "allow.auto.create.topics=false",
@@ -268,7 +258,7 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
             // The topics come back once the worker has seen them gone; their messages must all be published.
             _ = worker.waitForLog("Subscribed topic not available", seconds: 30)
             try broker.createTopics([input, output, dlq], partitions: 1)
-            try broker.produce(input, (0..<3).map { ("k\($0)", response("cycle-\(cycle)-\($0)")) })
+            try broker.produce(input, (0..<3).map { ("k\($0)", emptyResultsList("cycle-\(cycle)-\($0)")) })
             var names: Set<String> = []
             let deadline = Date().addingTimeInterval(90)
             while Date() < deadline && names.count < 3 {
@@ -294,12 +284,16 @@ private func pageNames(_ records: [KafkaMessage]) -> [String] {
     /// is compiled.
     @Test func replayWaitsOutAMissingOutputTopic() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, dlq], partitions: 1)
         let overflow =
             #"{"@type":"ResultsList","recsPerPage":10,"totalNumRecs":9223372036854775807,"firstRecNum":1,"lastRecNum":10,"pagingActionTemplate":{"navigationState":"?No=%7Boffset%7D"},"records":[]}"#
         try broker.produce(
-            input, [("a", response("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)), ("b", response("b"))])
+            input,
+            [
+                ("a", emptyResultsList("a")), ("bad", Array("{".utf8)), ("o", Array(overflow.utf8)),
+                ("b", emptyResultsList("b")),
+            ])
         let process = layoutWorkerProcess([
             "replay", "--brokers", broker.address, "--input", input, "--output", output, "--dead-letter", dlq,
             "--config", Fixtures.path("config/default.yaml"), "--format", "json",

@@ -5,6 +5,8 @@ import PageStore
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// The gateway with its page store: every page the topic holds is answered whatever the memory budget, a restart
 /// reads only what its checkpoints do not cover, a killed gateway's store reopens equal to the topic, and streams
 /// resume from the change sets the store holds across a restart.
@@ -28,7 +30,7 @@ import Testing
             broker: broker, changes: changes, state: state, stateDirectory: dir, extra: extra)
         try #require(gateway.port > 0, "\(gateway.logText)")
         #expect(
-            try GatewayTests.eventually(60) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
+            try waitUntil(seconds: 60, every: 0.1) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
             "\(gateway.logText.suffix(2000))")
         return gateway
     }
@@ -98,12 +100,12 @@ import Testing
             for v in 0..<15 { try? producer.produce(state, (0..<100).map { ("page-\($0)", Self.record($0, v)) }) }
         }
         writer.start()
-        _ = GatewayTests.eventually(30) {
+        _ = waitUntil(seconds: 30, every: 0.1) {
             (try? RawHTTP.get(gateway.port, "/v1/layouts/page-99"))?.body == Self.record(99, 5)
         }
         kill(gateway.process.processIdentifier, SIGKILL)
         gateway.process.waitUntilExit()
-        #expect(GatewayTests.eventually(120) { writer.isFinished })
+        #expect(waitUntil(seconds: 120, every: 0.1) { writer.isFinished })
         // Every page of the reopened store equals the last value of its key on the topic.
         let latest = try broker.readToEnd(state, partitions: 2)
         #expect(latest.count == 1_500)
@@ -133,11 +135,14 @@ import Testing
             try broker.produce(changes, [("k", Self.changeSet(from: versions[v - 1], to: versions[v]))])
             try broker.produce(state, [("k", versions[v])])
         }
-        #expect(try GatewayTests.eventually { try RawHTTP.get(gateway.port, "/v1/layouts/k").body == versions[3] })
+        #expect(
+            try waitUntil(seconds: 30, every: 0.1) {
+                try RawHTTP.get(gateway.port, "/v1/layouts/k").body == versions[3]
+            })
         // Both topics read (they are read independently): a stream from version 1 gets both change sets here too.
         let sinceOne = ["Last-Event-ID": ContentHash(of: versions[1]).description]
         #expect(
-            GatewayTests.eventually(30) {
+            waitUntil(seconds: 30, every: 0.1) {
                 guard let before = try? RawHTTP(port: gateway.port) else { return false }
                 defer { before.disconnect() }
                 before.request("/v1/layouts/k/changes", headers: sinceOne)

@@ -6,6 +6,8 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// The service's names as the operating manual documents them: every dead-letter code (the compiler's and the
 /// service's) and every dead-letter header; and every relative link of README and docs/ leads to a file.
 @Suite struct DocumentedNameTests {

@@ -5,6 +5,8 @@ import PageStore
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// Version `n` of page `key`: a results list whose products move on by one per version.
 private func pageVersion(_ key: String, _ n: Int) -> [UInt8] {
     let records = (0..<6).map { i in

@@ -3,6 +3,8 @@ import Kafka
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// `layout-worker tail` reads every partition the topic's metadata names, refuses a missing topic, shows headers
 /// with `--full` and keeps printing with `--follow`.
 @Suite(.serialized) struct TailCommandTests {

@@ -4,6 +4,8 @@ import LayoutKit
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// A gateway on topics the test writes itself (no worker): a page's versions as `serve` would publish them, each
 /// latest layout with its position header, each change set with its target's position.
 struct GatewayOnTopics {
@@ -21,7 +23,7 @@ struct GatewayOnTopics {
             broker: broker, changes: changes, state: state, extra: extra, launcher: launcher)
         try #require(gateway.port > 0 && gateway.opsPort > 0, "\(gateway.logText)")
         #expect(
-            try GatewayTests.eventually(60) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
+            try waitUntil(seconds: 60, every: 0.1) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
             "\(gateway.logText.suffix(2000))")
         return gateway
     }
@@ -81,7 +83,7 @@ struct GatewayOnTopics {
         let clients = try (0..<400).map { _ in try RawHTTP(port: gateway.port) }
         for c in clients { c.request("/v1/layouts/k/changes") }
         // Every client gets an answer: a stream (its record first) or a 503.
-        let answered = GatewayTests.eventually(20) {
+        let answered = waitUntil(seconds: 20, every: 0.1) {
             clients.allSatisfy { c in
                 c.read(timeout: 0.01) { r in
                     String(decoding: r, as: UTF8.self).contains("event: record")
@@ -130,7 +132,9 @@ struct GatewayOnTopics {
         #expect(try Self.metric(gateway.opsPort, "layout_gateway_streams") == 40)
         clients.removeAll()  // closed by the clients (their sockets closed)
         let start = Date()
-        let freed = GatewayTests.eventually(5) { (try? Self.metric(gateway.opsPort, "layout_gateway_streams")) == 0 }
+        let freed = waitUntil(seconds: 5, every: 0.1) {
+            (try? Self.metric(gateway.opsPort, "layout_gateway_streams")) == 0
+        }
         #expect(freed && Date().timeIntervalSince(start) < 1, "\(Date().timeIntervalSince(start)) s")
         let next = try RawHTTP(port: gateway.port)
         next.request("/v1/layouts/k/changes")
@@ -145,7 +149,7 @@ struct GatewayOnTopics {
         try rig.publish("k", version: 0)
         let gateway = try rig.start(["--cors-origin", "https://shop.example, https://m.shop.example"])
         let port = gateway.port
-        #expect(try GatewayTests.eventually { try RawHTTP.get(port, "/v1/layouts/k").status == 200 })
+        #expect(try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/k").status == 200 })
 
         let preflight = try RawHTTP.get(
             port, "/v1/layouts/k/changes",

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// A proxy (Debian's nginx or Varnish, installed by `make deps`) on loopback ports of its own, in a directory of its
 /// own, stopped by PID.
 final class ProxyProcess {
@@ -57,7 +59,7 @@ final class ProxyProcess {
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
         try process.run()
-        let up = GatewayTests.eventually(20) { (try? RawHTTP(port: self.ports[0])) != nil }
+        let up = waitUntil(seconds: 20, every: 0.1) { (try? RawHTTP(port: self.ports[0])) != nil }
         try #require(up, "\(logText)")
     }
 
@@ -75,7 +77,7 @@ final class ProxyProcess {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, stopSignal)
-            if !GatewayTests.eventually(10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            if !waitUntil(seconds: 10, every: 0.1, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
@@ -144,7 +146,7 @@ struct GatewayProxyTests {
                 """, ports: 2)
         let (documented, stock) = (nginx.ports[0], nginx.ports[1])
         #expect(
-            try GatewayTests.eventually { try RawHTTP.get(documented, "/v1/layouts/k").status == 200 },
+            try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(documented, "/v1/layouts/k").status == 200 },
             "\(nginx.logText)")
 
         // Behind the stock block the stream resumes from the record it holds, so it gets the small events only:
@@ -196,11 +198,11 @@ struct GatewayProxyTests {
         // GETs in half a second reach the gateway a few times.
         // (Streams move on change sets, GETs on the latest-layout topic: the gateway's own GET is waited for.)
         #expect(
-            try GatewayTests.eventually(10) {
+            try waitUntil(seconds: 10, every: 0.1) {
                 try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(3)
             })
         let gatewayHasIt = Date()
-        let served = GatewayTests.eventually(5) {
+        let served = waitUntil(seconds: 5, every: 0.1) {
             (try? RawHTTP.get(documented, "/v1/layouts/k"))?.body == GatewayOnTopics.record(3)
         }
         #expect(served && Date().timeIntervalSince(gatewayHasIt) < 2.2, "\(Date().timeIntervalSince(gatewayHasIt)) s")
@@ -226,7 +228,8 @@ struct GatewayProxyTests {
         let varnish = try ProxyProcess(varnish: vcl)
         let port = varnish.ports[0]
         #expect(
-            try GatewayTests.eventually { try RawHTTP.get(port, "/v1/layouts/k").status == 200 }, "\(varnish.logText)")
+            try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/k").status == 200 },
+            "\(varnish.logText)")
         let stream = try RawHTTP(port: port)
         stream.request("/v1/layouts/k/changes")
         #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 }, "the stream through varnish")
@@ -235,11 +238,11 @@ struct GatewayProxyTests {
             #expect(try RawHTTP.get(port, "/v1/layouts/k").body == GatewayOnTopics.record(v - 1))
             try rig.publish("k", version: v)
             #expect(
-                try GatewayTests.eventually(10) {
+                try waitUntil(seconds: 10, every: 0.1) {
                     try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(v)
                 })
             let gatewayHasIt = Date()
-            let served = GatewayTests.eventually(5) {
+            let served = waitUntil(seconds: 5, every: 0.1) {
                 (try? RawHTTP.get(port, "/v1/layouts/k"))?.body == GatewayOnTopics.record(v)
             }
             let after = Date().timeIntervalSince(gatewayHasIt)

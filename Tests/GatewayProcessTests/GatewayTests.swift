@@ -7,64 +7,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A `layout-worker gateway` process on free ports (it prints the ports it bound): the API's and the ops'.
-final class GatewayProcess {
-    let process: Process
-    let log: URL
-    private(set) var port = 0
-    private(set) var opsPort = 0
-
-    /// The page store's directory (one of its own in the broker's work directory unless given).
-    let stateDirectory: String
-
-    init(
-        broker: TestBroker, changes: String, state: String, listenPort: Int = 0, opsPort listenOps: Int = 0,
-        stateDirectory: String? = nil, extra: [String] = [], environment: [String: String]? = nil,
-        launcher: [String] = []
-    ) throws {
-        self.stateDirectory =
-            stateDirectory ?? broker.workDirectory.appendingPathComponent("gateway-state-\(UUID().uuidString)").path
-        process = layoutWorkerProcess(
-            [
-                "gateway", "--brokers", broker.address, "--changes-topic", changes, "--state-topic", state,
-                "--port", String(listenPort), "--http", "127.0.0.1:\(listenOps)", "--log-format", "json",
-                "--state-dir", self.stateDirectory,
-            ] + extra)
-        if !launcher.isEmpty, let binary = process.executableURL?.path {
-            // e.g. a shell that lowers the descriptor limit first: `sh -c 'ulimit -n 256; exec "$0" "$@"'`.
-            process.arguments = Array(launcher.dropFirst()) + [binary] + (process.arguments ?? [])
-            process.executableURL = URL(fileURLWithPath: launcher[0])
-        }
-        if let environment { process.environment = environment }
-        log = broker.workDirectory.appendingPathComponent("gateway-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        // "gateway: http://127.0.0.1:PORT/v1/layouts/{key} ...", "gateway ops: http://127.0.0.1:PORT/readyz ...",
-        // "gateway limits: ..."
-        var text = ""
-        let deadline = Date().addingTimeInterval(30)
-        // The limits line comes last, after both addresses: wait for all of it.
-        while text.firstMatch(of: /gateway limits: [^\n]*\n/) == nil && Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-            if let m = text.firstMatch(of: /gateway: http:\/\/127\.0\.0\.1:([0-9]+)\//) { port = Int(m.output.1) ?? 0 }
-            if let m = text.firstMatch(of: /gateway ops: http:\/\/127\.0\.0\.1:([0-9]+)\//) {
-                opsPort = Int(m.output.1) ?? 0
-            }
-        }
-        output = text
-    }
-
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-
-    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-    /// What it printed before listening (its addresses and limits).
-    private(set) var output = ""
-}
+@testable import ProcessTestSupport
 
 /// A test broker with the topics, a worker with change sets and a ready gateway.
 struct GatewayRig {
@@ -108,7 +51,7 @@ struct GatewayRig {
         let ops = gateway.opsPort
         try #require(gateway.port > 0 && ops > 0, "\(gateway.logText)")
         var said = ""
-        let ok = try GatewayTests.eventually {
+        let ok = try waitUntil(seconds: 30, every: 0.1) {
             let got = try RawHTTP.get(ops, "/readyz")
             said = String(decoding: got.body, as: UTF8.self)
             return got.status == 200
@@ -120,15 +63,6 @@ struct GatewayRig {
 /// The gateway end to end: a worker with change sets, a gateway, and clients over plain HTTP.
 @Suite(.serialized) struct GatewayTests {
     static let steps = ["samples/search-page.json", "samples/grouped-results.json", "samples/empty-results.json"]
-
-    static func eventually(_ seconds: Double = 30, _ check: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try check() { return true }
-            usleep(100_000)
-        }
-        return try check()
-    }
 
     static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
         let p = Process()
@@ -187,7 +121,7 @@ struct GatewayRig {
         #expect(second.event == "change-set")
         var held = try ChangeSetApplier().apply(Array(second.data.utf8), to: Array(first.data.utf8))
         #expect(ContentHash(of: held).description == second.id.prefix(16))
-        #expect(try Self.eventually { try RawHTTP.get(port, "/v1/layouts/home").body == held })
+        #expect(try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/home").body == held })
 
         // A stream resumed from the first record's hash gets the change set since it, not the record.
         let resumed = try RawHTTP(port: port)
@@ -209,7 +143,7 @@ struct GatewayRig {
         let caughtUp = try ChangeSetApplier().apply(Array(try #require(again.events.first).data.utf8), to: dropped)
         #expect(caughtUp == held)
         // A GET answers the latest-layout topic's record, which may reach the gateway after the change set.
-        #expect(try Self.eventually { try RawHTTP.get(port, "/v1/layouts/home").body == held })
+        #expect(try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/home").body == held })
 
         // Bad requests: clear errors, and the gateway keeps serving.
         let badResume = try RawHTTP(port: port)
@@ -256,7 +190,7 @@ struct GatewayRig {
         let home = Array("home".utf8)
         var latest: [KafkaMessage] = []
         #expect(
-            try Self.eventually {
+            try waitUntil(seconds: 30, every: 0.1) {
                 latest = try broker.readToEnd(state, partitions: 1).filter { $0.key == home }
                 return latest.count >= 2
             }, "\(worker.logText.suffix(2000))")
@@ -268,7 +202,7 @@ struct GatewayRig {
         // The gateway took the newer position: a stream opened now starts from the record at input 1.
         var opened = ""
         #expect(
-            try Self.eventually {
+            try waitUntil(seconds: 30, every: 0.1) {
                 let c = try RawHTTP(port: port)
                 c.request("/v1/layouts/home/changes")
                 _ = c.read(timeout: 5) { _ in c.events.count >= 1 }
@@ -313,7 +247,7 @@ struct GatewayRig {
             if step == 2 { try rig.replaceGateway() }
             try rig.broker.produce(rig.input, [(key, Fixtures.bytes(file))])
             let previous = latest
-            let arrived = try Self.eventually(60) {
+            let arrived = try waitUntil(seconds: 60, every: 0.1) {
                 let got = try RawHTTP.get(port, path)
                 guard got.status == 200, got.body != previous else { return false }
                 latest = got.body

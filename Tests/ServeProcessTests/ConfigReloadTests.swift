@@ -6,10 +6,11 @@ import Serve
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// `serve` takes a new mapping config on SIGHUP without a restart, refuses a broken one, and names in every record
 /// the config that made it; change sets across the change stay valid.
 @Suite(.serialized) struct ConfigReloadTests {
-    private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
 
     private func response(_ name: String) -> [UInt8] {
         let records = (0..<3).map {
@@ -25,7 +26,7 @@ import Testing
     @Test func sighupTakesAGoodConfigAndRefusesABrokenOne() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         let original = try String(contentsOfFile: Fixtures.path("config/default.yaml"), encoding: .utf8)
@@ -36,7 +37,7 @@ import Testing
         try original.write(to: path, atomically: true, encoding: .utf8)
         let port = try TestBroker.freePort()
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--config", path.path, "--changes-topic", changes, "--state-topic", state],
             http: "127.0.0.1:\(port)")
         func metric(_ name: String) throws -> Double { try scrapedMetric(port: port, name) }
@@ -83,13 +84,13 @@ import Testing
     /// that stops being readable or breaks is refused like a broken SIGHUP reload.
     @Test func aChangedFileIsTakenWithoutASignal() throws {
         let broker = try TestBroker()
-        let (input, output, dlq) = (unique("in"), unique("out"), unique("dlq"))
+        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let original = try String(contentsOfFile: Fixtures.path("config/default.yaml"), encoding: .utf8)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString).yaml")
         try original.write(to: path, atomically: true, encoding: .utf8)
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--config", path.path, "--config-watch-seconds", "1"])
         try broker.produce(input, [("page", response("v1"))])
         let hashA = try #require(

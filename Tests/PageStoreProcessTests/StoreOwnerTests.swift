@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ProcessTestSupport
+
 /// A second `gateway` or `serve` given a page store directory another process uses stops at start with an error
 /// that names the holder, instead of quietly working from memory.
 @Suite(.serialized) struct StoreOwnerTests {

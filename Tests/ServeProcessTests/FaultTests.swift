@@ -5,12 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-private func pageNames(_ records: [KafkaMessage]) -> [String] {
-    records.compactMap { m in
-        guard let v = m.value, let d = try? JSONReader().read(v), let p = d.value(0, "page") else { return nil }
-        return d.value(p, "name").flatMap(d.string)
-    }
-}
+@testable import ProcessTestSupport
 
 @Suite(.serialized) struct FaultTests {
     /// The memory broker loses everything on restart: the worker reconnects by itself and serves the recreated topics.

@@ -12,9 +12,10 @@ import TestSupport
 import Testing
 import Tracing
 
+@testable import ProcessTestSupport
+
 /// W3C trace context: every output of a message carries a child of the input's `traceparent`.
 @Suite struct TracePropagationTests {
-    private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
     private let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
     private let parentSpan = "00f067aa0ba902b7"
 
@@ -51,7 +52,7 @@ import Tracing
     @Test func recordsChangeSetsAndDeadLettersCarryTheChild() throws {
         let broker = try TestBroker()
         let (input, output, dlq, changes, state) = (
-            unique("in"), unique("out"), unique("dlq"), unique("changes"), unique("latest")
+            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest")
         )
         try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
         let headers = [KafkaHeader("traceparent", text: "00-\(traceID)-\(parentSpan)-01")]
@@ -59,7 +60,7 @@ import Tracing
         try broker.produce(
             input, [(key: "a", value: good, headers: headers), (key: "b", value: Array("{".utf8), headers: headers)])
         let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: unique("g"),
+            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
         #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
         func traceparent(_ m: KafkaMessage?) -> String? {
@@ -84,7 +85,7 @@ import Tracing
     /// carries the context the tracer injects (and no W3C fallback of its own).
     @Test func oneSpanPerMessageWithTheTracerItIsGiven() throws {
         let broker = try TestBroker()
-        let (input, output, dlq, group) = (unique("in"), unique("out"), unique("dlq"), unique("g"))
+        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 1)
         let parent = [
             KafkaHeader(InMemoryTracer.traceIDKey, text: "trace-up"),

@@ -5,11 +5,7 @@ import Serve
 import TestSupport
 import Testing
 
-private func response(_ name: String) -> [UInt8] {
-    Array(#"{"@type":"ResultsList","name":"\#(name)","totalNumRecs":0,"records":[]}"#.utf8)
-}
-
-private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }
+@testable import ProcessTestSupport
 
 /// (partition, offset) of each record's source.
 private func sources(_ records: [KafkaMessage]) -> [String] {
@@ -27,10 +23,11 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     /// A broker with `perPartition` records on each of 3 partitions of a new input topic.
     private func setUp(perPartition: Int = 10) throws -> (TestBroker, String, String) {
         let broker = try TestBroker()
-        let (input, output) = (unique("in"), unique("out"))
+        let (input, output) = (uniqueName("in"), uniqueName("out"))
         try broker.createTopics([input, output, output + ".dead-letters"], partitions: 3)
         for p in Int32(0)..<3 {
-            try broker.produce(input, (0..<perPartition).map { ("k\(p)", response("p\(p)-\($0)")) }, partition: p)
+            try broker.produce(
+                input, (0..<perPartition).map { ("k\(p)", emptyResultsList("p\(p)-\($0)")) }, partition: p)
         }
         return (broker, input, output)
     }
@@ -48,7 +45,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         #expect((try FieldPath(parsing: "partitions[1].first")).resolve(in: s, from: 0).flatMap(s.int) == 2)
         #expect((try FieldPath(parsing: "partitions[1].last")).resolve(in: s, from: 0).flatMap(s.int) == 6)
 
-        let out2 = unique("out2")
+        let out2 = uniqueName("out2")
         try broker.createTopics([out2], partitions: 3)
         let r2 = try runCLI([
             "replay", "--brokers", broker.address, "--input", input, "--partitions", "0,2", "--start", "0:7",
@@ -91,9 +88,10 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     /// fetch finds, so neither reads or shows less than the partition holds.
     @Test func aBatchOfThreeIsReadWhole() throws {
         let broker = try TestBroker()
-        let input = unique("in")
+        let input = uniqueName("in")
         try broker.createTopics([input], partitions: 1)
-        try broker.produce(input, (0..<3).map { ("k\($0)", response("p0-\($0)")) }, partition: 0, oneBatch: true)
+        try broker.produce(
+            input, (0..<3).map { ("k\($0)", emptyResultsList("p0-\($0)")) }, partition: 0, oneBatch: true)
         let probe = try KafkaConsumer(configuration: broker.configuration, groupID: nil)
         let watermark = try probe.queryWatermarks(topic: input, partition: 0).high
         probe.close()
@@ -107,7 +105,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         let s = try summary(r.out)
         #expect(
             (try FieldPath(parsing: "partitions[0].compiled")).resolve(in: s, from: 0).flatMap(s.int) == 3, "\(r.out)")
-        let shown = try runCLI(["offsets", "--brokers", broker.address, "--group", unique("g"), "--topic", input])
+        let shown = try runCLI(["offsets", "--brokers", broker.address, "--group", uniqueName("g"), "--topic", input])
         #expect(shown.out.contains("partition 0: committed none, end 3, lag 3"), "\(shown.out)\(shown.err)")
     }
 
@@ -142,13 +140,13 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
 
     @Test func theLiveGroupIsUntouched() throws {
         let (broker, input, output) = try setUp(perPartition: 5)
-        let group = unique("live")
+        let group = uniqueName("live")
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group,
             extra: ["--stop-after", "15"])
         #expect(worker.wait(seconds: 60) == 0)
         let before = try broker.committed(group: group, topic: input, partitions: 3)
-        let backfill = unique("backfill")
+        let backfill = uniqueName("backfill")
         try broker.createTopics([backfill], partitions: 3)
         let r = try runCLI(["replay", "--brokers", broker.address, "--input", input, "--output", backfill])
         #expect(r.status == 0)
@@ -174,14 +172,14 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
 
     @Test func aTimeRangeStartsAtTheFirstRecordAtOrAfterIt() throws {
         let broker = try TestBroker()
-        let (input, output) = (unique("in"), unique("out"))
+        let (input, output) = (uniqueName("in"), uniqueName("out"))
         try broker.createTopics([input, output], partitions: 1)
-        try broker.produce(input, (0..<5).map { ("early", response("early\($0)")) })
+        try broker.produce(input, (0..<5).map { ("early", emptyResultsList("early\($0)")) })
         // Timestamps are the producer's (taken before `produce` returns) in milliseconds: 0.2 s sets them apart.
         Thread.sleep(forTimeInterval: 0.2)
         let boundary = Date()
         Thread.sleep(forTimeInterval: 0.2)
-        try broker.produce(input, (0..<4).map { ("late", response("late\($0)")) })
+        try broker.produce(input, (0..<4).map { ("late", emptyResultsList("late\($0)")) })
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let r = try runCLI([
@@ -205,10 +203,12 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
 @Suite(.serialized) struct OffsetsCommandTests {
     @Test func showsLagAndResetsOnlyAnEmptyGroup() throws {
         let broker = try TestBroker()
-        let (input, output) = (unique("in"), unique("out"))
+        let (input, output) = (uniqueName("in"), uniqueName("out"))
         try broker.createTopics([input, output, output + ".dead-letters"], partitions: 2)
-        for p in Int32(0)..<2 { try broker.produce(input, (0..<4).map { ("k", response("r\($0)")) }, partition: p) }
-        let group = unique("g")
+        for p in Int32(0)..<2 {
+            try broker.produce(input, (0..<4).map { ("k", emptyResultsList("r\($0)")) }, partition: p)
+        }
+        let group = uniqueName("g")
         let worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: output + ".dead-letters", group: group)
         #expect(try broker.consume(output, partitions: 2, count: 8).count == 8)
@@ -245,9 +245,9 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
 @Suite(.serialized) struct ReplayFollowTests {
     @Test func followKeepsTailingUntilInterrupted() throws {
         let broker = try TestBroker()
-        let (input, output) = (unique("in"), unique("out"))
+        let (input, output) = (uniqueName("in"), uniqueName("out"))
         try broker.createTopics([input, output], partitions: 1)
-        try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
+        try broker.produce(input, (0..<3).map { ("k", emptyResultsList("before\($0)")) })
         let process = layoutWorkerProcess([
             "replay", "--brokers", broker.address, "--input", input, "--output", output, "--follow",
         ])
@@ -255,7 +255,7 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         process.standardError = Pipe()
         try process.run()
         #expect(try broker.consume(output, partitions: 1, count: 3, timeout: 10).count == 3)
-        try broker.produce(input, (0..<2).map { ("k", response("after\($0)")) })
+        try broker.produce(input, (0..<2).map { ("k", emptyResultsList("after\($0)")) })
         #expect(
             Set(sources(try broker.consume(output, partitions: 1, count: 5, timeout: 10)))
                 == Set((0..<5).map { "0:\($0)" }))
@@ -267,9 +267,9 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
     /// `replay --http`: the ops paths answer while it runs (a Kubernetes Job's probes and scrape), with its counts.
     @Test func followServesTheOpsPaths() throws {
         let broker = try TestBroker()
-        let (input, output) = (unique("in"), unique("out"))
+        let (input, output) = (uniqueName("in"), uniqueName("out"))
         try broker.createTopics([input, output], partitions: 1)
-        try broker.produce(input, (0..<3).map { ("k", response("before\($0)")) })
+        try broker.produce(input, (0..<3).map { ("k", emptyResultsList("before\($0)")) })
         let port = Int(try TestBroker.freePort())
         let process = layoutWorkerProcess([
             "replay", "--brokers", broker.address, "--input", input, "--output", output, "--follow",
