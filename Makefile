@@ -16,7 +16,7 @@ PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps test-packages build swift-packages release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help deps test-deps test-packages build swift-packages swift-build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -63,8 +63,12 @@ $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 build:
 ifndef BUILT
 	@$(MAKE) --no-print-directory -j3 deps swift-packages
-	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory swift-build
 endif
+
+# The package's own build (`make build` makes deps and the Swift packages first).
+swift-build: deps
+	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
 
 # Not through SWIFT_ENV, which asks ensure-librdkafka.sh for its path: that script may be building it meanwhile.
 # What it prints is what the build after it prints again (without the warnings about the C libraries not there yet).
@@ -77,15 +81,18 @@ release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
 
 # `make test` on one build (tests built with the binary; a `swift build` without them after a test build plans and
-# embeds again: 15-30 s each), the test packages installed meanwhile (apt is mostly waiting on the network and the
-# disk), then three steps. The quick stage stops at its first failure. Then the rest runs at
+# embeds again: 15-30 s each), the test packages installed during the package's own build (apt mostly waits on the
+# network and the disk; installed earlier, Chromium's would hold apt's lock while librdkafka waits for its build
+# packages), then three steps. The quick stage stops at its first failure. Then the rest runs at
 # once (make -j, each target's output printed when it ends): the process tests in three processes, the renderer
 # kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release), niced, in
 # the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
 # as a fuzz run starved of CPU reports its slowest input as a timeout.
 test:
-	@echo "== build and test packages from $$(date +%T)"
-	@$(MAKE) --no-print-directory -j2 BUILD_TESTS=--build-tests build test-packages
+	@echo "== deps and the Swift packages from $$(date +%T)"
+	@$(MAKE) --no-print-directory -j3 deps swift-packages
+	@echo "== the build and the test packages from $$(date +%T)"
+	@$(MAKE) --no-print-directory -j2 BUILD_TESTS=--build-tests swift-build test-packages
 	@echo "== built at $$(date +%T); the quick stage"
 	@$(MAKE) --no-print-directory BUILT=1 test-quick
 	@echo "== quick stage passed at $$(date +%T); the rest runs at once, each part's output printed as it ends"

@@ -65,18 +65,7 @@ struct GatewayRig {
     static let steps = ["samples/search-page.json", "samples/grouped-results.json", "samples/empty-results.json"]
 
     static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        p.arguments = ["-dc"]
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try p.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Array(out)
+        Array(try piped(Data(bytes), through: "gzip", ["-dc"]).output)
     }
 
     @Test func aPageFollowsItsResponsesThroughTheGateway() throws {

@@ -12,17 +12,7 @@ private func run(_ arguments: [String], stdin: String? = nil, binary: String? = 
 
 /// The SHA-256 of `data` in hex, by coreutils' `sha256sum`.
 private func sha256(_ data: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sha256sum"]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    feed(input, data)
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return String(text.prefix(64))
+    String(String(decoding: try piped(data, through: "sha256sum").output, as: UTF8.self).prefix(64))
 }
 
 @Suite(.serialized) struct CommandLineTests {

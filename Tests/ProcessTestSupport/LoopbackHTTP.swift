@@ -66,18 +66,9 @@ func statusCode(_ response: String) -> Int? {
 
 /// Parses a `/metrics` body with prometheus_client (`scripts/check-metrics.py`): family → (type, has help, sum).
 func parseMetrics(_ text: String) throws -> [String: [String: Any]] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Fixtures.path(".deps/venv/bin/python"))
-    process.arguments = [Fixtures.path("scripts/check-metrics.py")]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
+    let (data, status) = try piped(
+        Data(text.utf8), through: Fixtures.path(".deps/venv/bin/python"), [Fixtures.path("scripts/check-metrics.py")])
+    guard status == 0,
         let parsed = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
     else {
         throw TestBrokerError("prometheus_client could not parse /metrics: \(String(decoding: data, as: UTF8.self))")

@@ -71,3 +71,21 @@ public func feed(_ pipe: Pipe, _ data: Data) {
         try? pipe.fileHandleForWriting.close()
     }.start()
 }
+
+/// What `tool` (a path, or a name looked up on PATH) writes to standard output given `input` on standard input, and
+/// its exit status: `gzip -dc`, `sha256sum`, a Python script.
+public func piped(_ input: Data, through tool: String, _ arguments: [String] = []) throws -> (
+    output: Data, status: Int32
+) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/env")
+    process.arguments = tool.hasPrefix("/") ? arguments : [tool] + arguments
+    let stdin = Pipe(), stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    feed(stdin, input)
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (output, process.terminationStatus)
+}
