@@ -66,9 +66,11 @@ ifndef BUILT
 	@$(MAKE) --no-print-directory swift-build
 endif
 
-# The package's own build (`make build` makes deps and the Swift packages first).
+# The package's own build (`make build` makes deps and the Swift packages first): the binary, or with BUILD_TESTS
+# every target and test (a plain `swift build` would also build the test-support targets, which the binary does
+# not need).
 swift-build: deps
-	$(SWIFT_ENV) swift build $(BUILD_TESTS) $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build $(or $(BUILD_TESTS),--product layout-worker) $(SWIFT_FLAGS)
 
 # Not through SWIFT_ENV, which asks ensure-librdkafka.sh for its path: that script may be building it meanwhile.
 # What it prints is what the build after it prints again (without the warnings about the C libraries not there yet).
