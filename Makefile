@@ -11,6 +11,9 @@ RANDOM_CHANGE_SETS := $(RUN_DIR)/random-change-sets.ndjson
 # the command runs (a make function would run when the recipe is expanded, before the recipe's first line).
 SWIFT_ENV = PKG_CONFIG_PATH="$$($(ROOT)/scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"
 SWIFT_FLAGS ?=
+# Every executable that links librdkafka (the binary, the test binary) finds a private build through an rpath (a
+# command-line flag rather than an unsafeFlags setting in Package.swift, which a versioned dependency may not have).
+LINK_FLAGS := -Xlinker -rpath -Xlinker $(DEPS)/librdkafka/lib
 # The last line of a stage of `make test`: when it ended (the stages of the parallel step print as they end).
 PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
@@ -70,17 +73,17 @@ endif
 # every target and test (a plain `swift build` would also build the test-support targets, which the binary does
 # not need).
 swift-build: deps
-	$(SWIFT_ENV) swift build $(or $(BUILD_TESTS),--product layout-worker) $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build $(or $(BUILD_TESTS),--product layout-worker) $(LINK_FLAGS) $(SWIFT_FLAGS)
 
 # Not through SWIFT_ENV, which asks ensure-librdkafka.sh for its path: that script may be building it meanwhile.
 # What it prints is what the build after it prints again (without the warnings about the C libraries not there yet).
 swift-packages:
 	@echo "swift build --target Ops; swift build --target MappingFiles (while deps build)"
-	@set -o pipefail; for t in Ops MappingFiles; do swift build --target $$t $(SWIFT_FLAGS) 2>&1 \
+	@set -o pipefail; for t in Ops MappingFiles; do swift build --target $$t $(LINK_FLAGS) $(SWIFT_FLAGS) 2>&1 \
 	  | { grep -v -E "^\[|you may be able to install|^warning: .*unhandled" || true; }; done
 
 release: deps
-	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(LINK_FLAGS) $(SWIFT_FLAGS)
 
 # `make test` on one build (tests built with the binary; a `swift build` without them after a test build plans and
 # embeds again: 15-30 s each), the test packages installed during the package's own build (apt mostly waits on the
@@ -204,10 +207,10 @@ broker-stop:
 # .run/bench-base, a git worktree removed afterwards.
 bench-compare: deps
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<git revision>"; exit 2; }
-	$(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
+	$(SWIFT_ENV) swift build -c release --product layout-worker $(LINK_FLAGS) $(SWIFT_FLAGS)
 	@rm -rf $(RUN_DIR)/bench-base; git worktree prune; git worktree add --detach $(RUN_DIR)/bench-base $(BASE) >/dev/null
 	@cp -n Package.resolved $(RUN_DIR)/bench-base/ 2>/dev/null || true
-	cd $(RUN_DIR)/bench-base && $(SWIFT_ENV) swift build -c release --product layout-worker $(SWIFT_FLAGS)
+	cd $(RUN_DIR)/bench-base && $(SWIFT_ENV) swift build -c release --product layout-worker $(LINK_FLAGS) $(SWIFT_FLAGS)
 	@SIMDJSON_PROBE="$$($(ROOT)/scripts/ensure-simdjson-probe.sh)" \
 	  $(ROOT)/scripts/bench-process.sh $(RUN_DIR)/bench-base/.build/release/layout-worker \
 	  $(ROOT)/.build/release/layout-worker > $(RUN_DIR)/bench-compare.md \

@@ -1,13 +1,9 @@
 // swift-tools-version: 6.2
-import Foundation
 import PackageDescription
 
 // librdkafka >= 2.1 comes from pkg-config (`make deps` builds it into .deps/librdkafka when the system's is
-// older); when that private build is used, the binary finds it through an rpath. The rpath is there whether or not
-// the build is yet: `make` starts the Swift packages that need no librdkafka while librdkafka builds, and SwiftPM
-// may keep a manifest's result across builds.
-let rdkafkaLib = Context.packageDirectory + "/.deps/librdkafka/lib"
-let rdkafkaLinker: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", rdkafkaLib])]
+// older); the Makefile links the binary and the tests with an rpath to that build (on the command line: an
+// `unsafeFlags` setting here would make the libraries unusable as a versioned dependency).
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -96,8 +92,7 @@ let package = Package(
         .target(
             name: "Kafka",
             dependencies: ["CRdKafka", "LayoutJSON", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict,
-            linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         // For tests: librdkafka's mock cluster (leader changes, brokers down, injected errors).
         .target(name: "KafkaTesting", dependencies: ["CRdKafka", "Kafka"], swiftSettings: strict),
         // The persistent page store `serve` and `gateway` share: latest records, positions, change sets and topic
@@ -228,8 +223,7 @@ let package = Package(
             swiftSettings: strict),
         // The `layout-worker` executable.
         .executableTarget(
-            name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict,
-            linkerSettings: rdkafkaLinker),
+            name: "layout-worker", dependencies: ["LayoutWorkerCLI"], swiftSettings: strict),
 
         .target(
             name: "TestSupport",
@@ -260,7 +254,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutJSONTests", dependencies: ["LayoutJSON", "CJSONScan", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -276,7 +270,7 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
             ],
             path: "Tests/ProcessTestSupport",
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         // The process tests: a module's behaviour through the `layout-worker` binary, against test brokers (and nginx
         // and Varnish in front of the gateway), each target named after the module it exercises.
         .testTarget(
@@ -290,14 +284,14 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "PageStoreProcessTests",
             dependencies: [
                 "PageStore", "ProcessTestSupport", "Delivery", "Kafka", "LayoutJSON", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "GatewayProcessTests",
             dependencies: [
@@ -305,18 +299,18 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "LayoutFeed", package: "swift"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "ReplayProcessTests",
             dependencies: ["ProcessTestSupport", "Kafka", "LayoutJSON", "Serve", "TestSupport"],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutWorkerCLIProcessTests",
             dependencies: [
                 "ProcessTestSupport", "Delivery", "Kafka", "LayoutCompiler", "Serve", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutPreviewProcessTests",
             dependencies: [
@@ -325,21 +319,21 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
                 "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "PageStateTests",
             dependencies: [
                 "PageState", "PageStore", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "ServeTests",
             dependencies: [
@@ -348,19 +342,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutWorkerCLITests",
             dependencies: [
                 "LayoutWorkerCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),
         .testTarget(
             name: "KafkaTests",
             dependencies: ["Kafka", "KafkaTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict,
-            linkerSettings: rdkafkaLinker),
+            swiftSettings: strict),
         .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
         .testTarget(
             name: "LayoutRecordTests",
@@ -382,7 +375,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "ReplayTests", dependencies: ["Replay", "Ops"], swiftSettings: strict, linkerSettings: rdkafkaLinker),
+            name: "ReplayTests", dependencies: ["Replay", "Ops"], swiftSettings: strict),
         .testTarget(
             name: "LayoutCompilerTests",
             dependencies: [

@@ -123,6 +123,8 @@ dockerfile = open(os.path.join(root, "deploy/Dockerfile")).read()
 build_line = re.search(r"swift build -c release (--static-swift-stdlib --product layout-worker)", dockerfile)
 check(build_line is not None and "scripts/ensure-librdkafka.sh" in dockerfile, "Dockerfile builds librdkafka and the binary")
 check(build_line is not None and build_line.group(1) in makefile, "Dockerfile's swift build flags are the Makefile's (make release)")
+check("-Xlinker -rpath -Xlinker /src/.deps/librdkafka/lib" in dockerfile and "LINK_FLAGS := -Xlinker -rpath -Xlinker $(DEPS)/librdkafka/lib" in makefile,
+      "Dockerfile links with the Makefile's rpath to the private librdkafka (LINK_FLAGS)")
 check("USER 10001" in dockerfile, "Dockerfile's runtime user is not root")
 
 unit = os.path.join(root, "deploy/systemd/layout-worker.service")
