@@ -15,6 +15,10 @@ import Testing
 private final class SteadyProducer: Sendable {
     private let done = DispatchGroup()
     private let failure = Mutex<String?>(nil)
+    private let flushed = Atomic<Int>(0)
+
+    /// Messages written and acknowledged so far.
+    var written: Int { flushed.load(ordering: .relaxed) }
 
     init(broker: TestBroker, topic: String, count: Int, perBatch: Int = 20, pause: Double = 0.15) {
         let config = KafkaConfiguration(
@@ -34,6 +38,7 @@ private final class SteadyProducer: Sendable {
                     if pending > 0 || reports.contains(where: { $0.error != nil }) {
                         throw TestBrokerError("produce failed: \(reports.compactMap(\.error))")
                     }
+                    flushed.add(reports.count, ordering: .relaxed)
                     Thread.sleep(forTimeInterval: pause)
                 }
             } catch { failure.withLock { $0 = $0 ?? "\(error)" } }
@@ -95,23 +100,33 @@ private final class SteadyProducer: Sendable {
     }
 
     /// Leaders move mid-stream and a broker goes down and comes back while a producer keeps writing: every input has
-    /// its record, nothing is dead-lettered, and every partition is committed to its end.
+    /// its record, nothing is dead-lettered, and every partition is committed to its end. The broker that goes down
+    /// is the group's coordinator and leads a partition of each topic; it stays down until the worker has lost its
+    /// group session to it (revoked, rejoining), then comes back.
     @Test func leaderChangesAndABrokerDownLoseAndStallNothing() throws {
         let broker = try TestBroker(mockBrokers: 3)
         let mock = try #require(broker.mock)
         let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
         try broker.createTopics([input, output, dlq], partitions: 3)
+        try mock.setGroupCoordinator(group: group, broker: 2)
         let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         #expect(worker.waitForLog("partitions assigned", seconds: 60), "\(worker.logText.suffix(2000))")
         let total = 600
         let producer = SteadyProducer(broker: broker, topic: input, count: total)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(waitUntil(seconds: 30) { producer.written >= 100 }, "the producer wrote \(producer.written)")
         for p in Int32(0)..<3 {
             for topic in [input, output] { try mock.setLeader(topic: topic, partition: p, broker: (p + 1) % 3 + 1) }
         }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(waitUntil(seconds: 30) { producer.written >= 200 }, "the producer wrote \(producer.written)")
+        let logged = worker.logText.utf8.count
         try mock.setBroker(2, up: false)
-        Thread.sleep(forTimeInterval: 3)
+        let down = Date()
+        let sessionLost = waitUntil(seconds: 30, every: 0.05) {
+            String(decoding: worker.logText.utf8.dropFirst(logged), as: UTF8.self).contains(
+                "Consumer group session timed out")
+        }
+        let outage = Date().timeIntervalSince(down)
+        #expect(sessionLost, "\(worker.logText.suffix(3000))")
         try mock.setBroker(2, up: true)
         let back = Date()
         for p in Int32(0)..<3 {
@@ -140,7 +155,7 @@ private final class SteadyProducer: Sendable {
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 20) == 0)
         print(
-            "mock cluster, leaders moved twice and broker 2 down 3 s: \(total) produced, \(inputs.count) inputs, \(records.count) records (\(records.count - Set(records).count) duplicates), 0 lost, committed to the end \(String(format: "%.1f", recovery)) s after the broker came back"
+            "mock cluster, leaders moved twice and broker 2 (the coordinator) down \(String(format: "%.1f", outage)) s: \(total) produced, \(inputs.count) inputs, \(records.count) records (\(records.count - Set(records).count) duplicates), 0 lost, committed to the end \(String(format: "%.1f", recovery)) s after the broker came back"
         )
     }
 
@@ -260,13 +275,11 @@ private final class SteadyProducer: Sendable {
         let flags = ["--changes-topic", changes, "--state-topic", state]
         let total = 900
         let producer = SteadyProducer(broker: broker, topic: input, count: total)
-        var rng = SystemRandomNumberGenerator()
+        var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
         for _ in 0..<6 {
-            let worker = try WorkerProcess(
-                broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
-            Thread.sleep(forTimeInterval: Double.random(in: 1.0...3.0, using: &rng))
-            worker.signal(SIGKILL)
-            _ = worker.wait(seconds: 10)
+            kills.kill(
+                try WorkerProcess(
+                    broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags))
         }
         #expect(producer.finish() == nil)
         let last = try WorkerProcess(
@@ -302,7 +315,7 @@ private final class SteadyProducer: Sendable {
         }
         #expect(backwards == 0 && repeated == 0, "\(backwards) change sets move a page back, \(repeated) repeat one")
         print(
-            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet"
+            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
         )
     }
 
@@ -316,14 +329,12 @@ private final class SteadyProducer: Sendable {
         try broker.createTopics([input, output, dlq], partitions: 3)
         let total = 900
         let producer = SteadyProducer(broker: broker, topic: input, count: total)
-        var rng = SystemRandomNumberGenerator()
+        var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
         var workers: [WorkerProcess] = []
         for _ in 0..<6 {
             let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
             workers.append(worker)
-            Thread.sleep(forTimeInterval: Double.random(in: 0.7...2.5, using: &rng))
-            worker.signal(SIGKILL)
-            _ = worker.wait(seconds: 10)
+            kills.kill(worker)
         }
         #expect(producer.finish() == nil)
         let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
@@ -342,8 +353,53 @@ private final class SteadyProducer: Sendable {
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0)
         print(
-            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), dead-lettered as worker-crash \(letters.count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet"
+            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), dead-lettered as worker-crash \(letters.count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
         )
+    }
+}
+
+/// Where a kill loop's SIGKILLs land, chosen by how far each worker got rather than by a clock: as soon as its
+/// partitions are assigned, or once the group's commits on `topic` have moved 1 to 60 messages past where they were
+/// then (or cover everything the producer has written). Each wait has a deadline of 30 s, past which the worker is
+/// killed all the same; the description counts the kills of each kind.
+private struct KillPoints: CustomStringConvertible {
+    let broker: TestBroker
+    let group: String
+    let topic: String
+    let producer: SteadyProducer
+    private var rng = SystemRandomNumberGenerator()
+    private var atAssignment = 0, afterCommits = 0, atDeadline = 0
+
+    init(broker: TestBroker, group: String, topic: String, producer: SteadyProducer) {
+        (self.broker, self.group, self.topic, self.producer) = (broker, group, topic, producer)
+    }
+
+    var description: String {
+        "\(atAssignment) at assignment, \(afterCommits) after commits moved, \(atDeadline) at a deadline"
+    }
+
+    mutating func kill(_ worker: WorkerProcess) {
+        let assigned = worker.waitForLog("partitions assigned", seconds: 30)
+        if !assigned {
+            atDeadline += 1
+        } else if Bool.random(using: &rng) {
+            atAssignment += 1
+        } else {
+            let from = committedTotal(), step = Int.random(in: 1...60, using: &rng)
+            let moved = waitUntil(seconds: 30, every: 0.2) {
+                let now = committedTotal()
+                return now >= from + step || now >= producer.written
+            }
+            if moved { afterCommits += 1 } else { atDeadline += 1 }
+        }
+        worker.signal(SIGKILL)
+        _ = worker.wait(seconds: 10)
+    }
+
+    /// Messages committed on the topic's three partitions (none yet counts 0).
+    private func committedTotal() -> Int {
+        let offsets = (try? broker.committed(group: group, topic: topic, partitions: 3)) ?? [:]
+        return offsets.values.reduce(0) { $0 + Int(max(0, $1)) }
     }
 }
 
