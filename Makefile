@@ -41,14 +41,17 @@ help:
 
 # What building and `make run` need (librdkafka, RocksDB, the test broker's venv) and only that. The tests also need
 # TEST_PACKAGES (test-deps): nginx and Varnish (the gateway runs behind both), Chromium (the preview in a browser),
-# the JDK and JUnit 4 (the Android kit). `make test` installs them beside the build, so no test installs anything.
+# the JDK and JUnit 4 (the Android kit), and the venv's test tools. `make test` installs them beside the build, so
+# no test installs anything.
 TEST_PACKAGES := nginx varnish chromium openjdk-17-jdk-headless junit4
 deps: $(DEPS)/.librdkafka $(DEPS)/.rocksdb $(DEPS)/venv/.layout-worker-2
 
 test-deps: deps test-packages
 
-test-packages:
+# The Debian packages, and the venv's test tools (the schema, deploy and metrics checks' Python libraries, openssl).
+test-packages: $(DEPS)/venv/.layout-worker-2
 	@$(ROOT)/scripts/ensure-debian-packages.sh $(TEST_PACKAGES)
+	@$(ROOT)/scripts/ensure-python.sh --test-tools
 
 $(DEPS)/.rocksdb: scripts/ensure-debian-packages.sh
 	@$(ROOT)/scripts/ensure-debian-packages.sh librocksdb-dev pkg-config
@@ -77,10 +80,12 @@ swift-build: deps
 
 # Not through SWIFT_ENV, which asks ensure-librdkafka.sh for its path: that script may be building it meanwhile.
 # What it prints is what the build after it prints again (without the warnings about the C libraries not there yet).
+# Only while librdkafka is still to be built: later, the package's own build has both cores for the same work (and
+# each `swift build` that finds nothing to do still plans for seconds).
 swift-packages:
-	@echo "swift build --target Ops; swift build --target MappingFiles (while deps build)"
-	@set -o pipefail; for t in Ops MappingFiles; do swift build --target $$t $(LINK_FLAGS) $(SWIFT_FLAGS) 2>&1 \
-	  | { grep -v -E "^\[|you may be able to install|^warning: .*unhandled" || true; }; done
+	@[ -f $(DEPS)/.librdkafka ] || { echo "swift build --target Ops; swift build --target MappingFiles (while deps build)"; \
+	  set -o pipefail; for t in Ops MappingFiles; do swift build --target $$t $(LINK_FLAGS) $(SWIFT_FLAGS) 2>&1 \
+	  | { grep -v -E "^\[|you may be able to install|^warning: .*unhandled" || true; }; done; }
 
 release: deps
 	$(SWIFT_ENV) swift build -c release --static-swift-stdlib --product layout-worker $(LINK_FLAGS) $(SWIFT_FLAGS)
