@@ -117,8 +117,8 @@ TEST_BIN := $(ROOT)/.build/debug/LayoutWorkerPackageTests.xctest
 SWIFT_TESTS = LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(TEST_BIN) --testing-library swift-testing
 # The process tests (the targets named *ProcessTests: test brokers, the binary, nginx) spend most of their time
 # waiting on processes, and a process runs tests on as many threads as there are cores: three processes run them in
-# about a third of the time. The first two take these suites (the two longest, each with a share of the rest), the
-# third every other.
+# about a third of the time. The first two take these suites, the third every other: each holds one of the three
+# serialized fault suites (CommitTests, PartitionNeverStopsTests, KillLoopTests) beside a share of the rest.
 PROCESS_TESTS := ^[A-Za-z]+ProcessTests\.
 SERVICE_SHARD_1 := CommitTests|GatewayPageStoreTests|PageStoreIntegrationTests|FaultTests
 SERVICE_SHARD_2 := PartitionNeverStopsTests|GatewayEdgeTests|ChangeSetIntegrationTests|GatewayProxyTests
