@@ -346,7 +346,8 @@ let package = Package(
         .testTarget(
             name: "LayoutWorkerCLITests",
             dependencies: [
-                "LayoutWorkerCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LayoutWorkerCLI", "LayoutJSON", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(name: "AdaptorsTests", dependencies: ["Adaptors"], swiftSettings: strict),

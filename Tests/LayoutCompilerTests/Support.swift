@@ -14,14 +14,12 @@ func compiler(file: String) throws -> LayoutCompiler {
     LayoutCompiler(config: try MappingConfigLoader().load(yaml: Fixtures.text(file), origin: file).get())
 }
 
-let recordSchema = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
-
 /// Compiles `text` and checks the record against the record schema.
 func compileChecked(_ compiler: LayoutCompiler, _ bytes: [UInt8]) throws -> (
     record: JSONDocument, compiled: CompiledLayout
 ) {
     let compiled = try compiler.compile(bytes).get()
-    let violations = recordSchema.validate(compiled.bytes)
+    let violations = SchemaValidator.layoutRecord.validate(compiled.bytes)
     if !violations.isEmpty { throw SchemaViolation(errors: violations) }
     return (try JSONReader().read(compiled.bytes), compiled)
 }

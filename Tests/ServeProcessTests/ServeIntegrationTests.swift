@@ -11,8 +11,6 @@ import Testing
 
 @testable import ProcessTestSupport
 
-private let recordSchema = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
-
 /// Reads `source.key`, `source.offset` and the page name of a record.
 private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition: Int?, name: String?) {
     guard let v = m.value, let doc = try? JSONReader().read(v) else { return (nil, nil, nil, nil) }
@@ -42,7 +40,7 @@ private func facts(_ m: KafkaMessage) -> (key: String?, offset: Int?, partition:
         let records = try broker.consume(output, partitions: 3, count: 60)
         #expect(records.count == 60)
         for r in records {
-            #expect(recordSchema.validate(r.value ?? []).isEmpty)
+            #expect(SchemaValidator.layoutRecord.validate(r.value ?? []).isEmpty)
             #expect(
                 String(decoding: r.header(Wire.Header.contentType) ?? [], as: UTF8.self)
                     == Wire.recordContentType)

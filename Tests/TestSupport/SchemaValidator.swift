@@ -10,6 +10,9 @@ public struct SchemaValidator: Sendable {
     ]
 
     /// A validator for the schema in `bytes`.
+    /// The layout record's schema (`schemas/layout-record.schema.json`).
+    public static let layoutRecord = try! SchemaValidator(schema: Fixtures.bytes("schemas/layout-record.schema.json"))
+
     public init(schema bytes: [UInt8]) throws {
         schema = try JSONReader().read(bytes)
     }

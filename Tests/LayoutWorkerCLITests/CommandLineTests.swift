@@ -53,7 +53,7 @@ private func sha256(_ data: Data) throws -> String {
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == Fixtures.samples.count)
-        for line in lines { #expect(recordSchema.validate(Array(line.utf8)).isEmpty) }
+        for line in lines { #expect(SchemaValidator.layoutRecord.validate(Array(line.utf8)).isEmpty) }
         #expect(lines[0].contains(#""source":{"file":"samples/cartridge-error.json"}"#))
     }
 
