@@ -65,11 +65,16 @@ $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
 # deps and the Swift packages that need neither librdkafka nor RocksDB (SwiftNIO, Hummingbird, Yams, ...) at once:
-# librdkafka's configure and each build's planning and linking leave a core idle, which the other takes.
+# librdkafka's configure and each build's planning and linking leave a core idle, which the other takes. Then the
+# package's own build, with BESIDE_BUILD (targets that need no CPU to speak of: `make test`'s installs) beside it.
+BESIDE_BUILD ?=
 build:
 ifndef BUILT
+	@echo "== deps and the Swift packages from $$(date +%T)"
 	@$(MAKE) --no-print-directory -j3 deps swift-packages
-	@$(MAKE) --no-print-directory swift-build
+	@echo "== the package's build $(if $(BESIDE_BUILD),and $(BESIDE_BUILD) )from $$(date +%T)"
+	@$(MAKE) --no-print-directory -j2 swift-build $(BESIDE_BUILD)
+	@echo "== built at $$(date +%T)"
 endif
 
 # The package's own build (`make build` makes deps and the Swift packages first): the binary, or with BUILD_TESTS
@@ -99,11 +104,7 @@ release: deps
 # the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
 # as a fuzz run starved of CPU reports its slowest input as a timeout.
 test:
-	@echo "== deps and the Swift packages from $$(date +%T)"
-	@$(MAKE) --no-print-directory -j3 deps swift-packages
-	@echo "== the build and the test packages from $$(date +%T)"
-	@$(MAKE) --no-print-directory -j2 BUILD_TESTS=--build-tests swift-build test-packages
-	@echo "== built at $$(date +%T); the quick stage"
+	@$(MAKE) --no-print-directory BUILD_TESTS=--build-tests BESIDE_BUILD=test-packages build
 	@$(MAKE) --no-print-directory BUILT=1 test-quick
 	@echo "== quick stage passed at $$(date +%T); the rest runs at once, each part's output printed as it ends"
 	@$(MAKE) --no-print-directory -j7 -O BUILT=1 BUILD_TESTS=--build-tests FUZZ_CONFIG=debug NICE="nice -n 19" \
