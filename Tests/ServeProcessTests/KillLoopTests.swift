@@ -40,12 +40,7 @@ import Testing
         #expect(producer.finish() == nil)
         let last = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
-        let inputs = try broker.consume(input, partitions: 3, count: total)
-        let ends = TestBroker.endOffsets(inputs)
-        let quiet = Date()
-        let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
-        let commitLag = Date().timeIntervalSince(quiet)
-        #expect(committed, "\(last.logText.suffix(3000))")
+        let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
         last.signal(SIGTERM)
         #expect(last.wait(seconds: 20) == 0, "\(last.logText.suffix(3000))")
         let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
@@ -95,12 +90,7 @@ import Testing
         #expect(producer.finish() == nil)
         let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
         workers.append(last)
-        let inputs = try broker.consume(input, partitions: 3, count: total)
-        let ends = TestBroker.endOffsets(inputs)
-        let quiet = Date()
-        let committed = broker.waitForCommits(group: group, topic: input, ends: ends)
-        let commitLag = Date().timeIntervalSince(quiet)
-        #expect(committed, "\(last.logText.suffix(3000))")
+        let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
         let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
         #expect(
             missing.isEmpty,
@@ -157,6 +147,19 @@ private struct KillPoints: CustomStringConvertible {
         let offsets = (try? broker.committed(group: group, topic: topic, partitions: 3)) ?? [:]
         return offsets.values.reduce(0) { $0 + Int(max(0, $1)) }
     }
+}
+
+/// The inputs the topic holds once the producer is done, and how long after that the group committed every
+/// partition to its end with `last` running (expected to happen).
+private func committedToTheEnd(_ broker: TestBroker, _ input: String, count: Int, group: String, last: WorkerProcess)
+    throws -> (inputs: [KafkaMessage], seconds: Double)
+{
+    let inputs = try broker.consume(input, partitions: 3, count: count)
+    let quiet = Date()
+    let committed = broker.waitForCommits(group: group, topic: input, ends: TestBroker.endOffsets(inputs))
+    let seconds = Date().timeIntervalSince(quiet)
+    #expect(committed, "\(last.logText.suffix(3000))")
+    return (inputs, seconds)
 }
 
 /// What a kill loop's outputs account for: the record of each input (`partition/offset`, duplicates kept), the
