@@ -64,7 +64,7 @@ $(DEPS)/.librdkafka: scripts/ensure-librdkafka.sh
 $(DEPS)/venv/.layout-worker-2: scripts/ensure-python.sh
 	@$(ROOT)/scripts/ensure-python.sh
 
-# deps and the Swift packages that need neither librdkafka nor RocksDB (SwiftNIO, Hummingbird, Yams, ...) at once:
+# deps and the Swift packages that need neither librdkafka nor RocksDB (SwiftNIO, ServiceLifecycle, Yams, ...) at once:
 # librdkafka's configure and each build's planning and linking leave a core idle, which the other takes. Then the
 # package's own build, with BESIDE_BUILD (targets that need no CPU to speak of: `make test`'s installs) beside it.
 BESIDE_BUILD ?=

@@ -32,9 +32,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Without its swift-configuration support (a trait on by default): the settings are ours (ConfigFile).
-        .package(
-            url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -112,7 +109,9 @@ let package = Package(
             dependencies: [
                 "LayoutJSON",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -194,7 +193,7 @@ let package = Package(
                 "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka", "Ops",
                 "Mapping",
                 .product(name: "LayoutKit", package: "swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -355,7 +354,13 @@ let package = Package(
             name: "KafkaTests",
             dependencies: ["Kafka", "KafkaTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .testTarget(name: "OpsTests", dependencies: ["Ops"], swiftSettings: strict),
+        .testTarget(
+            name: "OpsTests",
+            dependencies: [
+                "Ops", .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutRecordTests",
             dependencies: ["LayoutRecord", "LayoutJSON", .product(name: "LayoutKit", package: "swift")],

@@ -1,10 +1,10 @@
-public import Hummingbird
 public import Logging
-import Ops
+import NIOCore
+public import Ops
 public import ServiceLifecycle
 
-/// The preview's HTTP side, on Hummingbird like the ops endpoints: the page (`/` and its files, compiled into the
-/// binary from `clients/web`), `/events`, the server-sent events a page draws from, and the ops paths every
+/// The preview's HTTP side, on the `PlainHTTPServer` the ops endpoints use: the page (`/` and its files, compiled
+/// into the binary from `clients/web`), `/events`, the server-sent events a page draws from, and the ops paths every
 /// command serves (`OpsPaths`: `/healthz`, `/readyz` from the hub's `PreviewStatus`, `/metrics` from `metrics`).
 public enum PreviewServer {
     /// Serves until SIGINT or SIGTERM, then shuts the sources, the hub and the connections down.
@@ -12,29 +12,29 @@ public enum PreviewServer {
         host: String, port: Int, hub: PreviewHub, sources: [any Service], logger: Logger,
         metrics: @escaping @Sendable () -> [UInt8] = { [] }, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        try await application(
-            host: host, port: port, hub: hub, sources: sources, logger: logger, metrics: metrics,
-            onListening: onListening
-        ).runService()
+        let server = application(
+            host: host, port: port, hub: hub, metrics: metrics, logger: logger, onListening: onListening)
+        try await ServiceGroup(
+            configuration: .init(
+                services: ([server, hub] + sources).map {
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+                }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        ).run()
     }
 
-    /// The application: the hub and the sources run as its services; `onListening` gets the bound port.
+    /// The HTTP server (run the hub and the sources beside it); `onListening` gets the bound port.
     public static func application(
-        host: String, port: Int, hub: PreviewHub, sources: [any Service], logger: Logger,
-        metrics: @escaping @Sendable () -> [UInt8] = { [] }, onListening: @escaping @Sendable (Int) -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        Application(
-            responder: PreviewEndpoints(hub: hub, metrics: metrics),
-            configuration: .init(address: .hostname(host, port: port), serverName: "layout-worker-preview"),
-            services: [hub] + sources,
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
-            logger: logger)
+        host: String, port: Int, hub: PreviewHub, metrics: @escaping @Sendable () -> [UInt8] = { [] }, logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> PlainHTTPServer<PreviewEndpoints> {
+        PlainHTTPServer(
+            host: host, port: port, serverName: "preview", idleTimeout: nil,
+            responder: PreviewEndpoints(hub: hub, metrics: metrics), logger: logger, onListening: onListening)
     }
 }
 
 /// Answers the page's files, its event stream and the ops paths.
-public struct PreviewEndpoints: HTTPResponder {
-    public typealias Context = BasicRequestContext
+public struct PreviewEndpoints: PlainResponder {
     let hub: PreviewHub
     let metrics: @Sendable () -> [UInt8]
     let page = EmbeddedPage(files: WebFiles.all)
@@ -44,31 +44,25 @@ public struct PreviewEndpoints: HTTPResponder {
         self.metrics = metrics
     }
 
-    public func respond(to request: Request, context: Context) async throws -> Response {
+    public func respond(to request: PlainRequest) async -> PlainResponse {
         if let refused = PlainResponse.refusingWrites(request) { return refused }
-        if let answer = OpsPaths.answer(request.uri.path, probes: hub.status, metrics: metrics) {
-            let response = OpsServer.response(answer)
-            return request.method == .head ? response.createHeadResponse() : response
+        if let answer = OpsPaths.answer(request.path, probes: hub.status, metrics: metrics) {
+            return OpsServer.response(answer)
         }
-        if request.uri.path == "/events" {
-            var headers = HTTPFields()
-            headers[.contentType] = "text/event-stream"
-            headers[.cacheControl] = "no-store"
+        if request.path == "/events" {
             let events = await hub.subscribe()
-            return Response(
-                status: .ok, headers: headers,
-                body: ResponseBody { writer in
+            return PlainResponse(
+                status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store"],
+                body: .streamed { write in
                     for await event in events.cancelOnGracefulShutdown() {
-                        try await writer.write(ByteBuffer(bytes: event.serverSentEvent))
+                        try await write(ByteBuffer(bytes: event.serverSentEvent))
                     }
-                    try await writer.finish(nil)
                 })
         }
-        if request.uri.path == "/explain" {
+        if request.path == "/explain" {
             // ?page=P&section=S&row=R: the row's renderer chain, as `layout-worker explain` prints it.
-            let query = request.uri.queryParameters
-            guard let p = query["page"].flatMap({ Int(String($0)) }),
-                let s = query["section"].flatMap({ Int(String($0)) }), let r = query["row"].flatMap({ Int(String($0)) })
+            guard let p = request.query["page"].flatMap({ Int($0) }),
+                let s = request.query["section"].flatMap({ Int($0) }), let r = request.query["row"].flatMap({ Int($0) })
             else { return PlainResponse.text(.badRequest, "explain takes ?page=P&section=S&row=R (numbers)\n") }
             return PlainResponse.text(.ok, await hub.explain(page: p, section: s, row: r) + "\n")
         }

@@ -1,4 +1,4 @@
-public import Hummingbird
+public import NIOCore
 
 /// A page compiled into the binary (its files' names and texts, from `clients/web` by the EmbedPreviewPage plugin),
 /// served as it is: `/` is `index.html`; the page loads nothing but its own files (pictures may come from anywhere).
@@ -19,15 +19,15 @@ public struct EmbeddedPage: Sendable {
     /// The file at `path`: its content type and body.
     public func file(at path: String) -> (type: String, body: ByteBuffer)? { files[path] }
 
-    /// The file at `path` (GET or HEAD), or nil when the page has none.
-    public func response(for request: Request) -> Response? {
-        guard let file = files[request.uri.path] else { return nil }
-        var headers = HTTPFields()
-        headers[.contentType] = file.type
-        headers[.cacheControl] = "no-cache"
-        headers[.contentSecurityPolicy] = Self.securityPolicy
-        let response = Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
-        return request.method == .head ? response.createHeadResponse() : response
+    /// The file at the request's path (GET or HEAD), or nil when the page has none.
+    public func response(for request: PlainRequest) -> PlainResponse? {
+        guard let file = files[request.path] else { return nil }
+        return PlainResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": file.type, "Cache-Control": "no-cache", "Content-Security-Policy": Self.securityPolicy,
+            ],
+            body: .bytes(file.body))
     }
 
     static func contentType(of name: String) -> String {

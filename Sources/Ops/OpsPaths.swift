@@ -1,6 +1,6 @@
 /// The ops endpoints every long-running command serves, whatever its HTTP server: `/healthz` (liveness), `/readyz`
 /// (readiness; both 200 or 503 with the probe's detail) and `/metrics` (Prometheus text). `OpsEndpoints` serves them
-/// on Hummingbird (`serve`), `GatewayEndpoints` on the gateway's SwiftNIO ops port.
+/// on a `PlainHTTPServer` (`serve`, `replay`), `GatewayEndpoints` on the gateway's SwiftNIO ops port.
 public enum OpsPaths {
     /// An answer: the status code, the content type and the body; never cached (`cache-control: no-store`).
     public struct Answer: Sendable {

@@ -1,9 +1,8 @@
-import Dispatch
-public import Hummingbird
 public import Logging
-import Prometheus
+import NIOCore
+import NIOHTTP1
 
-/// The ops endpoints on Hummingbird (SwiftNIO underneath: every connection is served concurrently on an event loop,
+/// The ops endpoints on a `PlainHTTPServer` (SwiftNIO: every connection is served concurrently on an event loop,
 /// so idle or slow clients cannot delay a probe):
 /// - `/healthz`: liveness: 200 while the command's loop keeps turning;
 /// - `/readyz`: readiness: 200 while the command takes traffic (`serve`: a member of its group, the brokers
@@ -12,38 +11,27 @@ import Prometheus
 /// `serve` and `replay` mount it; the gateway and the preview answer the same paths (`OpsPaths`) on their own edge.
 /// GET and HEAD; any other method gets 405; query strings are ignored; idle connections close after `idleTimeout`.
 public enum OpsServer {
-    /// The application to run as a lifecycle service; `onListening` gets the bound port (useful with port 0).
-    public static func application(
-        address: OpsAddress, exposition: MetricsExposition, probes: some Probed, logger: Logger,
+    /// The server to run as a lifecycle service; `onListening` gets the bound port (useful with port 0).
+    public static func application<Probes: Probed>(
+        address: OpsAddress, exposition: MetricsExposition, probes: Probes, logger: Logger,
         idleTimeout: Duration = .seconds(30), onListening: @escaping @Sendable (Int) -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        Application(
-            responder: OpsEndpoints(exposition: exposition, probes: probes),
-            server: .http1(
-                configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "layout-worker"),
-            onServerRunning: { channel in
-                onListening(channel.localAddress?.port ?? address.port)
-            },
-            logger: logger)
+    ) -> PlainHTTPServer<OpsEndpoints<Probes>> {
+        PlainHTTPServer(
+            host: address.host, port: address.port, serverName: "ops endpoints", idleTimeout: idleTimeout,
+            responder: OpsEndpoints(exposition: exposition, probes: probes), logger: logger, onListening: onListening)
     }
-}
 
-extension OpsServer {
-    /// An `OpsPaths` answer as a Hummingbird response (not cached).
-    public static func response(_ answer: OpsPaths.Answer) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = answer.contentType
-        headers[.cacheControl] = "no-store"
-        return Response(
-            status: .init(code: answer.status), headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    /// An `OpsPaths` answer as a response (not cached).
+    public static func response(_ answer: OpsPaths.Answer) -> PlainResponse {
+        PlainResponse(
+            status: HTTPResponseStatus(statusCode: answer.status),
+            headers: ["Content-Type": answer.contentType, "Cache-Control": "no-store"],
+            body: .bytes(ByteBuffer(bytes: answer.body)))
     }
 }
 
 /// Answers the three ops paths.
-public struct OpsEndpoints<Probes: Probed>: HTTPResponder {
-    public typealias Context = BasicRequestContext
+public struct OpsEndpoints<Probes: Probed>: PlainResponder {
     let exposition: MetricsExposition
     let probes: Probes
 
@@ -52,14 +40,12 @@ public struct OpsEndpoints<Probes: Probed>: HTTPResponder {
         self.probes = probes
     }
 
-    public func respond(to request: Request, context: Context) async throws -> Response {
-        let path = request.uri.path
-        guard OpsPaths.paths.contains(path) else { return PlainResponse.text(.notFound, "not found\n") }
+    public func respond(to request: PlainRequest) async -> PlainResponse {
+        guard OpsPaths.paths.contains(request.path) else { return PlainResponse.text(.notFound, "not found\n") }
         if let refused = PlainResponse.refusingWrites(request) { return refused }
-        guard let answer = OpsPaths.answer(path, probes: probes, metrics: exposition.render) else {
+        guard let answer = OpsPaths.answer(request.path, probes: probes, metrics: exposition.render) else {
             return PlainResponse.text(.notFound, "not found\n")
         }
-        let response = OpsServer.response(answer)
-        return request.method == .head ? response.createHeadResponse() : response
+        return OpsServer.response(answer)
     }
 }

@@ -154,7 +154,7 @@ private final class TLSProxy {
             http: "127.0.0.1:\(port)")
         // librdkafka attempted SCRAM with these settings and the broker refused the login.
         #expect(worker.waitForLog("SASL SCRAM-SHA-256", seconds: 30), "\(worker.logText.suffix(3000))")
-        #expect(worker.waitForLog("Server started and listening", seconds: 10))
+        #expect(worker.waitForLog("ops endpoints listening", seconds: 10))
         let (metrics, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
         #expect(code == 200)
         worker.signal(SIGTERM)

@@ -26,7 +26,7 @@ import Testing
         waitUntil(seconds: 20, every: 0.05) {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             guard
-                let line = text.split(separator: "\n").first(where: { $0.contains("Server started and listening on") }),
+                let line = text.split(separator: "\n").first(where: { $0.contains("ops endpoints listening") }),
                 let colon = line.range(of: #":(\d+)""#, options: .regularExpression)
             else { return false }
             port = Int(line[colon].dropFirst().dropLast()) ?? 0
