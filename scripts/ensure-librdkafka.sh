@@ -91,7 +91,8 @@ for p in "$root"/scripts/patches/librdkafka-*.patch; do
   patch -p1 -s -f < "$p"
 done
 say "building $(basename "$srcdir") into $prefix (takes a minute or two)"
-./configure --prefix="$prefix" --disable-curl --disable-gssapi \
+# Without debug symbols (-g): 37-41 against 43-50 CPU-seconds for src/, in alternating builds; the code is the same -O2.
+./configure --prefix="$prefix" --disable-curl --disable-gssapi --disable-debug-symbols \
   --enable-ssl --enable-zstd --enable-lz4-ext >lw-configure.out 2>&1 \
   || { tail -n 30 lw-configure.out >&2; exit 1; }
 # Only the C library (src/): the C++ wrapper (src-cpp/), which nothing here uses, took 9 of its 59 CPU-seconds.
