@@ -7,7 +7,10 @@
 #            pages (wrk, 2 threads, 16 connections, 15 s), RSS after the GETs and at its peak (the catch-up),
 #            store bytes on disk per page;
 #   worker:  assignment to its first record with an empty store and with the warm store (the log's elapsed-ms),
-#            latest layouts read on assignment, peak RSS.
+#            latest layouts read on assignment, peak RSS;
+#   floor:   a bare librdkafka reader of the same topic with the gateway's fetch settings, doing nothing with what
+#            it reads (scripts/bench-topic-read.c), and the broker's CPU while it reads and while the gateway
+#            catches up with an empty store.
 # Then a rolling restart of three workers under load beside a bare consumer's rejoin (scripts/bench-rollout.sh).
 # Every process shares this machine's 2 cores with the broker and the load generator. Then the engine comparison
 # (scripts/bench-store-engines.sh) that chose RocksDB.
@@ -19,6 +22,7 @@ cd "$root"
 bin="${BENCH_BIN:-$root/.build/release/layout-worker}"
 "$root/scripts/ensure-debian-packages.sh" wrk librocksdb-dev pkg-config
 producer="$(build_kafka_tool bench-state-producer)"
+reader="$(build_kafka_tool bench-topic-read)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lw-bench-state.XXXXXX")"
 pids=()
 cleanup() {
@@ -29,6 +33,8 @@ cleanup() {
 }
 trap cleanup EXIT
 now() { date +%s.%N; }
+# A process's CPU seconds so far (user + system).
+cpu_s() { awk -v t="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / t }' "/proc/$1/stat"; }
 rss_kb() { awk -v f="$2" '$1 == f ":" {print $2}' "/proc/$1/status"; }  # pid, VmRSS or VmHWM
 
 # Starts the gateway on the store in $1 with memory for $2 bytes; sets gw_pid, gw_url, gw_ready_s (exec to /readyz).
@@ -73,10 +79,18 @@ for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-10
   "$producer" "$broker" s-latest "$pages" "$work/record.json" s-in
   produce_s="$(python3 -c "print(f'{$(now) - $t0:.1f}')")"
   held=$((pages * size / 20))
+  # The floor: the topic read by a bare reader (the gateway's TopicRangeReader settings), the broker's CPU meanwhile.
+  broker_pid="$(cat .run/broker.pid)"
+  b0="$(cpu_s "$broker_pid")"
+  read -r _ floor_read _ _ _ floor_s _ floor_cpu <<< "$("$reader" "$broker" s-latest 6 fetch.wait.max.ms=50 \
+    queued.max.messages.kbytes=1024 fetch.queue.backoff.ms=20)"
+  floor_broker="$(python3 -c "print(f'{$(cpu_s "$broker_pid") - $b0:.1f}')")"
   # The gateway: an empty store, then the same store warm.
   rm -rf "$work/gw-store"
+  b0="$(cpu_s "$broker_pid")"
   start_gateway "$work/gw-store" "$held"
   cold_s="$gw_ready_s"; cold_read="$(caught_up_read)"
+  cold_cpu="$(cpu_s "$gw_pid")"; cold_broker="$(python3 -c "print(f'{$(cpu_s "$broker_pid") - $b0:.1f}')")"
   cold_peak_mb="$(( $(rss_kb "$gw_pid" VmHWM) / 1024 ))"
   cat > "$work/random.lua" <<LUA
 math.randomseed(7)
@@ -101,7 +115,7 @@ LUA
   read -r w_warm_ms w_warm_read w_warm_rss <<< "$(serve_once "$work/worker-store")"
   w_disk="$(du -sb "$work/worker-store" | cut -f1)"
   limit_mb=$(( held / 1048576 + 150 ))
-  rows+=("| $pages × $size B | $produce_s | $cold_s ($cold_read read) | $cold_peak_mb (≤ $limit_mb: $([ "$cold_peak_mb" -le "$limit_mb" ] && echo yes || echo NO)) | $warm_s ($warm_read read) | $p50 / $p99 | $rps${non2xx:+ ($non2xx non-2xx)} | $held | $gw_rss_mb | $((disk / pages)) | $w_cold_ms ms (${w_cold_read:-0} read) | $w_warm_ms ms (${w_warm_read:-0} read) | $((w_cold_rss / 1024)) / $((w_warm_rss / 1024)) (≤ $limit_mb: $([ "$((w_cold_rss / 1024))" -le "$limit_mb" ] && echo yes || echo NO)) | $((w_disk / pages)) |")
+  rows+=("| $pages × $size B | $produce_s | $floor_s ($floor_read read; CPU $floor_cpu, broker $floor_broker) | $cold_s ($cold_read read; CPU $cold_cpu, broker $cold_broker) | $cold_peak_mb (≤ $limit_mb: $([ "$cold_peak_mb" -le "$limit_mb" ] && echo yes || echo NO)) | $warm_s ($warm_read read) | $p50 / $p99 | $rps${non2xx:+ ($non2xx non-2xx)} | $held | $gw_rss_mb | $((disk / pages)) | $w_cold_ms ms (${w_cold_read:-0} read) | $w_warm_ms ms (${w_warm_read:-0} read) | $((w_cold_rss / 1024)) / $((w_warm_rss / 1024)) (≤ $limit_mb: $([ "$((w_cold_rss / 1024))" -le "$limit_mb" ] && echo yes || echo NO)) | $((w_disk / pages)) |")
   rm -rf "$work/gw-store" "$work/worker-store"
 done
 echo
@@ -109,8 +123,8 @@ echo "## The page store at size (2 cores shared by broker, gateway or worker, an
 echo
 echo "Latest layouts produced with compression.type=${BENCH_COMPRESSION:-lz4}, linger.ms=20. Memory budget: --max-held-bytes (gateway) and --state-max-bytes (worker), 5% of the pages."
 echo
-echo "| pages | produce s | gateway ready, empty store s | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| pages | produce s | floor: a bare reader of the topic s (CPU s) | gateway ready, empty store s (CPU s) | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 echo
 echo "## A rolling restart of three workers beside a bare consumer's rejoin (scripts/bench-rollout.sh)"
