@@ -357,7 +357,8 @@ let package = Package(
         .testTarget(
             name: "OpsTests",
             dependencies: [
-                "Ops", .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                "Ops", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),

@@ -6,11 +6,13 @@ import Glibc
 
 /// A plain HTTP/1.1 client over a loopback socket, for what URLSession on Linux does not give a test: the raw
 /// headers, and a server-sent event stream read as it arrives.
-final class RawHTTP {
+public final class RawHTTP {
     private let fd: Int32
-    private(set) var received: [UInt8] = []
+    public private(set) var received: [UInt8] = []
+    /// Whether the peer closed the connection (a read found its end).
+    public private(set) var closed = false
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -30,10 +32,10 @@ final class RawHTTP {
     deinit { close(fd) }
 
     /// Drops the connection (as a phone losing its network would).
-    func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+    public func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Sends a request: `GET path` with these headers.
-    func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) {
+    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
         text += "\r\n"
@@ -42,14 +44,14 @@ final class RawHTTP {
     }
 
     /// Sends bytes as they are (e.g. half a request).
-    func sendRaw(_ text: String) {
+    public func sendRaw(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads until `done` holds for what arrived, the peer closes, or `timeout` seconds pass; true if `done` held.
     @discardableResult
-    func read(timeout: Double, until done: ([UInt8]) -> Bool) -> Bool {
+    public func read(timeout: Double, until done: ([UInt8]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while !done(received) {
@@ -58,14 +60,17 @@ final class RawHTTP {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, Int32(min(left, 0.2) * 1000)) > 0 else { continue }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { return done(received) }
+            if n <= 0 {
+                closed = true
+                return done(received)
+            }
             received += buffer[0..<n]
         }
         return true
     }
 
     /// A whole response (the connection closes after it): status, headers (lower-cased names), body.
-    func response(timeout: Double = 10) -> (status: Int, headers: [String: String], body: [UInt8]) {
+    public func response(timeout: Double = 10) -> (status: Int, headers: [String: String], body: [UInt8]) {
         // Until the peer closes, or the body has its Content-Length (a proxy may keep the connection open).
         read(timeout: timeout) { r in
             guard let end = r.firstRange(of: Array("\r\n\r\n".utf8)) else { return false }
@@ -89,7 +94,7 @@ final class RawHTTP {
     }
 
     /// A chunked body's data.
-    static func dechunk(_ body: [UInt8]) -> [UInt8] {
+    public static func dechunk(_ body: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
         while let lineEnd = body[i...].firstRange(of: [0x0D, 0x0A]) {
@@ -104,7 +109,7 @@ final class RawHTTP {
     }
 
     /// The server-sent events received so far: (event, id, data).
-    var events: [(event: String, id: String, data: String)] {
+    public var events: [(event: String, id: String, data: String)] {
         // A chunked stream is read as its data (a proxy may cut an event across chunks).
         var bytes = received
         if let end = received.firstRange(of: Array("\r\n\r\n".utf8)),
@@ -120,9 +125,11 @@ final class RawHTTP {
     }
 
     /// One GET, start to end.
-    static func get(_ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET") throws -> (
-        status: Int, headers: [String: String], body: [UInt8]
-    ) {
+    public static func get(_ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET") throws
+        -> (
+            status: Int, headers: [String: String], body: [UInt8]
+        )
+    {
         let c = try RawHTTP(port: port)
         c.request(path, method: method, headers: headers)
         return c.response()
