@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-conf.h"
 #include "bench-slurp.h"
 
 static volatile sig_atomic_t stopping = 0;
@@ -37,13 +38,6 @@ static long long now_ns(void) {
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static void set(rd_kafka_conf_t *conf, const char *key, const char *value) {
-  char error[512];
-  if (rd_kafka_conf_set(conf, key, value, error, sizeof error) != RD_KAFKA_CONF_OK) {
-    fprintf(stderr, "bench-rollout: %s=%s: %s\n", key, value, error);
-    exit(2);
-  }
-}
 
 
 static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
@@ -71,12 +65,7 @@ static int member(int argc, char **argv) {
   set(conf, "group.id", argv[3]);
   set(conf, "partition.assignment.strategy", "cooperative-sticky");
   set(conf, "enable.auto.commit", "false");
-  for (int i = 5; i < argc; i++) {
-    char *eq = strchr(argv[i], '=');
-    if (!eq) { fprintf(stderr, "bench-rollout: %s is not key=value\n", argv[i]); return 2; }
-    *eq = 0;
-    set(conf, argv[i], eq + 1);
-  }
+  set_arguments(conf, argc, argv, 5);
   rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
   rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, error, sizeof error);
   if (!rk) { fprintf(stderr, "bench-rollout: %s\n", error); return 2; }

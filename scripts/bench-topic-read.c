@@ -11,6 +11,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench-conf.h"
+
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -21,14 +23,6 @@ static double cpu_s(void) {
   struct rusage u;
   getrusage(RUSAGE_SELF, &u);
   return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
-}
-
-static void set(rd_kafka_conf_t *conf, const char *key, const char *value) {
-  char err[512];
-  if (rd_kafka_conf_set(conf, key, value, err, sizeof err) != RD_KAFKA_CONF_OK) {
-    fprintf(stderr, "bench-topic-read: %s=%s: %s\n", key, value, err);
-    exit(2);
-  }
 }
 
 int main(int argc, char **argv) {
@@ -43,12 +37,7 @@ int main(int argc, char **argv) {
   set(conf, "group.id", "bench-topic-read");  // required by the consumer API; never joined (assign, no commits)
   set(conf, "enable.partition.eof", "true");
   set(conf, "enable.auto.commit", "false");
-  for (int i = 4; i < argc; i++) {
-    char *eq = strchr(argv[i], '=');
-    if (!eq) { fprintf(stderr, "bench-topic-read: %s is not key=value\n", argv[i]); return 2; }
-    *eq = 0;
-    set(conf, argv[i], eq + 1);
-  }
+  set_arguments(conf, argc, argv, 4);
   rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
   if (!rk) { fprintf(stderr, "bench-topic-read: %s\n", err); return 2; }
   rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(partitions);

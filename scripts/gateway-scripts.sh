@@ -6,7 +6,7 @@
 build_kafka_tool() {
   local out=".run/$1" pc rpath=""
   mkdir -p .run
-  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ]; then
+  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ] || [ scripts/bench-conf.h -nt "$out" ]; then
     pc="$(scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)"
     [ -n "$pc" ] && rpath="-Wl,-rpath,$PWD/.deps/librdkafka/lib"
     # shellcheck disable=SC2046
