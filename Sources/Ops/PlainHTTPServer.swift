@@ -39,7 +39,7 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
     public func run() async throws {
-        let idle = idleTimeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000) }
+        let idle = idleTimeout.map { TimeAmount($0) }
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -56,8 +56,8 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
                 }
             }
         let bound = server.channel.localAddress?.port ?? port
-        logger.info(
-            "\(serverName) listening", metadata: ["address": .string(OpsAddress(host: host, port: bound).description)])
+        let address = Logger.MetadataValue.string(OpsAddress(host: host, port: bound).description)
+        logger.info("\(serverName) listening", metadata: ["address": address])
         onListening(bound)
         try await withGracefulShutdownHandler {
             try await server.executeThenClose { connections in
@@ -70,7 +70,7 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
         } onGracefulShutdown: {
             server.channel.close(promise: nil)
         }
-        logger.info("\(serverName) stopped listening", metadata: ["address": .string("\(host):\(bound)")])
+        logger.info("\(serverName) stopped listening", metadata: ["address": address])
     }
 
     /// One connection's requests, in order, until it closes, asks to, or the server shuts down.
