@@ -79,11 +79,12 @@ for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-10
   "$producer" "$broker" s-latest "$pages" "$work/record.json" s-in
   produce_s="$(python3 -c "print(f'{$(now) - $t0:.1f}')")"
   held=$((pages * size / 20))
-  # The floor: the topic read by a bare reader (the gateway's TopicRangeReader settings), the broker's CPU meanwhile.
+  # The floor: the topic read by a bare reader with the fetch settings of TopicRangeReader (its `defaults:`, which
+  # the gateway and the worker's rebuild read with; keep the two alike), the broker's CPU meanwhile.
   broker_pid="$(cat .run/broker.pid)"
   b0="$(cpu_s "$broker_pid")"
   read -r _ floor_read _ _ _ floor_s _ floor_cpu <<< "$("$reader" "$broker" s-latest 6 fetch.wait.max.ms=50 \
-    queued.max.messages.kbytes=1024 fetch.queue.backoff.ms=20)"
+    queued.max.messages.kbytes=1024 fetch.queue.backoff.ms=1)"
   floor_broker="$(python3 -c "print(f'{$(cpu_s "$broker_pid") - $b0:.1f}')")"
   # The gateway: an empty store, then the same store warm.
   rm -rf "$work/gw-store"
