@@ -73,8 +73,16 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
-        // Mapping config files read from disk (the compiler takes their bytes).
-        .target(name: "MappingFiles", dependencies: ["LayoutCompiler", "Mapping"], swiftSettings: strict),
+        // Mapping config files read from disk (the compiler takes their bytes), the compiler in use and its reloads
+        // (SIGHUP, a changed file): what `serve` and `gateway --origin` compile with.
+        .target(
+            name: "MappingFiles",
+            dependencies: [
+                "LayoutCompiler", "Mapping", "Ops", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         // previous layout + new record → record with the adaptors' carried attributes and the change set to it
         // (`PageStep`; needs state, so not the compiler).
         .target(
@@ -172,7 +180,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator",
+                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator", "LayoutCompiler", "LayoutRecord",
+                "MappingFiles",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -276,7 +285,7 @@ let package = Package(
             name: "ServeProcessTests",
             dependencies: [
                 "Serve", "ProcessTestSupport", "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", "LayoutDiff",
-                "LayoutJSON", "LayoutRecord", "Mapping", "Ops", "TestSupport",
+                "LayoutJSON", "LayoutRecord", "Mapping", "MappingFiles", "Ops", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -331,6 +340,12 @@ let package = Package(
             dependencies: [
                 "PageState", "PageStore", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MappingFilesTests",
+            dependencies: [
+                "MappingFiles", "LayoutCompiler", "Mapping", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

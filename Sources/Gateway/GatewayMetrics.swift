@@ -1,9 +1,10 @@
 public import CoreMetrics
+public import MappingFiles
 public import Ops
 import Synchronization
 
 /// The gateway's counters, and `/metrics` with the page book's figures read at scrape time.
-public final class GatewayMetrics: Sendable {
+public final class GatewayMetrics: ConfigReloadMetrics {
     let exposition: MetricsExposition
     let recordRequests: Counter
     let notModified: Counter
@@ -31,6 +32,15 @@ public final class GatewayMetrics: Sendable {
     let storeUnflushed: Gauge
     let catchUpSeconds: Gauge
     let catchUpMessages: Gauge
+    private let originRequests: [String: Counter]
+    private let originAnswers: [String: Counter]
+    private let originTimer: Timer
+    let originStates: Gauge
+    let originHeldBytes: Gauge
+    let originCircuitOpen: Gauge
+    private let configReloads: Counter
+    private let configReloadFailures: Counter
+    private let configInfo: @Sendable (String) -> Gauge
     /// Lookups already counted, so the book's totals become counter increments.
     private let counted = Mutex<(memory: Int, disk: Int)>((0, 0))
 
@@ -76,6 +86,40 @@ public final class GatewayMetrics: Sendable {
         storeUnflushed = gauge(MetricCatalog.gatewayPageStoreUnflushed)
         catchUpSeconds = gauge(MetricCatalog.gatewayCatchUpSeconds)
         catchUpMessages = gauge(MetricCatalog.gatewayCatchUpMessages)
+        originRequests = Dictionary(
+            uniqueKeysWithValues: Self.originRequestOutcomes.map {
+                ($0, counter(MetricCatalog.gatewayOriginRequests, [("outcome", $0)]))
+            })
+        originAnswers = Dictionary(
+            uniqueKeysWithValues: Self.originAnswerKinds.map {
+                ($0, counter(MetricCatalog.gatewayOriginAnswers, [("answer", $0)]))
+            })
+        originTimer = timer(MetricCatalog.gatewayOriginSeconds)
+        originStates = gauge(MetricCatalog.gatewayOriginStates)
+        originHeldBytes = gauge(MetricCatalog.gatewayOriginHeldBytes)
+        originCircuitOpen = gauge(MetricCatalog.gatewayOriginCircuitOpen)
+        configReloads = counter(MetricCatalog.configReloads)
+        configReloadFailures = counter(MetricCatalog.configReloadFailures)
+        configInfo = { Gauge(label: MetricCatalog.configInfo.name, dimensions: [("config", $0)], factory: factory) }
+    }
+
+    static let originRequestOutcomes = [
+        "fetched", "not-modified", "not-found", "timeout", "refused", "origin-error", "too-large", "not-compiled",
+        "circuit-open", "busy",
+    ]
+    static let originAnswerKinds = ["cached", "stale", "fetched", "coalesced", "failed", "refused-key"]
+
+    /// One origin request's outcome (a label of `originRequestOutcomes`).
+    func originRequest(_ outcome: String) { originRequests[outcome]?.increment() }
+    /// How one GET of a state was answered (a label of `originAnswerKinds`).
+    func originAnswer(_ kind: String) { originAnswers[kind]?.increment() }
+    func originSeconds(_ d: Duration) { originTimer.recordNanoseconds(Int64(max(0, d / .nanoseconds(1)))) }
+
+    public func configReloaded(failed: Bool) { (failed ? configReloadFailures : configReloads).increment() }
+
+    public func config(hash: String, previous: String?) {
+        if let previous, previous != hash { configInfo(previous).record(0) }
+        configInfo(hash).record(1)
     }
 
     /// Sets the limit gauges.
@@ -85,7 +129,13 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// The exposition, with the book's figures and the feed's lag as of now.
-    func render(_ book: PageBook, _ status: GatewayStatus) -> [UInt8] {
+    func render(_ book: PageBook, _ status: GatewayStatus, _ origin: OriginStates? = nil) -> [UInt8] {
+        if let origin {
+            let held = origin.cache.figures
+            originStates.record(Int64(held.states))
+            originHeldBytes.record(Int64(held.bytes))
+            originCircuitOpen.record(origin.breaker.isOpen ? 1 : 0)
+        }
         let lag = status.lag
         latestLag.record(lag.latest)
         changesLag.record(lag.changes)

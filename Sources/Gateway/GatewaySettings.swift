@@ -35,6 +35,17 @@ public struct GatewaySettings: Sendable {
     /// How long a newer latest layout waits for the change set that leads to it before streams are sent the record.
     public var changeSetGraceMs = 1_000
 
+    /// Navigation states no published page holds, fetched from an origin and compiled on request (`--origin`);
+    /// nil: only published pages are answered.
+    public var origin: OriginSettings?
+    /// Where `POST /v1/compile` (a response in, its record out) is served: nowhere (the default), the ops port, or
+    /// the API port too (`--compile-endpoint`).
+    public var compileEndpoint = CompileEndpoint.off
+    /// The most bytes `POST /v1/compile` takes (the origin's response limit when there is one).
+    public var maxCompileBytes = 8 * 1024 * 1024
+
+    public enum CompileEndpoint: String, Sendable, CaseIterable { case off, ops, api }
+
     public init(kafka: KafkaConfiguration, stateTopic: String, changesTopic: String) {
         self.kafka = kafka
         self.stateTopic = stateTopic

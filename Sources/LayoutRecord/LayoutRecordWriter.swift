@@ -67,6 +67,7 @@ public struct LayoutRecordWriter: Sendable {
         if let v = s.offset { w.key(Wire.Key.offset); w.int(Int(v)) }
         if let v = s.timestampMs { w.key(Wire.Key.timestamp); w.int(Int(v)) }
         if let v = s.key { w.key(Wire.Key.key); w.string(v) }
+        if let v = s.origin { w.key(Wire.Key.origin); w.string(v) }
         w.endObject()
     }
 

@@ -60,6 +60,23 @@ public enum MetricCatalog {
     public static let gatewayLag = MetricFamily(
         "layout_gateway_lag_messages", .gauge,
         "Messages of the latest-layout (topic=\"latest\") and change-set (topic=\"changes\") topics not read yet.")
+    public static let gatewayOriginRequests = MetricFamily(
+        "layout_gateway_origin_requests_total", .counter,
+        "Requests to the origin (--origin) for navigation states, by outcome: fetched, not-modified, not-found, timeout, refused, origin-error, too-large, not-compiled, circuit-open."
+    )
+    public static let gatewayOriginAnswers = MetricFamily(
+        "layout_gateway_origin_answers_total", .counter,
+        "GETs of navigation states no published page holds, by how they were answered: cached, stale, fetched, coalesced, failed, refused-key."
+    )
+    public static let gatewayOriginSeconds = MetricFamily(
+        "layout_gateway_origin_seconds", .histogram, "Time of one origin request, from connecting to its last byte.")
+    public static let gatewayOriginStates = MetricFamily(
+        "layout_gateway_origin_states", .gauge, "Navigation states fetched from the origin and held in memory.")
+    public static let gatewayOriginHeldBytes = MetricFamily(
+        "layout_gateway_origin_held_bytes", .gauge, "Bytes of navigation states held in memory (--origin-max-bytes).")
+    public static let gatewayOriginCircuitOpen = MetricFamily(
+        "layout_gateway_origin_circuit_open", .gauge,
+        "1 while the origin's circuit breaker is open (its requests fail at once for the cool-down).")
     public static let gatewayStreamsRefused = MetricFamily(
         "layout_gateway_streams_refused_total", .counter,
         "Stream requests answered 503 because the gateway follows as many streams as its limits allow.")
@@ -265,7 +282,8 @@ public enum MetricCatalog {
         processStartTime,
         gatewayRecordRequests, gatewayNotModified, gatewayRecordBytes, gatewayStreamsOpened, gatewayEventsWritten,
         gatewaySlowStreamRecords, gatewayPages, gatewayHeldBytes, gatewayStreams, gatewayEvictions,
-        gatewayStreamsRefused,
+        gatewayStreamsRefused, gatewayOriginRequests, gatewayOriginAnswers, gatewayOriginSeconds, gatewayOriginStates,
+        gatewayOriginHeldBytes, gatewayOriginCircuitOpen,
         gatewayStreamLimit, gatewayDescriptorLimit, gatewayChangeSetFreshness, gatewayStreamFreshness, gatewayFanOut,
         gatewayLag, gatewayPageLookups, gatewayPageStoreUp, gatewayPageStoreDiskBytes, gatewayPageStorePages,
         gatewayPageStoreUnflushed, gatewayCatchUpSeconds, gatewayCatchUpMessages,

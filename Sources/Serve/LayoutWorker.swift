@@ -3,6 +3,7 @@ import Dispatch
 public import Kafka
 import LayoutCompiler
 public import Logging
+public import MappingFiles
 import Ops
 import Tracing
 

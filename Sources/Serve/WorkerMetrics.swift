@@ -2,13 +2,14 @@ public import CoreMetrics
 public import Delivery
 import Kafka
 import LayoutDiff
+public import MappingFiles
 import Metrics
 import Ops
 import PageState
 import Synchronization
 
 /// The service's counters and gauges, made from an injected metrics factory; every name comes from `MetricCatalog`.
-public final class WorkerMetrics: DeliveryMetrics {
+public final class WorkerMetrics: DeliveryMetrics, ConfigReloadMetrics {
     let factory: any MetricsFactory
     let consumed: Counter
     let published: Counter
@@ -185,7 +186,7 @@ public final class WorkerMetrics: DeliveryMetrics {
         gauge(MetricCatalog.configInfo, [("config", hash)]).record(1)
     }
 
-    func configReloaded(failed: Bool) {
+    public func configReloaded(failed: Bool) {
         counter(failed ? MetricCatalog.configReloadFailures : MetricCatalog.configReloads).increment()
     }
 

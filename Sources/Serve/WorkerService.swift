@@ -2,6 +2,7 @@ public import Delivery
 import Kafka
 import LayoutCompiler
 public import Logging
+public import MappingFiles
 import Ops
 public import ServiceLifecycle
 

@@ -359,9 +359,9 @@ final class SimulatedStream {
             #expect(p.code == code, "\(raw)")
         }
         let h = Self.hash(1)
-        #expect(GatewayEndpoints.matches(#"W/"abc", "\#(h)""#, h))
-        #expect(GatewayEndpoints.matches(#""\#(h)-gzip""#, h) && GatewayEndpoints.matches("*", h))
-        #expect(!GatewayEndpoints.matches(#""abc""#, h))
-        #expect(GatewayEndpoints.acceptsGzip("br, gzip;q=0.8") && !GatewayEndpoints.acceptsGzip("gzip;q=0"))
+        #expect(RecordRepresentation.matches(#"W/"abc", "\#(h)""#, h))
+        #expect(RecordRepresentation.matches(#""\#(h)-gzip""#, h) && RecordRepresentation.matches("*", h))
+        #expect(!RecordRepresentation.matches(#""abc""#, h))
+        #expect(RecordRepresentation.acceptsGzip("br, gzip;q=0.8") && !RecordRepresentation.acceptsGzip("gzip;q=0"))
     }
 }

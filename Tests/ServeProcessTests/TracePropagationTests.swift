@@ -6,6 +6,7 @@ import Kafka
 import LayoutCompiler
 import Logging
 import Mapping
+import MappingFiles
 import Ops
 import Serve
 import TestSupport

@@ -10,6 +10,8 @@ final class GatewayEdge: Sendable {
     let metrics: GatewayMetrics
     let limits: StreamLimits
     let requestTimeout: TimeAmount
+    /// Navigation states from the origin, or nil.
+    var origin: OriginStates? { endpoints.origin }
 
     init(
         endpoints: GatewayEndpoints, book: PageBook, hub: StreamHub, metrics: GatewayMetrics, limits: StreamLimits,
@@ -48,6 +50,13 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
+    /// An answer is being made off the loop (a state fetched from the origin, a posted response compiled): requests
+    /// pipelined behind it wait here, answered in order once it is written.
+    private var waiting = false
+    private var queued: [(HTTPRequestHead, [UInt8])] = []
+    /// A `POST /v1/compile` body being read: its bytes and limit (nil: the body is not wanted).
+    private var body: (bytes: [UInt8], maxBytes: Int, cors: [(String, String)])?
+    private var bodyTooLarge = false
 
     // As a stream:
     private(set) var key = ""
@@ -85,12 +94,35 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !streaming else { return }  // a stream's client has nothing more to say
         switch unwrapInboundIn(data) {
-        case .head(let h): head = h
-        case .body: break
+        case .head(let h):
+            head = h
+            body = nil
+            bodyTooLarge = false
+            if h.method == .POST, case .compile(let max, let cors) = edge.endpoints.answer(h, on: port) {
+                body = ([], max, cors)
+            }
+        case .body(let buffer):
+            guard var b = body else { return }
+            body = nil  // one owner of the bytes while they grow
+            if b.bytes.count + buffer.readableBytes > b.maxBytes {
+                bodyTooLarge = true
+            } else {
+                b.bytes.append(contentsOf: buffer.readableBytesView)
+                body = b
+            }
         case .end:
             guard let head else { return }
             self.head = nil
-            answer(head, context)
+            let posted = body?.bytes ?? []
+            if bodyTooLarge {
+                bodyTooLarge = false
+                return respond(edge.endpoints.tooLarge(), head, context, keepAlive: false)
+            }
+            if waiting {
+                queued.append((head, posted))
+            } else {
+                answer(head, posted, context)
+            }
         }
     }
 
@@ -127,10 +159,22 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         deadline = context.eventLoop.scheduleTask(in: edge.requestTimeout) { channel.close(promise: nil) }
     }
 
-    private func answer(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
+    private func answer(_ head: HTTPRequestHead, _ posted: [UInt8], _ context: ChannelHandlerContext) {
         switch edge.endpoints.answer(head, on: port) {
         case .response(let response):
             respond(response, head, context)
+        case .origin(let key, let state, let held, let cors):
+            guard let origin = edge.origin else { return }
+            let endpoints = edge.endpoints
+            later(head, context, origin.fetch(key, state, held: held, on: context.eventLoop)) { result in
+                endpoints.stateAnswer(result.mapError { $0 as any Error }, key: key, head, cors: cors)
+            }
+        case .compile(_, let cors):
+            let endpoints = edge.endpoints
+            let compiled = context.eventLoop.makeFutureWithTask { endpoints.compile(posted, cors: cors) }
+            later(head, context, compiled) { result in
+                (try? result.get()) ?? .error(.internalServerError, "compile-failed", "the compile did not finish")
+            }
         case .stream(let key, let from, let headers):
             guard let opening = edge.book.subscribe(key, from: from, limit: edge.limits.streams) else {
                 edge.metrics.streamsRefused.increment()
@@ -144,6 +188,26 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             }
             startStream(
                 key, opening, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context)
+        }
+    }
+
+    /// Answers `head` once `work` is done (off the loop), then the requests pipelined behind it, in order.
+    private func later<T: Sendable>(
+        _ head: HTTPRequestHead, _ context: ChannelHandlerContext, _ work: EventLoopFuture<T>,
+        _ make: @escaping @Sendable (Result<T, any Error>) -> HTTPAnswer
+    ) {
+        deadline?.cancel()
+        waiting = true
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        work.hop(to: context.eventLoop).whenComplete { result in
+            let connection = loopBound.value
+            connection.waiting = false
+            guard let context = connection.context, context.channel.isActive else { return }
+            connection.respond(make(result), head, context)
+            while !connection.waiting, !connection.queued.isEmpty, connection.context != nil {
+                let (next, posted) = connection.queued.removeFirst()
+                connection.answer(next, posted, context)
+            }
         }
     }
 

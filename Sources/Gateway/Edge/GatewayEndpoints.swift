@@ -2,6 +2,7 @@ import Foundation
 import LayoutJSON
 import LayoutKit
 public import Logging
+public import MappingFiles
 import NIOCore
 public import NIOHTTP1
 import Ops
@@ -23,6 +24,10 @@ public struct GatewayEndpoints: Sendable {
     public enum Answer: Sendable {
         case response(HTTPAnswer)
         case stream(key: String, from: StreamPosition?, headers: [(String, String)])
+        /// A navigation state to fetch from the origin first (`held`: a copy too old to answer first).
+        case origin(key: String, state: NavigationState, held: HeldState?, cors: [(String, String)])
+        /// `POST /v1/compile`: the body (at most so many bytes) is compiled once read.
+        case compile(maxBytes: Int, cors: [(String, String)])
     }
 
     let settings: GatewaySettings
@@ -30,14 +35,20 @@ public struct GatewayEndpoints: Sendable {
     let status: GatewayStatus
     let metrics: GatewayMetrics
     let refusedOrigins: RefusedOrigins
+    /// Navigation states from the origin (`--origin`), or nil.
+    let origin: OriginStates?
+    /// The compiler `POST /v1/compile` uses (the origin's), or nil.
+    let compilers: CompilerSlot?
     /// The live page and its files, compiled in from `clients/web`.
     let page = EmbeddedPage(files: WebFiles.all)
 
     /// `logger` says which origins were refused CORS headers (none when nil).
     public init(
         settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics,
-        logger: Logger? = nil
+        logger: Logger? = nil, origin: OriginStates? = nil, compilers: CompilerSlot? = nil
     ) {
+        self.origin = origin
+        self.compilers = compilers
         self.settings = settings
         self.book = book
         self.status = status
@@ -75,6 +86,7 @@ public struct GatewayEndpoints: Sendable {
             uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let hasQuery = uri.contains("?")
         if head.method == .OPTIONS { return .response(preflight(head, cors)) }
+        if path == Self.compilePath, let answer = compileRequest(head, port, cors) { return answer }
         guard head.method == .GET || head.method == .HEAD else {
             var refused = HTTPAnswer.error(.methodNotAllowed, "method-not-allowed", "use GET or HEAD")
             refused.set("allow", "GET, HEAD, OPTIONS")
@@ -131,12 +143,16 @@ public struct GatewayEndpoints: Sendable {
             }
             return .stream(key: key, from: from, headers: Self.streamHeaders + cors)
         }
-        return .response(record(key, head))
+        let lookup = book.read(key)
+        if case .unknown = lookup, let origin, NavigationState.isState(key) {
+            return state(key, head, origin, cors)
+        }
+        return .response(record(lookup, key, head))
     }
 
     /// The ops port's own paths: probes, metrics, the live page's files; nil for any other.
     private func opsAnswer(_ path: String) -> HTTPAnswer? {
-        if let answer = OpsPaths.answer(path, probes: status, metrics: { metrics.render(book, status) }) {
+        if let answer = OpsPaths.answer(path, probes: status, metrics: { metrics.render(book, status, origin) }) {
             return HTTPAnswer(
                 HTTPResponseStatus(statusCode: answer.status),
                 headers: [("content-type", answer.contentType), ("cache-control", "no-store")],
@@ -153,10 +169,9 @@ public struct GatewayEndpoints: Sendable {
 
     // MARK: A record
 
-    func record(_ key: String, _ head: HTTPRequestHead) -> HTTPAnswer {
-        metrics.recordRequests.increment()
+    func record(_ lookup: PageBook.Lookup, _ key: String, _ head: HTTPRequestHead) -> HTTPAnswer {
         let (record, at): ([UInt8], StreamPosition)
-        switch book.read(key) {
+        switch lookup {
         case .page(let r, let a): (record, at) = (r, a)
         case .unknown: return .error(.notFound, "unknown-page", "no layout for this key", key: key)
         case .evicted:
@@ -165,48 +180,9 @@ public struct GatewayEndpoints: Sendable {
                 "this page was let go to stay within the gateway's memory (it runs without a page store: --state-dir off or unusable); it is served again once it changes",
                 key: key)
         }
-        let gzip = Self.acceptsGzip(head.headers["accept-encoding"].first) && record.count > 256
-        // One strong tag per representation: a cache holding both encodings never confuses them.
-        let etag = gzip ? "\"\(at.hash)-gzip\"" : "\"\(at.hash)\""
-        var headers: [(String, String)] = [
-            ("etag", etag), ("cache-control", Self.recordCacheControl), ("vary", "Accept-Encoding"),
-        ]
-        if let match = head.headers["if-none-match"].first, Self.matches(match, at.hash) {
-            metrics.notModified.increment()
-            return HTTPAnswer(.notModified, headers: headers)
-        }
-        headers.append(("content-type", Wire.recordContentType))
-        var body = record
-        if gzip, let compressed = book.gzipRecord(key, hash: at.hash, record: record) {
-            headers.append(("content-encoding", "gzip"))
-            body = compressed
-        } else if gzip {
-            headers[0] = ("etag", "\"\(at.hash)\"")
-        }
-        if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.count)) }
-        return HTTPAnswer(.ok, headers: headers, body: ByteBuffer(bytes: body))
-    }
-
-    /// Whether an `If-None-Match` value names a representation of the record with `hash` (a list, weak tags, either
-    /// encoding's tag, and `*` included).
-    static func matches(_ header: String, _ hash: ContentHash) -> Bool {
-        let plain = "\"\(hash)\""
-        let gzip = "\"\(hash)-gzip\""
-        return header.split(separator: ",").contains { tag in
-            var t = tag.trimmingCharacters(in: .whitespaces)
-            if t.hasPrefix("W/") { t.removeFirst(2) }
-            return t == "*" || t == plain || t == gzip
-        }
-    }
-
-    /// Whether `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
-    static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        return header.lowercased().split(separator: ",").contains { item in
-            let fields = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.first == "gzip" || fields.first == "*" else { return false }
-            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
-            return q.map { $0 > 0 } ?? true
+        return RecordRepresentation.answer(record, hash: at.hash, head, cacheControl: Self.recordCacheControl, metrics)
+        {
+            book.gzipRecord(key, hash: at.hash, record: record)
         }
     }
 

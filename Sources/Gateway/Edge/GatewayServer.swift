@@ -1,5 +1,6 @@
 import Kafka
 public import Logging
+public import MappingFiles
 import NIOCore
 import NIOPosix
 import Ops
@@ -15,11 +16,12 @@ public enum GatewayServer {
         public var ops: Int?
     }
 
-    /// The services; `onListening` gets the bound ports (useful with port 0).
+    /// The services; `onListening` gets the bound ports (useful with port 0). `compilers` compiles navigation states
+    /// from the origin and `POST /v1/compile` (nil: neither is served).
     public static func services(
         settings: GatewaySettings, registry: PrometheusCollectorRegistry, build: [(String, String)], logger: Logger,
-        onListening: @escaping @Sendable (Bound, StreamLimits) -> Void = { _, _ in }
-    ) -> [any Service] {
+        compilers: CompilerSlot? = nil, onListening: @escaping @Sendable (Bound, StreamLimits) -> Void = { _, _ in }
+    ) -> (services: [any Service], metrics: GatewayMetrics) {
         let limits = StreamLimits.forThisProcess(heldBytes: settings.maxBytes, configured: settings.maxStreams)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let metrics = GatewayMetrics(
@@ -29,16 +31,23 @@ public enum GatewayServer {
         let book = PageBook(settings: settings, sink: hub)
         let status = GatewayStatus()
         metrics.limits(limits)
+        var origin: OriginStates?
+        if let originSettings = settings.origin, let compilers {
+            origin = OriginStates(
+                settings: originSettings, compilers: compilers, group: group, metrics: metrics, logger: logger)
+        }
         let edge = GatewayEdge(
             endpoints: GatewayEndpoints(
-                settings: settings, book: book, status: status, metrics: metrics, logger: logger), book: book,
+                settings: settings, book: book, status: status, metrics: metrics, logger: logger, origin: origin,
+                compilers: compilers), book: book,
             hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
-        return [
+        let services: [any Service] = [
             HTTPService(
                 settings: settings, group: group, edge: edge, logger: logger, onListening: onListening),
             FeedService(
                 feed: GatewayFeed(settings: settings, book: book, status: status, metrics: metrics, logger: logger)),
         ]
+        return (services, metrics)
     }
 }
 

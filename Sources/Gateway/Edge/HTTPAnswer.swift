@@ -50,15 +50,16 @@ public struct HTTPAnswer: Sendable {
             body: ByteBuffer(string: text))
     }
 
-    /// A JSON error: `{"error": code, "message": ..., "key": ...}`, not cached.
-    public static func error(_ status: HTTPResponseStatus, _ code: String, _ message: String, key: String? = nil)
-        -> HTTPAnswer
-    {
+    /// A JSON error: `{"error": code, "message": ..., "key": ..., "offset": ...}`, not cached.
+    public static func error(
+        _ status: HTTPResponseStatus, _ code: String, _ message: String, key: String? = nil, offset: Int? = nil
+    ) -> HTTPAnswer {
         var w = JSONWriter()
         w.beginObject()
         w.key("error"); w.string(code)
         w.key("message"); w.string(message)
         if let key { w.key("key"); w.string(key) }
+        if let offset { w.key("offset"); w.int(offset) }
         w.endObject()
         return HTTPAnswer(
             status, headers: [("content-type", "application/json"), ("cache-control", "no-store")],

@@ -48,7 +48,8 @@ enum RequestKey {
         return .success(key)
     }
 
-    private static func hex(_ b: UInt8) -> UInt8? {
+    /// A hex digit's value.
+    static func hex(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10

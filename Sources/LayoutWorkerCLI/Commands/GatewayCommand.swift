@@ -1,8 +1,11 @@
 import ArgumentParser
 import Delivery
+import Foundation
 import Gateway
 import Kafka
+import LayoutCompiler
 import Logging
+import MappingFiles
 import Ops
 import Prometheus
 import ServiceLifecycle
@@ -33,6 +36,18 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(SettingTable.stateDir) var stateDir: String?
     @Option(SettingTable.http) var http: String?
     @Option(SettingTable.corsOrigin) var corsOrigin: String?
+    @Option(SettingTable.config) var config: String?
+    @Option(SettingTable.configWatchSeconds) var configWatchSeconds: String?
+    @Option(SettingTable.origin) var origin: String?
+    @Option(SettingTable.originTimeoutMs) var originTimeoutMs: String?
+    @Option(SettingTable.originMaxResponseBytes) var originMaxResponseBytes: String?
+    @Option(SettingTable.originConcurrency) var originConcurrency: String?
+    @Option(SettingTable.originPaths) var originPaths: String?
+    @Option(SettingTable.originMaxBytes) var originMaxBytes: String?
+    @Option(SettingTable.originMaxAge) var originMaxAge: String?
+    @Option(SettingTable.originStaleWhileRevalidate) var originStaleWhileRevalidate: String?
+    @Option(SettingTable.originStaleIfError) var originStaleIfError: String?
+    @Option(SettingTable.compileEndpoint) var compileEndpoint: String?
 
     func run() async throws {
         ProcessAllocator.returnFreedMemory()
@@ -58,15 +73,29 @@ struct GatewayCommand: AsyncParsableCommand {
         let dir =
             try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
         settings.stateDirectory = dir == "off" ? nil : dir
+        settings.origin = try originSettings(sources)
+        settings.compileEndpoint = try sources.read(SettingTable.compileEndpoint, compileEndpoint)
+        settings.maxCompileBytes = try sources.read(SettingTable.originMaxResponseBytes, originMaxResponseBytes)
+        // The compiler of navigation states and POST /v1/compile: the config as `serve` loads and reloads it.
+        var compilers: CompilerSlot?
+        let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
+        if settings.origin != nil || settings.compileEndpoint != .off {
+            let checked = try loadCheckedConfigOrExit(configPath)
+            compilers = CompilerSlot(
+                LayoutCompiler(config: checked.config, maxInputBytes: settings.maxCompileBytes),
+                configHash: checked.hash)
+            checked.logWarnings(resolved.logger)
+            resolved.logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
+        }
         // The page store's directory is this process's alone, from before it reads a topic to its exit.
         let storeLock = try settings.stateDirectory.map(PageStoreOwner.take)
         defer { withExtendedLifetime(storeLock) {} }
         let logger = resolved.logger
         let (host, opsHost) = (settings.host, settings.opsHost)
         let shown: @Sendable (String) -> String = { h in h == "0.0.0.0" ? "127.0.0.1" : h.contains(":") ? "[\(h)]" : h }
-        let services = GatewayServer.services(
+        let (services, metrics) = GatewayServer.services(
             settings: settings, registry: PrometheusCollectorRegistry(),
-            build: OpsListener.build, logger: logger
+            build: OpsListener.build, logger: logger, compilers: compilers
         ) { bound, limits in
             Output.line(
                 "gateway: http://\(shown(host)):\(bound.api)/v1/layouts/{key} (latest \(latest), changes \(changes))")
@@ -75,10 +104,45 @@ struct GatewayCommand: AsyncParsableCommand {
             }
             Output.line("gateway limits: \(limits)")
         }
+        var configured = services.map {
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+        }
+        if let compilers {
+            let watchSeconds = try sources.read(SettingTable.configWatchSeconds, configWatchSeconds)
+            metrics.config(hash: compilers.compiler.configHash, previous: nil)
+            configured.append(
+                .init(
+                    service: ConfigReloader(
+                        path: configPath, slot: compilers, maxInputBytes: settings.maxCompileBytes, metrics: metrics,
+                        logger: logger, watchInterval: watchSeconds > 0 ? .seconds(watchSeconds) : nil)))
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+                services: configured,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// `--origin` and its settings, or nil without `--origin`.
+    private func originSettings(_ sources: SettingsSources) throws -> OriginSettings? {
+        guard let text = try sources.read(SettingTable.origin, origin) else { return nil }
+        let base: OriginURL
+        do { base = try OriginURL(parsing: text) } catch { throw ValidationError(error.description) }
+        var o = OriginSettings(base: base)
+        o.timeoutMs = try sources.read(SettingTable.originTimeoutMs, originTimeoutMs)
+        o.maxResponseBytes = try sources.read(SettingTable.originMaxResponseBytes, originMaxResponseBytes)
+        o.concurrency = try sources.read(SettingTable.originConcurrency, originConcurrency)
+        o.paths = (try sources.read(SettingTable.originPaths, originPaths) ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for path in o.paths where !path.hasPrefix("/") {
+            throw ValidationError("--origin-paths: '\(path)' must start with /")
+        }
+        o.maxBytes = try sources.read(SettingTable.originMaxBytes, originMaxBytes)
+        o.maxAgeSeconds = try sources.read(SettingTable.originMaxAge, originMaxAge)
+        o.staleWhileRevalidateSeconds = try sources.read(
+            SettingTable.originStaleWhileRevalidate, originStaleWhileRevalidate)
+        o.staleIfErrorSeconds = try sources.read(SettingTable.originStaleIfError, originStaleIfError)
+        return o
     }
 }

@@ -5,6 +5,7 @@ import Kafka
 import LayoutCompiler
 import Logging
 import Mapping
+import MappingFiles
 import Metrics
 import Ops
 import PageState

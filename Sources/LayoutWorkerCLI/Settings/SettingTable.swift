@@ -43,10 +43,11 @@ enum SettingTable {
     static let defaultGroup = "layout-worker"
     static let group = Setting<String>("group", [.serve, .offsets], "Consumer group id", default: defaultGroup)
     static let config = Setting<String?>(
-        "config", [.serve, .replay, .preview], "Mapping config (YAML), checked as `check` checks it",
+        "config", [.serve, .replay, .preview, .gateway],
+        "Mapping config (YAML), checked as `check` checks it (gateway: what navigation states are compiled with)",
         shown: "config/default.yaml (beside the binary, or /etc/layout-worker/)")
     static let configWatchSeconds = Setting<Int>(
-        "config-watch-seconds", [.serve],
+        "config-watch-seconds", [.serve, .gateway],
         "Also load the config again when the file changes, looking this often (0: off)",
         default: 0, atLeast: 0)
 
@@ -139,6 +140,46 @@ enum SettingTable {
         "cors-origin", [.gateway],
         "Origin whose pages may read the API, e.g. https://shop.example.com, or * for any (comma-separated; preflights answered)"
     )
+    // Navigation states from the origin (`gateway --origin`) and `POST /v1/compile`.
+    static let origin = Setting<String?>(
+        "origin", [.gateway],
+        "Base URL (http://host:port[/prefix]) a navigation state no published page holds is fetched from, as base + state, and compiled with --config"
+    )
+    private static let originDefaults = OriginSettings(base: try! OriginURL(parsing: "http://127.0.0.1"))
+    static let originTimeoutMs = Setting<Int>(
+        "origin-timeout-ms", [.gateway],
+        "Connecting to the origin and reading its whole response may each take this long",
+        default: originDefaults.timeoutMs, atLeast: 1)
+    static let originMaxResponseBytes = Setting<Int>(
+        "origin-max-response-bytes", [.gateway],
+        "A larger response from the origin is refused (502); also the most POST /v1/compile takes",
+        default: originDefaults.maxResponseBytes, atLeast: 1)
+    static let originConcurrency = Setting<Int>(
+        "origin-concurrency", [.gateway],
+        "Origin requests under way at once; past it a state's GET is answered 503 with Retry-After",
+        default: originDefaults.concurrency, atLeast: 1)
+    static let originPaths = Setting<String?>(
+        "origin-paths", [.gateway],
+        "Path prefixes a navigation state must start with, comma-separated (e.g. /browse,/search)",
+        shown: "any path")
+    static let originMaxBytes = Setting<Int>(
+        "origin-max-bytes", [.gateway], "Bytes of navigation states held in memory; past it the least recently read go",
+        default: originDefaults.maxBytes, atLeast: 1)
+    static let originMaxAge = Setting<Int>(
+        "origin-max-age", [.gateway],
+        "Seconds a fetched state is answered without asking the origin (Cache-Control max-age)",
+        default: originDefaults.maxAgeSeconds, atLeast: 0)
+    static let originStaleWhileRevalidate = Setting<Int>(
+        "origin-stale-while-revalidate", [.gateway],
+        "Seconds past max-age a state is answered while fetched again behind the answer",
+        default: originDefaults.staleWhileRevalidateSeconds, atLeast: 0)
+    static let originStaleIfError = Setting<Int>(
+        "origin-stale-if-error", [.gateway], "Seconds past max-age a state is answered when the origin fails",
+        default: originDefaults.staleIfErrorSeconds, atLeast: 0)
+    static let compileEndpoint = Setting<GatewaySettings.CompileEndpoint>(
+        "compile-endpoint", [.gateway],
+        "Where POST /v1/compile (a response in, its record out; for backends that fetch the Assembler) is served",
+        default: .off)
 
     /// The whole table, in the order `docs/operating.md` lists it.
     static let all: [any SettingEntry] = [
@@ -149,6 +190,8 @@ enum SettingTable {
         stopAfter, debugCrashKey,
         changesTopic, stateTopic, pageKey, stateMaxBytes, stateDir,
         host, port, maxHeldBytes, maxStreams, corsOrigin,
+        origin, originTimeoutMs, originMaxResponseBytes, originConcurrency, originPaths, originMaxBytes, originMaxAge,
+        originStaleWhileRevalidate, originStaleIfError, compileEndpoint,
     ]
 
     /// Names settings had before, each with its name now: still read as flags, file keys and variables, with a

@@ -33,11 +33,14 @@ extension Layout {
         public var offset: Int64?
         public var timestamp: Int64?
         public var key: String?
+        /// The URL a navigation state was fetched from (a gateway with `--origin`).
+        public var origin: String?
 
         public init(
             file: String? = nil, topic: String? = nil, partition: Int? = nil, offset: Int64? = nil,
-            timestamp: Int64? = nil, key: String? = nil
+            timestamp: Int64? = nil, key: String? = nil, origin: String? = nil
         ) {
+            self.origin = origin
             self.file = file
             self.topic = topic
             self.partition = partition

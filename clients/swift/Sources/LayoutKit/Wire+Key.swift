@@ -16,6 +16,8 @@ extension Wire {
         @inlinable public static var offset: StaticString { "offset" }
         @inlinable public static var timestamp: StaticString { "timestamp" }
         @inlinable public static var key: StaticString { "key" }
+        /// The URL a navigation state was fetched from (a gateway with `--origin`).
+        @inlinable public static var origin: StaticString { "origin" }
         // Its page.
         @inlinable public static var type: StaticString { "type" }
         @inlinable public static var name: StaticString { "name" }
@@ -71,7 +73,8 @@ extension Wire {
 
         /// Every name above, for the contract test.
         public static let all: [StaticString] = [
-            version, source, page, sections, diagnostics, file, topic, partition, offset, timestamp, key, type, name,
+            version, source, page, sections, diagnostics, file, topic, partition, offset, timestamp, key, origin, type,
+            name,
             contentPath, siteRootPath, siteProductionURL, canonical, id, path, index, adaptor, visible, parent, group,
             by, value, attributes, header, footer, supplementary, placeholder, kind, message, rows, renderer, fallbacks,
             model,

@@ -1,25 +1,30 @@
 public import LayoutCompiler
 public import Logging
-import MappingFiles
 import Ops
 public import ServiceLifecycle
 import UnixSignals
 
+/// What a reload reports: `config_reloads_total` or `config_reload_failures_total`, and the `config_info` gauge.
+public protocol ConfigReloadMetrics: Sendable {
+    func configReloaded(failed: Bool)
+    func config(hash: String, previous: String?)
+}
+
 /// Loads the mapping config again on SIGHUP and, with `watchInterval`, when the file's size or modification time
 /// changes (a Kubernetes ConfigMap update). A config `check` finds an error in is refused: the one in use stays,
 /// the error is logged and counted (`config_reload_failures_total`), readiness is not touched. A good one goes into
-/// the worker's `CompilerSlot` and is used from the worker's next batch on. Reloads happen one at a time.
+/// the `CompilerSlot` (the worker's: used from its next batch on; the gateway's: for states fetched from then on). Reloads happen one at a time.
 public struct ConfigReloader: Service {
     let path: String
     let slot: CompilerSlot
     let maxInputBytes: Int
-    let metrics: WorkerMetrics
+    let metrics: any ConfigReloadMetrics
     let logger: Logger
     /// How often the file is looked at; nil: on SIGHUP only.
     let watchInterval: Duration?
 
     public init(
-        path: String, slot: CompilerSlot, maxInputBytes: Int, metrics: WorkerMetrics, logger: Logger,
+        path: String, slot: CompilerSlot, maxInputBytes: Int, metrics: any ConfigReloadMetrics, logger: Logger,
         watchInterval: Duration? = nil
     ) {
         self.path = path
