@@ -133,6 +133,7 @@ test-quick: build test-deps
 	python3 scripts/check-imports.py < $(RUN_DIR)/package.json
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
+	python3 scripts/check-tracked.py
 	$(SWIFT_TESTS) --skip '$(PROCESS_TESTS)|^($(KIT_TESTS))\.'
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
