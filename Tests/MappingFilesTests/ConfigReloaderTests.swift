@@ -17,7 +17,8 @@ import Testing
     }
 
     private func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString).yaml")
+            .path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -34,12 +34,15 @@ public final class RawHTTP {
     /// Drops the connection (as a phone losing its network would).
     public func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
 
-    /// Sends a request: `GET path` with these headers.
-    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) {
+    /// Sends a request: `GET path` with these headers (and a body, with its `Content-Length`).
+    public func request(
+        _ path: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8]? = nil
+    ) {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
+        if let body { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
-        let bytes = Array(text.utf8)
+        let bytes = Array(text.utf8) + (body ?? [])
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -125,13 +128,11 @@ public final class RawHTTP {
     }
 
     /// One GET, start to end.
-    public static func get(_ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET") throws
-        -> (
-            status: Int, headers: [String: String], body: [UInt8]
-        )
-    {
+    public static func get(
+        _ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET", body: [UInt8]? = nil
+    ) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
         let c = try RawHTTP(port: port)
-        c.request(path, method: method, headers: headers)
+        c.request(path, method: method, headers: headers, body: body)
         return c.response()
     }
 }

@@ -1,0 +1,226 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ProcessTestSupport
+
+/// A test broker with the two topics the gateway reads, a local origin, and a ready gateway with `--origin`.
+struct OriginRig {
+    let broker: TestBroker
+    let changes: String, state: String
+    let origin: TestOrigin
+    let gateway: GatewayProcess
+    var port: Int { gateway.port }
+
+    init(origin: TestOrigin, extra: [String] = [], published: [(key: String, value: [UInt8])] = []) throws {
+        broker = try TestBroker()
+        (changes, state) = (uniqueName("changes"), uniqueName("latest"))
+        try broker.createTopics([changes, state], partitions: 1)
+        if !published.isEmpty { try broker.produce(state, published.map { ($0.key, $0.value) }) }
+        self.origin = origin
+        gateway = try GatewayProcess(
+            broker: broker, changes: changes, state: state,
+            extra: ["--origin", origin.url, "--config", Fixtures.path("config/default.yaml")] + extra)
+        let ops = gateway.opsPort
+        try #require(gateway.port > 0 && ops > 0, "\(gateway.logText)")
+        var said = ""
+        let ready = try waitUntil(seconds: 30, every: 0.1) {
+            let got = try RawHTTP.get(ops, "/readyz")
+            said = String(decoding: got.body, as: UTF8.self)
+            return got.status == 200
+        }
+        try #require(ready, "/readyz: \(said)\n\(gateway.logText)")
+    }
+
+    /// `GET /v1/layouts/{state}`, the state URL-encoded in the path as the kits do.
+    func get(_ state: String, headers: [String: String] = [:]) throws -> (
+        status: Int, headers: [String: String], body: [UInt8]
+    ) {
+        try RawHTTP.get(port, OriginStateTests.path(state), headers: headers)
+    }
+
+    func json(_ body: [UInt8]) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:]
+    }
+}
+
+/// `gateway --origin`: navigation states no published page holds, fetched from the origin, compiled and cached.
+@Suite struct OriginStateTests {
+    /// A sort link of samples/search-page.json's record, as its `navigate` action's target stands.
+    static let sort = "/search?Nf=product.endDate%7CGTEQ+1.7794944E12&Ntt=olive+oil&format=json&Ns=sku.activePrice%7C0"
+
+    static func path(_ state: String) -> String {
+        "/v1/layouts/" + state.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+
+    @Test func aStateIsFetchedOnceThenAnsweredFromTheCache() throws {
+        let rig = try OriginRig(origin: try TestOrigin(states: [Self.sort: "samples/search-page.json"]))
+        let first = try rig.get(Self.sort)
+        #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+        let source = rig.json(first.body)["source"] as? [String: Any]
+        #expect(source?["origin"] as? String == rig.origin.url + Self.sort)
+        #expect(source?["key"] as? String == Self.sort && source?["timestamp"] is Int)
+        #expect(first.headers["cache-control"]?.contains("max-age=60") == true)
+        let etag = try #require(first.headers["etag"])
+
+        let second = try rig.get(Self.sort)
+        #expect(second.status == 200 && second.body == first.body && second.headers["etag"] == etag)
+        #expect(try rig.get(Self.sort, headers: ["If-None-Match": etag]).status == 304)
+        let zipped = try rig.get(Self.sort, headers: ["Accept-Encoding": "gzip"])
+        #expect(zipped.headers["content-encoding"] == "gzip" && zipped.body.count < first.body.count / 3)
+        #expect(try rig.origin.requests().total == 1)
+
+        // The record is the one `compile` makes of the same response, but for its source.
+        let compiled = try piped(
+            Data(Fixtures.bytes("samples/search-page.json")), through: layoutWorkerBinary,
+            ["compile", "--config", Fixtures.path("config/default.yaml")])
+        var expected = rig.json(Array(compiled.output))
+        var got = rig.json(first.body)
+        expected["source"] = nil
+        got["source"] = nil
+        #expect(NSDictionary(dictionary: expected).isEqual(to: got))
+    }
+
+    @Test func everyRefusedStateMakesNoOriginRequest() throws {
+        let rig = try OriginRig(
+            origin: try TestOrigin(any: "samples/search-page.json"), extra: ["--origin-paths", "/search,/browse"])
+        let refused = [
+            "//evil.example/x", "/\\evil.example/x", "/search/../admin", "/search/%2e%2E/admin", "/search/.%2e/x",
+            "/search/./x", "/search%2F..%2Fadmin", "/search/a%5Cb", "/search/a\\b", "/search@evil.example/",
+            "/search/a b", "/search/a\tb", "/search/%00", "/search?Ntt=%0d%0aHost:%20evil", "/search#x",
+            "/admin/x", "/searchx/y", "/search%2Fx",
+        ]
+        for state in refused {
+            let got = try rig.get(state)
+            #expect((400..<500).contains(got.status), "\(state): \(got.status)")
+        }
+        // Not a state at all: absolute URLs and keys not starting with / are published pages' keys (404).
+        for key in ["http://evil.example/x", "https:evil.example", "evil.example/x"] {
+            #expect(try rig.get(key).status == 404, "\(key)")
+        }
+        // Over-long keys are refused by the key's own limit.
+        #expect(try rig.get("/search?q=" + String(repeating: "a", count: 2_000)).status == 414)
+        #expect(try rig.origin.requests().total == 0)
+        // What is allowed still reaches it.
+        #expect(try rig.get("/browse/_/N-1?format=json").status == 200)
+        #expect(try rig.origin.requests().total == 1)
+    }
+
+    @Test func aThousandClientsOfOneStateMakeOneOriginRequest() throws {
+        let rig = try OriginRig(
+            origin: try TestOrigin(states: [Self.sort: "samples/search-page.json"], latencyMs: 500),
+            extra: ["--origin-timeout-ms", "10000"])
+        var clients: [RawHTTP] = []
+        for _ in 0..<1_000 {
+            let c = try RawHTTP(port: rig.port)
+            c.request(Self.path(Self.sort))
+            clients.append(c)
+        }
+        let answers = clients.map { $0.response(timeout: 30) }
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(Set(answers.map(\.status)))")
+        #expect(Set(answers.map(\.body)).count == 1 && Set(answers.compactMap { $0.headers["etag"] }).count == 1)
+        #expect(try rig.origin.requests().total == 1)
+    }
+
+    @Test func aPublishedPageWithTheSameKeyWins() throws {
+        let published = Array(
+            #"{"version":2,"source":{"topic":"responses"},"page":{"type":null},"sections":[],"diagnostics":[]}"#.utf8)
+        let rig = try OriginRig(
+            origin: try TestOrigin(any: "samples/search-page.json"), published: [(Self.sort, published)])
+        #expect(try waitUntil(seconds: 20, every: 0.1) { try rig.get(Self.sort).body == published })
+        #expect(try rig.origin.requests().total == 0)
+    }
+
+    @Test func anOriginThatFailsIsNamedNeverPassedThrough() throws {
+        let rig = try OriginRig(
+            origin: try TestOrigin(any: "samples/search-page.json"), extra: ["--origin-timeout-ms", "400"])
+        var n = 0
+        func state() -> String {
+            n += 1
+            return "/search/_/N-\(n)?format=json"
+        }
+        func expectAnswer(
+            _ faults: [String: Any], _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            try rig.origin.set(faults)
+            let got = try rig.get(state())
+            let body = rig.json(got.body)
+            #expect(got.status == status, "\(faults): \(got.status)", sourceLocation: sourceLocation)
+            #expect(body["error"] as? String == code, "\(faults): \(body)", sourceLocation: sourceLocation)
+            if status == 502 && code != "origin-too-large" || status == 504 {
+                #expect(got.headers["retry-after"] != nil, "\(faults)", sourceLocation: sourceLocation)
+            }
+            #expect(got.headers["cache-control"] == "no-store", sourceLocation: sourceLocation)
+        }
+        try expectAnswer(["status": 503], 502, "origin-error")
+        try expectAnswer(["reset": true], 502, "origin-unreachable")
+        try expectAnswer(["latency_ms": 1_000], 504, "origin-timeout")
+        try expectAnswer(["slow_body_ms": 1_000], 504, "origin-timeout")
+        try expectAnswer(["status": 404], 404, "unknown-state")
+        try expectAnswer(["oversize_bytes": 9_000_000], 502, "origin-too-large")
+        try expectAnswer(["oversize_bytes": 9_000_000, "no_length": true], 502, "origin-too-large")
+        try rig.origin.set(["body": "{\"@type\": \"Page\", oops}"])
+        let notCompiled = try rig.get(state())
+        let error = rig.json(notCompiled.body)
+        #expect(notCompiled.status == 422 && error["error"] as? String == "invalid-json")
+        #expect(error["offset"] as? Int == 18, "\(error)")
+        // Five origin faults in a row (5xx, timeouts, refused or reset connections) open the circuit breaker: the
+        // next state fails at once, with no request.
+        for _ in 0..<5 { try expectAnswer(["status": 500], 502, "origin-error") }
+        let before = try rig.origin.requests().total
+        try expectAnswer([:], 502, "origin-circuit-open")
+        #expect(try rig.origin.requests().total == before)
+        // An origin that is gone: refused connections, once the breaker lets a request through again (5 s).
+        kill(rig.origin.process.processIdentifier, SIGKILL)
+        rig.origin.process.waitUntilExit()
+        var last: [String: Any] = [:]
+        let refused = try waitUntil(seconds: 15, every: 0.25) {
+            last = rig.json(try rig.get(state()).body)
+            return last["error"] as? String == "origin-unreachable"
+        }
+        #expect(refused, "last answer: \(last)")
+        let metrics = String(decoding: try RawHTTP.get(rig.gateway.opsPort, "/metrics").body, as: UTF8.self)
+        for outcome in ["origin-error", "refused", "timeout", "not-found", "too-large", "not-compiled", "circuit-open"]
+        {
+            #expect(
+                metrics.contains("layout_gateway_origin_requests_total{outcome=\"\(outcome)\"}"),
+                "\(outcome) not in /metrics")
+        }
+        #expect(try RawHTTP.get(rig.gateway.opsPort, "/readyz").status == 200, "readiness does not depend on it")
+        #expect(rig.gateway.logText.contains("\"origin state not answered\""))
+    }
+
+    @Test func aHeldStateIsAnsweredWhileTheOriginFails() throws {
+        let rig = try OriginRig(
+            origin: try TestOrigin(states: [Self.sort: "samples/search-page.json"]),
+            extra: ["--origin-max-age", "0", "--origin-stale-while-revalidate", "0", "--origin-stale-if-error", "600"])
+        let first = try rig.get(Self.sort)
+        #expect(first.status == 200)
+        // max-age 0: every GET asks the origin, which fails now; the held copy is answered (stale-if-error).
+        try rig.origin.set(["status": 500])
+        let stale = try rig.get(Self.sort)
+        #expect(stale.status == 200 && stale.body == first.body)
+        #expect(try rig.origin.requests().total == 2)
+        // A refetch that finds the same response keeps the record (and its ETag): nothing changed for a client.
+        try rig.origin.set([:])
+        let again = try rig.get(Self.sort)
+        #expect(again.headers["etag"] == first.headers["etag"] && again.body == first.body)
+        #expect(try rig.origin.requests().total == 3)
+    }
+
+    @Test func backendsPostResponsesToCompileOnTheOpsPortOnly() throws {
+        let rig = try OriginRig(
+            origin: try TestOrigin(), extra: ["--compile-endpoint", "ops", "--origin-max-response-bytes", "100000"])
+        let ops = rig.gateway.opsPort
+        let sample = Fixtures.bytes("samples/search-page.json")
+        let compiled = try RawHTTP.get(ops, "/v1/compile", method: "POST", body: sample)
+        #expect(compiled.status == 200, "\(String(decoding: compiled.body, as: UTF8.self))")
+        #expect((rig.json(compiled.body)["sections"] as? [Any])?.isEmpty == false)
+        #expect(try RawHTTP.get(rig.port, "/v1/compile", method: "POST", body: sample).status == 405)
+        let bad = try RawHTTP.get(ops, "/v1/compile", method: "POST", body: Array("[1,".utf8))
+        #expect(bad.status == 422 && rig.json(bad.body)["error"] as? String == "invalid-json")
+        let big = try RawHTTP.get(ops, "/v1/compile", method: "POST", body: [UInt8](repeating: 0x20, count: 200_000))
+        #expect(big.status == 413)
+        #expect(try RawHTTP.get(ops, "/v1/compile").status == 405)
+    }
+}
