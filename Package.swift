@@ -180,8 +180,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator", "LayoutCompiler", "LayoutRecord",
-                "MappingFiles",
+                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator", "LayoutCompiler", "LayoutDiff",
+                "LayoutRecord", "MappingFiles",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutKit
 import TestSupport
 import Testing
 
@@ -222,5 +223,41 @@ struct OriginRig {
         let big = try RawHTTP.get(ops, "/v1/compile", method: "POST", body: [UInt8](repeating: 0x20, count: 200_000))
         #expect(big.status == 413)
         #expect(try RawHTTP.get(ops, "/v1/compile").status == 405)
+    }
+}
+
+/// Streams on navigation states: the record, then a change set when a refetch finds a new layout.
+@Suite struct OriginStreamTests {
+    @Test func aStreamOnAStateGetsTheRecordThenChangeSetsFromRefetches() throws {
+        let sort = OriginStateTests.sort
+        let rig = try OriginRig(
+            origin: try TestOrigin(states: [sort: "samples/search-page.json"]), extra: ["--origin-refresh", "1"])
+        let live = try RawHTTP(port: rig.port)
+        live.request(OriginStateTests.path(sort) + "/changes")
+        #expect(live.read(timeout: 20) { _ in live.events.count >= 1 }, "\(rig.gateway.logText.suffix(2000))")
+        let first = try #require(live.events.first)
+        #expect(first.event == "record")
+        let record = Array(first.data.utf8)
+        #expect(try rig.get(sort).body == record)
+
+        // Unchanged refetches (one a second while the stream is open) send nothing.
+        let before = try rig.origin.requests().total
+        #expect(try waitUntil(seconds: 20, every: 0.1) { try rig.origin.requests().total >= before + 2 })
+        #expect(live.events.count == 1)
+
+        // The origin's answer changes: the stream gets the change set from the record it holds.
+        try rig.origin.set(["body": Fixtures.text("samples/grouped-results.json")])
+        #expect(live.read(timeout: 20) { _ in live.events.count >= 2 }, "\(rig.gateway.logText.suffix(2000))")
+        let second = try #require(live.events.dropFirst().first)
+        #expect(second.event == "change-set")
+        let applied = try ChangeSetApplier().apply(Array(second.data.utf8), to: record)
+        #expect(ContentHash(of: applied).description == second.id.prefix(16))
+        #expect(try waitUntil(seconds: 10, every: 0.1) { try rig.get(sort).body == applied })
+
+        // A stream on a state the gateway may not fetch is refused, with no request.
+        let count = try rig.origin.requests().total
+        let refused = try RawHTTP.get(rig.port, OriginStateTests.path("/search/../admin") + "/changes")
+        #expect(refused.status == 400)
+        #expect(try rig.origin.requests().total == count)
     }
 }

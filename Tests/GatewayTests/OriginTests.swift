@@ -69,7 +69,7 @@ import Testing
             let record = [UInt8](repeating: 0x20, count: size)
             let hash = ContentHash(of: record)
             return HeldState(
-                record: record, gzip: nil, hash: hash, layoutHash: hash, responseHash: hash,
+                record: record, gzip: nil, hash: hash, responseHash: hash,
                 validators: .init(), confirmedAt: .now, generation: 0)
         }
         let cache = OriginCache(maxBytes: 10_000)

@@ -13,6 +13,13 @@ final class GatewayEdge: Sendable {
     /// Navigation states from the origin, or nil.
     var origin: OriginStates? { endpoints.origin }
 
+    /// A page's record and where it is: the published page's, else a navigation state's held copy.
+    func currentRecord(_ key: String) -> ([UInt8], StreamPosition)? {
+        if case .page(let record, let at) = book.read(key) { return (record, at) }
+        guard let held = origin?.cache.read(key) else { return nil }
+        return (held.record, StreamPosition(hash: held.hash, offset: nil))
+    }
+
     init(
         endpoints: GatewayEndpoints, book: PageBook, hub: StreamHub, metrics: GatewayMetrics, limits: StreamLimits,
         requestTimeout: TimeAmount
@@ -175,7 +182,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             later(head, context, compiled) { result in
                 (try? result.get()) ?? .error(.internalServerError, "compile-failed", "the compile did not finish")
             }
-        case .stream(let key, let from, let headers):
+        case .stream(let key, let from, let headers, let state):
             guard let opening = edge.book.subscribe(key, from: from, limit: edge.limits.streams) else {
                 edge.metrics.streamsRefused.increment()
                 var busy = HTTPAnswer.error(
@@ -188,6 +195,12 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             }
             startStream(
                 key, opening, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context)
+            if let state, let origin = edge.origin {
+                // A navigation state: what is held goes out now; the origin is asked when it is not fresh, and
+                // the state followed while streams are open.
+                if opening.catchUp.isEmpty { sendCurrentRecord() }
+                origin.watch(key, state, on: context.eventLoop)
+            }
         }
     }
 
@@ -280,9 +293,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// The page's record, when it is news to the client and not older than what it holds.
     @discardableResult
     private func sendCurrentRecord() -> Bool {
-        guard let context, case .page(let record, let at) = edge.book.read(key), cursor.wants(record: at) else {
-            return false
-        }
+        guard let context, let (record, at) = edge.currentRecord(key), cursor.wants(record: at) else { return false }
         guard context.channel.isWritable else {
             behind = true
             return false

@@ -18,10 +18,7 @@ extension GatewayEndpoints {
         let state: NavigationState
         switch NavigationState.parse(key, allowedPaths: origin.settings.paths) {
         case .success(let s): state = s
-        case .failure(let refusal):
-            metrics.originAnswer("refused-key")
-            let status: HTTPResponseStatus = refusal.code == "state-not-allowed" ? .notFound : .badRequest
-            return .response(.error(status, refusal.code, refusal.message, key: key))
+        case .failure(let refusal): return .response(refusal.answer(key: key, metrics))
         }
         switch origin.lookup(key) {
         case .fresh(let held):

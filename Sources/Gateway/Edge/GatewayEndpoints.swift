@@ -23,7 +23,8 @@ public struct GatewayEndpoints: Sendable {
     /// An answer, or a stream to start.
     public enum Answer: Sendable {
         case response(HTTPAnswer)
-        case stream(key: String, from: StreamPosition?, headers: [(String, String)])
+        /// A stream; `state`: a navigation state the origin is to be asked for (no published page holds it).
+        case stream(key: String, from: StreamPosition?, headers: [(String, String)], state: NavigationState?)
         /// A navigation state to fetch from the origin first (`held`: a copy too old to answer first).
         case origin(key: String, state: NavigationState, held: HeldState?, cors: [(String, String)])
         /// `POST /v1/compile`: the body (at most so many bytes) is compiled once read.
@@ -141,7 +142,14 @@ public struct GatewayEndpoints: Sendable {
             if head.method == .HEAD {
                 return .response(HTTPAnswer(.ok, headers: Self.streamHeaders, body: ByteBuffer()))
             }
-            return .stream(key: key, from: from, headers: Self.streamHeaders + cors)
+            var state: NavigationState?
+            if let origin, NavigationState.isState(key), case .unknown = book.read(key) {
+                switch NavigationState.parse(key, allowedPaths: origin.settings.paths) {
+                case .success(let s): state = s
+                case .failure(let refusal): return .response(refusal.answer(key: key, metrics))
+                }
+            }
+            return .stream(key: key, from: from, headers: Self.streamHeaders + cors, state: state)
         }
         let lookup = book.read(key)
         if case .unknown = lookup, let origin, NavigationState.isState(key) {

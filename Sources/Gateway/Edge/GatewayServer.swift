@@ -34,7 +34,8 @@ public enum GatewayServer {
         var origin: OriginStates?
         if let originSettings = settings.origin, let compilers {
             origin = OriginStates(
-                settings: originSettings, compilers: compilers, group: group, metrics: metrics, logger: logger)
+                settings: originSettings, compilers: compilers, group: group, metrics: metrics, streams: book,
+                sink: hub, logger: logger)
         }
         let edge = GatewayEdge(
             endpoints: GatewayEndpoints(
@@ -70,6 +71,11 @@ struct HTTPService: Service {
             }
             logger.info("gateway limits", metadata: ["limits": "\(edge.limits)"])
             let heartbeats = edge.hub.startHeartbeats(every: settings.heartbeatSeconds)
+            // Navigation states followed by streams are fetched again on a timer of their own.
+            let refresh = edge.origin.map { origin in
+                let loop = group.next()
+                return Task { await origin.run(on: loop) }
+            }
             let bound = GatewayServer.Bound(
                 api: apiChannel.localAddress?.port ?? settings.port, ops: opsChannel?.localAddress?.port)
             logger.info(
@@ -84,6 +90,7 @@ struct HTTPService: Service {
             try? await gracefulShutdown()
             logger.info("gateway stopping: listeners closed, streams ended")
             for task in heartbeats { task.cancel() }
+            refresh?.cancel()
             try? await apiChannel.close()
             try? await opsChannel?.close()
             await edge.hub.endAll()

@@ -6,8 +6,6 @@ public struct HeldState: Sendable {
     let record: [UInt8]
     let gzip: [UInt8]?
     let hash: ContentHash
-    /// The hash of the record without its `source` (which names the fetch's time): an unchanged layout.
-    let layoutHash: ContentHash
     /// The hash of the origin's response: an unchanged response is not compiled again.
     let responseHash: ContentHash
     let validators: OriginClient.Validators

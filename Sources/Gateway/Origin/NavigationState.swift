@@ -14,6 +14,12 @@ public struct NavigationState: Sendable, Equatable {
     struct Refusal: Error, Equatable {
         let code: String
         let message: String
+
+        /// What the app is answered (and counted): 404 outside the allowed paths, else 400.
+        func answer(key: String, _ metrics: GatewayMetrics) -> HTTPAnswer {
+            metrics.originAnswer("refused-key")
+            return .error(code == "state-not-allowed" ? .notFound : .badRequest, code, message, key: key)
+        }
     }
 
     /// Whether `key` is meant for the origin at all: a state starts with `/`; any other key is a published page's.

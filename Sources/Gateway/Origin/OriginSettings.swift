@@ -19,6 +19,8 @@ public struct OriginSettings: Sendable {
     public var staleWhileRevalidateSeconds = 30
     /// Seconds past `maxAgeSeconds` a state is answered when the origin fails.
     public var staleIfErrorSeconds = 300
+    /// Seconds between fetches of a state while streams follow it (a change found is sent as a change set).
+    public var refreshSeconds = 30
     /// Failures in a row that open the circuit breaker, and how long it stays open.
     public var breakerFailures = 5
     public var breakerCooldownMs = 5_000

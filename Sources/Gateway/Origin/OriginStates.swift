@@ -1,5 +1,6 @@
 import Foundation
 import LayoutCompiler
+import LayoutDiff
 import LayoutKit
 import LayoutRecord
 import Logging
@@ -12,6 +13,8 @@ import Synchronization
 /// per state is under way however many clients ask (they share its outcome), at most `concurrency` in all; the
 /// circuit breaker fails requests at once while the origin keeps failing; a held copy is answered while fresh, while
 /// it is fetched again behind the answer (stale-while-revalidate), and when the origin fails (stale-if-error).
+/// A state followed by streams is fetched again every `refreshSeconds` (once, however many streams); a new layout
+/// is sent to them as a change set from the one they hold.
 public final class OriginStates: Sendable {
     /// What is held for a key, as of now.
     enum Lookup {
@@ -30,13 +33,20 @@ public final class OriginStates: Sendable {
     let compilers: CompilerSlot
     let metrics: GatewayMetrics
     let logger: Logger
+    /// The page book's streams: who follows a state, and where its events go.
+    let streams: PageBook
+    let sink: any StreamSink
+    /// States followed by streams, fetched again every `refreshSeconds` while they are.
+    private let watched = Mutex<[String: NavigationState]>([:])
     /// The origin request under way per key: every client asking meanwhile waits on the same one.
     private let flights = Mutex<[String: EventLoopFuture<HeldState>]>([:])
 
     init(
         settings: OriginSettings, compilers: CompilerSlot, group: any EventLoopGroup, metrics: GatewayMetrics,
-        logger: Logger
+        streams: PageBook, sink: any StreamSink, logger: Logger
     ) {
+        self.streams = streams
+        self.sink = sink
         self.settings = settings
         client = OriginClient(
             base: settings.base, timeout: .milliseconds(Int64(settings.timeoutMs)),
@@ -114,7 +124,7 @@ public final class OriginStates: Sendable {
             break
         case 404, 410:
             metrics.originRequest("not-found")
-            return try failed(key, .notFound)
+            try failed(key, .notFound)
         default:
             metrics.originRequest("origin-error")
             return try stale(held, key, failure: .status(response.status))
@@ -126,42 +136,87 @@ public final class OriginStates: Sendable {
             metrics.originRequest("fetched")
             return keep(held.confirmed(at: now), key)
         }
+        let fetched = try compile(response.body, state, key, compiler, held: sameConfig ? held : nil)
+        let fresh = HeldState(
+            record: fetched.record, gzip: fetched.gzip, hash: fetched.hash, responseHash: responseHash,
+            validators: validators, confirmedAt: now, generation: compiler.generation)
+        if let held, held.hash != fresh.hash { publishChange(key, from: held, to: fresh) }
+        return keep(fresh, key)
+    }
+
+    /// The record of `body` (the held one when the layout is the same: its hash, which streams and ETags name,
+    /// stays), with its gzip.
+    private func compile(
+        _ body: [UInt8], _ state: NavigationState, _ key: String, _ compiler: CompilerSlot.Compiler, held: HeldState?
+    ) throws -> (record: [UInt8], gzip: [UInt8]?, hash: ContentHash) {
         let url = client.url(of: state)
         let source = RecordSource(
             timestampMs: Int64(Date().timeIntervalSince1970 * 1_000), key: key, origin: url)
-        switch compiler.compiler.compile(response.body, source: source) {
+        switch compiler.compiler.compile(body, source: source) {
         case .failure(let failure):
             logger.warning(
                 "origin state does not compile",
                 metadata: ["key": .string(key), "url": .string(url), "failure": .string(failure.description)])
             metrics.originRequest("not-compiled")
-            return try failed(
+            try failed(
                 key, .notCompiled(code: failure.code.rawValue, message: failure.message, offset: failure.offset))
         case .success(let compiled):
             metrics.originRequest("fetched")
             let outline = compiled.outline
-            let layoutHash = Self.layoutHash(outline)
-            if let held, sameConfig, held.layoutHash == layoutHash {
-                // The same layout: the record (and its hash, which streams and ETags name) stays as it was.
-                return keep(
-                    HeldState(
-                        record: held.record, gzip: held.gzip, hash: held.hash, layoutHash: layoutHash,
-                        responseHash: responseHash, validators: validators, confirmedAt: now,
-                        generation: held.generation), key)
+            if let held, let before = try? RecordOutline(bytes: held.record), LayoutDiffer().sameLayout(before, outline)
+            {
+                return (held.record, held.gzip, held.hash)
             }
             let record = outline.bytes
-            return keep(
-                HeldState(
-                    record: record, gzip: record.count > 256 ? Gzip.compress(record) : nil, hash: outline.hash,
-                    layoutHash: layoutHash, responseHash: responseHash, validators: validators, confirmedAt: now,
-                    generation: compiler.generation), key)
+            return (record, record.count > 256 ? Gzip.compress(record) : nil, outline.hash)
         }
     }
 
-    /// The hash of a record without its `source` member (the second member: `version`, `source`, `page`, …).
-    static func layoutHash(_ outline: RecordOutline) -> ContentHash {
-        let source = outline.members[1]
-        return ContentHash(of: outline.bytes[..<source.key.lowerBound] + outline.bytes[source.value.upperBound...])
+    // MARK: Streams
+
+    /// A stream opened on `key`: the state is followed (fetched again every `refreshSeconds` while streams are
+    /// open) and fetched now unless a fresh copy is held. Its streams get the record once it is there.
+    func watch(_ key: String, _ state: NavigationState, on loop: any EventLoop) {
+        watched.withLock { $0[key] = state }
+        switch lookup(key) {
+        case .fresh: break
+        case .stale(let held), .miss(let held?):
+            _ = fetch(key, state, held: held, on: loop)
+        case .miss(nil):
+            fetch(key, state, held: nil, on: loop).whenSuccess { [sink] held in
+                sink.publish(key, EventBytes(.record(held.record, at: StreamPosition(hash: held.hash, offset: nil))))
+            }
+        }
+    }
+
+    /// Fetches every followed state again (the ones no stream follows any more are let go); run every
+    /// `refreshSeconds` by `run(on:)`.
+    func refreshWatched(on loop: any EventLoop) {
+        let keys = watched.withLock { w in
+            w = w.filter { streams.hasStreams($0.key) }
+            return w
+        }
+        for (key, state) in keys { _ = fetch(key, state, held: cache.read(key), on: loop) }
+    }
+
+    /// Refreshes the followed states until cancelled.
+    func run(on loop: any EventLoop) async {
+        while (try? await Task.sleep(for: .seconds(max(1, settings.refreshSeconds)))) != nil {
+            refreshWatched(on: loop)
+        }
+    }
+
+    /// A state's layout changed: its streams get the change set from the one they hold (a stream holding
+    /// something else gets the record instead, as for published pages).
+    private func publishChange(_ key: String, from old: HeldState, to new: HeldState) {
+        guard streams.hasStreams(key), let before = try? RecordOutline(bytes: old.record),
+            let after = try? RecordOutline(bytes: new.record)
+        else { return }
+        let changeSet = LayoutDiffer().diff(from: before, to: after, key: key)
+        sink.publish(
+            key,
+            EventBytes(
+                .changeSet(changeSet.bytes, base: old.hash, target: StreamPosition(hash: new.hash, offset: nil))))
     }
 
     private func keep(_ state: HeldState, _ key: String) -> HeldState {
@@ -181,10 +236,10 @@ public final class OriginStates: Sendable {
                 metadata: ["key": .string(key), "outcome": .string(failure.outcome)])
             return held
         }
-        return try failed(key, failure)
+        try failed(key, failure)
     }
 
-    private func failed(_ key: String, _ failure: OriginFailure) throws -> HeldState {
+    private func failed(_ key: String, _ failure: OriginFailure) throws -> Never {
         logger.warning(
             "origin state not answered",
             metadata: ["key": .string(key), "outcome": .string(failure.outcome)])

@@ -47,6 +47,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(SettingTable.originMaxAge) var originMaxAge: String?
     @Option(SettingTable.originStaleWhileRevalidate) var originStaleWhileRevalidate: String?
     @Option(SettingTable.originStaleIfError) var originStaleIfError: String?
+    @Option(SettingTable.originRefresh) var originRefresh: String?
     @Option(SettingTable.compileEndpoint) var compileEndpoint: String?
 
     func run() async throws {
@@ -143,6 +144,7 @@ struct GatewayCommand: AsyncParsableCommand {
         o.staleWhileRevalidateSeconds = try sources.read(
             SettingTable.originStaleWhileRevalidate, originStaleWhileRevalidate)
         o.staleIfErrorSeconds = try sources.read(SettingTable.originStaleIfError, originStaleIfError)
+        o.refreshSeconds = try sources.read(SettingTable.originRefresh, originRefresh)
         return o
     }
 }

@@ -176,6 +176,9 @@ enum SettingTable {
     static let originStaleIfError = Setting<Int>(
         "origin-stale-if-error", [.gateway], "Seconds past max-age a state is answered when the origin fails",
         default: originDefaults.staleIfErrorSeconds, atLeast: 0)
+    static let originRefresh = Setting<Int>(
+        "origin-refresh", [.gateway], "Seconds between fetches of a navigation state while streams follow it",
+        default: originDefaults.refreshSeconds, atLeast: 1)
     static let compileEndpoint = Setting<GatewaySettings.CompileEndpoint>(
         "compile-endpoint", [.gateway],
         "Where POST /v1/compile (a response in, its record out; for backends that fetch the Assembler) is served",
@@ -191,7 +194,7 @@ enum SettingTable {
         changesTopic, stateTopic, pageKey, stateMaxBytes, stateDir,
         host, port, maxHeldBytes, maxStreams, corsOrigin,
         origin, originTimeoutMs, originMaxResponseBytes, originConcurrency, originPaths, originMaxBytes, originMaxAge,
-        originStaleWhileRevalidate, originStaleIfError, compileEndpoint,
+        originStaleWhileRevalidate, originStaleIfError, originRefresh, compileEndpoint,
     ]
 
     /// Names settings had before, each with its name now: still read as flags, file keys and variables, with a
