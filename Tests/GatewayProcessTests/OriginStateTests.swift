@@ -1,4 +1,5 @@
 import Foundation
+import LayoutFeed
 import LayoutKit
 import TestSupport
 import Testing
@@ -259,5 +260,62 @@ struct OriginRig {
         let refused = try RawHTTP.get(rig.port, OriginStateTests.path("/search/../admin") + "/changes")
         #expect(refused.status == 400)
         #expect(try rig.origin.requests().total == count)
+    }
+}
+
+/// The kits open a row's `navigate` action through a gateway with `--origin`: no page was published for it.
+@Suite struct KitNavigationTests {
+    /// The first row's `navigate` action of samples/search-page.json's record (a refinement), as the record carries it.
+    static func rowAction() throws -> Layout.Action {
+        let compiled = try piped(
+            Data(Fixtures.bytes("samples/search-page.json")), through: layoutWorkerBinary,
+            ["compile", "--config", Fixtures.path("config/default.yaml")])
+        let record = try JSONDecoder().decode(Layout.Record.self, from: compiled.output)
+        let actions =
+            record.sections.flatMap(\.rows).compactMap(\.action)
+            + record.sections.flatMap(\.rows).flatMap { ($0.events ?? [:]).values.compactMap(\.action) }
+        return try #require(actions.first { $0.kind == "navigate" })
+    }
+
+    @Test func theSwiftKitFollowsTheStateANavigateActionLeadsTo() async throws {
+        let action = try Self.rowAction()
+        let rig = try OriginRig(origin: try TestOrigin(states: [action.target: "samples/search-page.json"]))
+        let gateway = URL(string: "http://127.0.0.1:\(rig.port)")!
+        #expect(LayoutFeed(gateway: gateway, opening: Layout.Action(kind: "link", target: "/x")) == nil)
+        let feed = try #require(LayoutFeed(gateway: gateway, opening: action))
+        let executor = ThreadExecutor(name: "swift-feed-origin")
+        defer { executor.stop() }
+        let first = try await Task(executorPreference: executor) {
+            var records = feed.records(retry: .milliseconds(200)).makeAsyncIterator()
+            return try await records.next()
+        }.value
+        let served = try rig.get(action.target)
+        #expect(served.status == 200 && first?.bytes == served.body)
+        #expect(try rig.origin.requests().total == 1)
+    }
+
+    @Test func theWebKitFetchesTheStateANavigateActionLeadsTo() throws {
+        let action = try Self.rowAction()
+        let rig = try OriginRig(origin: try TestOrigin(states: [action.target: "samples/search-page.json"]))
+        let script = """
+            import { LayoutFeed } from "\(Fixtures.path("clients/web/layout-feed.js"))";
+            const action = JSON.parse(process.argv[1]);
+            if (LayoutFeed.opening("", { kind: "link", target: "/x" }, { onRecord() {} }) !== null) process.exit(3);
+            const feed = LayoutFeed.opening(process.argv[2], action, {
+              onRecord(text, hash) { process.stdout.write(hash + "\\n" + text); },
+              onError(e) { console.error(String(e)); process.exit(2); },
+            });
+            await feed.refetch();
+            """
+        let actionJSON = try String(decoding: JSONEncoder().encode(action), as: UTF8.self)
+        let out = try piped(
+            Data(), through: "node", ["--input-type=module", "-e", script, actionJSON, "http://127.0.0.1:\(rig.port)"])
+        #expect(out.status == 0)
+        let text = String(decoding: out.output, as: UTF8.self)
+        let served = try rig.get(action.target)
+        #expect(served.status == 200)
+        #expect(
+            text.split(separator: "\n", maxSplits: 1).last.map { Array($0.utf8) } == served.body, "\(text.prefix(300))")
+        #expect(text.hasPrefix(ContentHash(of: served.body).description))
     }
 }

@@ -181,6 +181,8 @@ export interface LayoutFeedOptions {
 /** Follows one page through a layout-worker gateway: record, then change sets applied as they arrive. */
 export declare class LayoutFeed {
   constructor(gateway: string, key: string, options: LayoutFeedOptions);
+  /** The feed of the layout a row's `navigate` action leads to (its target is the key); null for another kind. */
+  static opening(gateway: string, action: { kind: string; target: string }, options: LayoutFeedOptions): LayoutFeed | null;
   /** The record held, and its hash (null before the first). */
   readonly text: string | null;
   readonly hash: string | null;

@@ -34,6 +34,18 @@ export class LayoutFeed {
     this.retry = undefined;
   }
 
+  /**
+   * Follows the layout a row's `navigate` action leads to (a refinement, a sort, page 2): its `target` is the key,
+   * as it stands. The gateway answers it from a published page or, run with `--origin`, fetches and compiles that
+   * navigation state on request. null for an action of another kind.
+   * @param {string} gateway
+   * @param {{kind: string, target: string}} action
+   * @param {import("./layout-client").LayoutFeedOptions} options
+   */
+  static opening(gateway, action, options) {
+    return action && action.kind === "navigate" ? new LayoutFeed(gateway, action.target, options) : null;
+  }
+
   /** Opens the stream. */
   start() {
     const source = new this.EventSource(`${this.url}/changes`);

@@ -24,6 +24,16 @@ public struct LayoutFeed: Sendable {
         url = URL(string: gateway.absoluteString.trimmingCharacters(in: ["/"]) + "/v1/layouts/" + escaped)!
     }
 
+    /// Follows the layout a row's `navigate` action leads to (a refinement, a sort, page 2): its `target` is the
+    /// key, as it stands. The gateway answers it from a published page or, run with `--origin`, fetches and compiles
+    /// that navigation state on request. nil for an action of another kind.
+    ///
+    ///     if let feed = LayoutFeed(gateway: url, opening: row.action) { show(feed.records()) }
+    public init?(gateway: URL, opening action: Layout.Action) {
+        guard action.kind == "navigate" else { return nil }
+        self.init(gateway: gateway, key: action.target)
+    }
+
     /// A record the page shows.
     public struct Record: Sendable, Equatable {
         public var bytes: [UInt8]

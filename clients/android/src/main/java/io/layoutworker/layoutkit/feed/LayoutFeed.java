@@ -63,6 +63,16 @@ public final class LayoutFeed {
         this.mostRetryMs = mostRetryMs;
     }
 
+    /**
+     * Follows the layout a row's {@code navigate} action leads to (a refinement, a sort, page 2): its {@code target}
+     * is the key, as it stands. The gateway answers it from a published page or, run with {@code --origin}, fetches
+     * and compiles that navigation state on request. Null for an action of another kind.
+     */
+    public static LayoutFeed opening(String gateway, String kind, String target, Connector connector,
+            Listener listener) {
+        return "navigate".equals(kind) ? new LayoutFeed(gateway, target, connector, listener) : null;
+    }
+
     /** The page's URL ({@code GET} gives its record; {@code /changes} its stream). */
     public String url() { return url; }
 

@@ -120,10 +120,13 @@ public class GatewayFeedTest {
         return out.toByteArray();
     }
 
-    /** A gateway on {@code port} (0: any); returns the port it printed. */
-    int gateway(String bin, String brokers, int port, String name) throws Exception {
-        start(name, bin, "gateway", "--brokers", brokers, "--changes-topic", "changes", "--port", String.valueOf(port),
-                "--http", "127.0.0.1:0", "--state-dir", work.resolve("gateway-state").toString(), "--log-format", "json");
+    /** A gateway on {@code port} (0: any), with {@code extra} arguments; returns the port it printed. */
+    int gateway(String bin, String brokers, int port, String name, String... extra) throws Exception {
+        List<String> command = new ArrayList<>(List.of(bin, "gateway", "--brokers", brokers, "--changes-topic",
+                "changes", "--port", String.valueOf(port), "--http", "127.0.0.1:0", "--state-dir",
+                work.resolve("gateway-state").toString(), "--log-format", "json"));
+        command.addAll(List.of(extra));
+        start(name, command.toArray(new String[0]));
         Pattern bound = Pattern.compile("gateway: http://127\\.0\\.0\\.1:([0-9]+)/");
         final int[] found = {0};
         waitFor("the gateway's address", 30, () -> {
@@ -134,9 +137,8 @@ public class GatewayFeedTest {
         return found[0];
     }
 
-    @Test public void theFeedFollowsAPageAndResumesAcrossAGatewayRestart() throws Exception {
-        String bin = env("LW_BIN"), tansu = env("LW_TANSU");
-        work = Files.createTempDirectory("layoutkit-android-feed");
+    /** A Tansu broker on a free port with the worker's and the gateway's topics; returns its address. */
+    String broker(String bin, String tansu) throws Exception {
         int brokerPort = freePort();
         String brokers = "127.0.0.1:" + brokerPort;
         start("broker", tansu, "broker", "--listener-url", "tcp://" + brokers, "--advertised-listener-url",
@@ -150,6 +152,52 @@ public class GatewayFeedTest {
         }, () -> log("broker"));
         run(bin, "create-topics", "--brokers", brokers, "--partition-count", "1", "in", "out", "out.dead-letters", "changes");
         run(bin, "create-topics", "--brokers", brokers, "--partition-count", "1", "--compacted", "changes.latest");
+        return brokers;
+    }
+
+    /**
+     * A row's navigate action opened through a gateway with {@code --origin}: no page was published for it, and
+     * the feed shows the state the gateway fetched from a local origin (scripts/test-origin.py) and compiled.
+     */
+    @Test public void aNavigateActionOpensTheStateItLeadsTo() throws Exception {
+        String bin = env("LW_BIN");
+        work = Files.createTempDirectory("layoutkit-android-origin");
+        String brokers = broker(bin, env("LW_TANSU"));
+        String target = "/search?Nf=product.endDate%7CGTEQ+1.7794944E12&Ntt=olive+oil&format=json&Ns=sku.activePrice%7C0";
+        start("origin", "python3", "scripts/test-origin.py", "--port", "0", "--state", target + "=samples/search-page.json");
+        Pattern listening = Pattern.compile("listening ([0-9]+)");
+        final int[] originPort = {0};
+        waitFor("the origin's port", 20, () -> {
+            Matcher m = listening.matcher(log("origin"));
+            if (m.find()) originPort[0] = Integer.parseInt(m.group(1));
+            return originPort[0] > 0;
+        }, () -> log("origin"));
+        int port = gateway(bin, brokers, 0, "gateway", "--origin", "http://127.0.0.1:" + originPort[0], "--config",
+                "config/default.yaml");
+        final List<PageLayout.Step> steps = Collections.synchronizedList(new ArrayList<PageLayout.Step>());
+        assertEquals(null, LayoutFeed.opening("http://127.0.0.1:" + port, "record", target, new HttpUrlConnector(2_000, 30_000), steps::add));
+        LayoutFeed feed = LayoutFeed.opening("http://127.0.0.1:" + port, "navigate", target,
+                new HttpUrlConnector(2_000, 30_000), steps::add);
+        Thread thread = new Thread(() -> {
+            try {
+                feed.run();
+            } catch (Exception e) {
+                steps.clear();
+            }
+        }, "layout-feed-origin");
+        thread.start();
+        waitFor("the state's record", 60, () -> steps.size() >= 1, () -> log("gateway"));
+        byte[] served = readAll(new java.net.URL(feed.url()).openStream());
+        assertArrayEquals(served, steps.get(0).next.bytes());
+        assertTrue(new String(served, StandardCharsets.UTF_8).contains("\"origin\":\"http://127.0.0.1:" + originPort[0] + target + "\""));
+        feed.stop();
+        thread.join(10_000);
+    }
+
+    @Test public void theFeedFollowsAPageAndResumesAcrossAGatewayRestart() throws Exception {
+        String bin = env("LW_BIN"), tansu = env("LW_TANSU");
+        work = Files.createTempDirectory("layoutkit-android-feed");
+        String brokers = broker(bin, tansu);
         start("worker", bin, "serve", "--brokers", brokers, "--input", "in", "--output", "out", "--changes-topic",
                 "changes", "--config", "config/default.yaml", "--http", "off", "--group", "android-feed",
                 "--state-dir", work.resolve("worker-state").toString(), "--consumer-property", "session.timeout.ms=2000",
