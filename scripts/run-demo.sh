@@ -43,13 +43,28 @@ echo "== change sets on $changes (one per record, against the page's previous la
 "$bin" tail --brokers "$broker" --topic "$changes" --timeout-ms 1500
 echo "== dead letters on $dlq"
 "$bin" tail --brokers "$broker" --topic "$dlq" --timeout-ms 1500
-echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events"
+# A local origin, as an ATG storefront answers format=json: the samples under /search, the corpus page (when
+# ../shared is there) under /categoria. The gateway fetches and compiles from it every navigation state (a
+# refinement, a sort, page 2) no published page holds.
+corpus=../shared/corpus/assembler/supermami-1.json
+origin_args=(--prefix "/search=samples/search-page.json")
+[ -f "$corpus" ] && origin_args+=(--prefix "/categoria=$corpus")
+python3 scripts/test-origin.py --port 0 "${origin_args[@]}" > "$root/.run/origin.out" 2>&1 &
+origin_pid=$!
+stop_all() {
+  kill "${gateway_pid:-}" "$origin_pid" 2>/dev/null || true
+  wait "${gateway_pid:-}" "$origin_pid" 2>/dev/null || true
+  scripts/broker.sh stop >/dev/null
+}
+trap stop_all EXIT
+for _ in $(seq 1 100); do grep -q '^listening' "$root/.run/origin.out" 2>/dev/null && break; sleep 0.1; done
+origin="http://127.0.0.1:$(sed -n 's/^listening //p' "$root/.run/origin.out")"
+echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events, states from $origin"
 gateway_log="$root/.run/gateway.log"
 "$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --http 127.0.0.1:0 \
-  --log-format text --state-dir "$root/.run/demo-state/gateway" \
+  --log-format text --state-dir "$root/.run/demo-state/gateway" --origin "$origin" --config config/default.yaml \
   > "$root/.run/gateway.out" 2> "$gateway_log" &
 gateway_pid=$!
-trap 'kill "$gateway_pid" 2>/dev/null; wait "$gateway_pid" 2>/dev/null; scripts/broker.sh stop >/dev/null' EXIT
 # shellcheck source=scripts/gateway-scripts.sh
 . scripts/gateway-scripts.sh
 for _ in $(seq 1 150); do
@@ -67,6 +82,26 @@ curl -s -o /dev/null -w "   %{http_code}\n" -H "If-None-Match: $etag" "$url/v1/l
 echo "   the stream of changes (first event):"
 curl -s -N -m 2 "$url/v1/layouts/search-page.json/changes" | grep -E '^(event|id):' | head -n2 | sed 's/^/   /' || true
 echo "   a live page following it (LayoutFeed in a browser; on the ops port): $ops/?key=search-page.json"
+echo "== a shopper taps a sort: the navigation state its record's navigate action names, no page published for it"
+state="$(curl -s "$url/v1/layouts/search-page.json" | python3 scripts/navigate-targets.py | grep -m1 'Ns=')"
+state_path="$url$(echo "{\"kind\":\"navigate\",\"target\":\"$state\"}" | python3 scripts/navigate-targets.py --paths)"
+echo "   GET $state (URL-encoded in the path), fetched from the origin and compiled:"
+curl -s -o /dev/null -w "   %{http_code} in %{time_total} s, %{size_download} bytes, ETag %header{etag}\n" "$state_path"
+echo "   again, from the gateway's cache:"
+curl -s -o /dev/null -w "   %{http_code} in %{time_total} s\n" "$state_path"
+etag="$(curl -s -o /dev/null -w '%header{etag}' "$state_path")"
+curl -s -o /dev/null -w "   with If-None-Match: %{http_code}\n" -H "If-None-Match: $etag" "$state_path"
+echo "   every navigate target of the samples' records$([ -f "$corpus" ] && echo " and the corpus page's"):"
+{ "$bin" compile samples/*.json 2>/dev/null; [ -f "$corpus" ] && "$bin" compile "$corpus"; } > "$root/.run/demo-records.ndjson"
+[ -f "$corpus" ] && "$bin" compile --config config/examples/supermami.yaml "$corpus" >> "$root/.run/demo-records.ndjson"
+read -r actions distinct < <(python3 scripts/navigate-targets.py --count < "$root/.run/demo-records.ndjson")
+answered=0 asked=0
+while IFS= read -r path; do
+  asked=$((asked + 1))
+  code="$(curl -s -o /dev/null -w '%{http_code}' "$url$path")"
+  [ "$code" = 200 ] && answered=$((answered + 1)) || echo "   $code for $path"
+done < <(python3 scripts/navigate-targets.py --paths < "$root/.run/demo-records.ndjson")
+echo "   $answered of $asked distinct targets answered 200 ($actions navigate actions), $(curl -s "${origin}/_count" | python3 -c 'import json, sys; print(json.load(sys.stdin)["requests"])') origin requests"
 if [ -t 0 ] && [ -t 1 ]; then
   read -r -p "   open it now; press Enter to stop the gateway and the broker " _ || true
 fi

@@ -2,10 +2,12 @@
 """A local origin for `gateway --origin`: serves recorded assembler responses under their navigation states, as an
 ATG storefront answers `format=json`, on loopback. Used by `make run`, the process tests and `make bench-e2e`.
 
-  test-origin.py --port 0 [--host 127.0.0.1] [--state STATE=FILE ...] [--any FILE] [--latency-ms N]
+  test-origin.py --port 0 [--host 127.0.0.1] [--state STATE=FILE ...] [--prefix PATH=FILE ...] [--any FILE]
+                 [--latency-ms N]
 
-Prints `listening PORT` on stdout once it listens. A GET of a state named with --state answers that file; any other
-state starting with / answers --any's file when given, else 404. Every answer carries an ETag (a hash of the bytes)
+Prints `listening PORT` on stdout once it listens. A GET of a state named with --state answers that file; else the
+file of the longest --prefix its path starts with; else, for a state starting with /, --any's file when given; else
+404. Every answer carries an ETag (a hash of the bytes)
 and answers 304 to a matching If-None-Match. Faults are switched on and off by POST /_control with a JSON object:
   {"latency_ms": N, "status": 500, "reset": true, "slow_body_ms": N, "oversize_bytes": N, "no_length": true,
    "body": "text instead of the file"}   ({} clears them)
@@ -16,8 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Origin:
-    def __init__(self, states, any_file, latency_ms):
+    def __init__(self, states, prefixes, any_file, latency_ms):
         self.states = {k: open(v, "rb").read() for k, v in states.items()}
+        self.prefixes = sorted(((k, open(v, "rb").read()) for k, v in prefixes.items()), key=lambda p: -len(p[0]))
         self.any = open(any_file, "rb").read() if any_file else None
         self.lock = threading.Lock()
         self.faults = {"latency_ms": latency_ms}
@@ -69,7 +72,11 @@ def handler(origin):
                 return
             if faults.get("status"):
                 return self.answer(faults["status"], b'{"error":"injected"}')
-            body = origin.states.get(self.path, origin.any if self.path.startswith("/") else None)
+            body = origin.states.get(self.path)
+            if body is None:
+                path = self.path.split("?", 1)[0]
+                body = next((b for p, b in origin.prefixes if path == p or path.startswith(p.rstrip("/") + "/")),
+                            origin.any if self.path.startswith("/") else None)
             if "body" in faults:
                 body = faults["body"].encode()
             if body is None:
@@ -107,11 +114,12 @@ def main():
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--state", action="append", default=[], help="STATE=FILE")
+    p.add_argument("--prefix", action="append", default=[], help="PATH=FILE: states under PATH")
     p.add_argument("--any", help="the file answered for any other state")
     p.add_argument("--latency-ms", type=int, default=0)
     a = p.parse_args()
     states = dict(s.rsplit("=", 1) for s in a.state)  # a state's query has = signs; a file name has none
-    origin = Origin(states, a.any, a.latency_ms)
+    origin = Origin(states, dict(s.rsplit("=", 1) for s in a.prefix), a.any, a.latency_ms)
     ThreadingHTTPServer.daemon_threads = True
     ThreadingHTTPServer.request_queue_size = 1024
     server = ThreadingHTTPServer((a.host, a.port), handler(origin))

@@ -124,6 +124,35 @@ struct OriginRig {
         #expect(try rig.origin.requests().total == 1)
     }
 
+    /// Every link a record carries leads to a layout: each `navigate` target of the samples' records (and the corpus
+    /// page's, when ../shared is there) is answered 200, each fetched once.
+    @Test func everyNavigateTargetOfTheSamplesIsAnswered() throws {
+        let corpus = "../shared/corpus/assembler/supermami-1.json"
+        let haveCorpus = FileManager.default.fileExists(atPath: Fixtures.path(corpus))
+        let rig = try OriginRig(
+            origin: try TestOrigin(
+                prefixes: ["/search": "samples/search-page.json"].merging(
+                    haveCorpus ? ["/categoria": corpus] : [:]
+                ) { a, _ in a }))
+        var records = Data()
+        for (config, files) in [("config/default.yaml", Fixtures.samples)]
+            + (haveCorpus ? [("config/examples/supermami.yaml", [corpus])] : [])
+        {
+            records += try piped(
+                Data(), through: layoutWorkerBinary,
+                ["compile", "--config", Fixtures.path(config)] + files.map(Fixtures.path)
+            ).output
+        }
+        let paths = try piped(records, through: "python3", [Fixtures.path("scripts/navigate-targets.py"), "--paths"])
+        let targets = String(decoding: paths.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(targets.count >= (haveCorpus ? 40 : 8), "\(targets.count) targets")
+        for path in targets {
+            let got = try RawHTTP.get(rig.port, path)
+            #expect(got.status == 200, "\(path): \(String(decoding: got.body.prefix(300), as: UTF8.self))")
+        }
+        #expect(try rig.origin.requests().total == targets.count)
+    }
+
     @Test func aPublishedPageWithTheSameKeyWins() throws {
         let published = Array(
             #"{"version":2,"source":{"topic":"responses"},"page":{"type":null},"sections":[],"diagnostics":[]}"#.utf8)

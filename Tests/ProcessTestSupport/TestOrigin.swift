@@ -7,12 +7,16 @@ final class TestOrigin {
     let process: Process
     private(set) var port = 0
 
-    /// `states`: navigation state → file (relative to the repository); `any`: the file for every other state.
-    init(states: [String: String] = [:], any: String? = nil, latencyMs: Int = 0) throws {
+    /// `states`: navigation state → file (relative to the repository); `prefixes`: path prefix → the file for states
+    /// under it; `any`: the file for every other state.
+    init(states: [String: String] = [:], prefixes: [String: String] = [:], any: String? = nil, latencyMs: Int = 0)
+        throws
+    {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Fixtures.path("scripts/test-origin.py"), "--port", "0"]
         for (state, file) in states { arguments += ["--state", "\(state)=\(Fixtures.path(file))"] }
+        for (prefix, file) in prefixes { arguments += ["--prefix", "\(prefix)=\(Fixtures.path(file))"] }
         if let any { arguments += ["--any", Fixtures.path(any)] }
         if latencyMs > 0 { arguments += ["--latency-ms", String(latencyMs)] }
         process.arguments = arguments
