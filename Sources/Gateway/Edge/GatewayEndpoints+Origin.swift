@@ -23,20 +23,20 @@ extension GatewayEndpoints {
         switch origin.lookup(key) {
         case .fresh(let held):
             metrics.originAnswer("cached")
-            return .response(stateAnswer(held, head, origin))
+            return .response(stateAnswer(held, key, head, origin))
         case .stale(let held):
             metrics.originAnswer("stale")
             _ = origin.fetch(key, state, held: held, on: origin.client.group.next())
-            return .response(stateAnswer(held, head, origin))
+            return .response(stateAnswer(held, key, head, origin))
         case .miss(let held):
             return .origin(key: key, state: state, held: held, cors: cors)
         }
     }
 
     /// A held state as asked for (ETag, 304, gzip), cached as the origin settings say.
-    func stateAnswer(_ held: HeldState, _ head: HTTPRequestHead, _ origin: OriginStates) -> HTTPAnswer {
+    func stateAnswer(_ held: HeldState, _ key: String, _ head: HTTPRequestHead, _ origin: OriginStates) -> HTTPAnswer {
         RecordRepresentation.answer(held.record, hash: held.hash, head, cacheControl: origin.cacheControl, metrics) {
-            held.gzip
+            origin.cache.gzip(key, held)
         }
     }
 
@@ -48,7 +48,7 @@ extension GatewayEndpoints {
         switch result {
         case .success(let held):
             metrics.originAnswer("fetched")
-            answer = origin.map { stateAnswer(held, head, $0) } ?? .error(.notFound, "unknown-state", "", key: key)
+            answer = origin.map { stateAnswer(held, key, head, $0) } ?? .error(.notFound, "unknown-state", "", key: key)
         case .failure(let error):
             metrics.originAnswer("failed")
             answer = (error as? OriginFailure ?? .reset).answer(key: key)

@@ -2,9 +2,9 @@ import LayoutKit
 
 /// A navigation state compiled from the origin's response, as the gateway holds it.
 public struct HeldState: Sendable {
-    /// The layout record, and its gzip (made once, when compiled; nil for a record too small to gain from it).
+    /// The layout record, and its gzip (made on the first request that accepts it: `OriginCache.gzip`).
     let record: [UInt8]
-    let gzip: [UInt8]?
+    var gzip: [UInt8]?
     let hash: ContentHash
     /// The hash of the origin's response: an unchanged response is not compiled again.
     let responseHash: ContentHash

@@ -45,6 +45,20 @@ final class OriginCache: Sendable {
         }
     }
 
+    /// The gzip of the state held for `key` as `hash`: made once, on the first request that accepts it, and kept
+    /// with it (counted in the budget). Nil when zlib refuses.
+    func gzip(_ key: String, _ state: HeldState) -> [UInt8]? {
+        if let made = state.gzip { return made }
+        guard let compressed = Gzip.compress(state.record) else { return nil }
+        contents.withLock { c in
+            guard var slot = c.slots[key], slot.state.hash == state.hash, slot.state.gzip == nil else { return }
+            slot.state.gzip = compressed
+            c.bytes += compressed.count
+            c.slots[key] = slot
+        }
+        return compressed
+    }
+
     /// States held, and their bytes.
     var figures: (states: Int, bytes: Int) { contents.withLock { ($0.slots.count, $0.bytes) } }
 }

@@ -145,7 +145,7 @@ public final class OriginStates: Sendable {
     }
 
     /// The record of `body` (the held one when the layout is the same: its hash, which streams and ETags name,
-    /// stays), with its gzip.
+    /// stays), with its gzip when it is the held one.
     private func compile(
         _ body: [UInt8], _ state: NavigationState, _ key: String, _ compiler: CompilerSlot.Compiler, held: HeldState?
     ) throws -> (record: [UInt8], gzip: [UInt8]?, hash: ContentHash) {
@@ -167,8 +167,7 @@ public final class OriginStates: Sendable {
             {
                 return (held.record, held.gzip, held.hash)
             }
-            let record = outline.bytes
-            return (record, record.count > 256 ? Gzip.compress(record) : nil, outline.hash)
+            return (outline.bytes, nil, outline.hash)
         }
     }
 
