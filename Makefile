@@ -33,7 +33,7 @@ help:
 	@echo "make test-quick / test-service / test-clients / test-browser - one stage of make test"
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
-	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); then make bench-state"
+	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); navigation states from an origin; then make bench-state"
 	@echo "make bench-state - the page store with 100,000 and 1,000,000 pages: restarts warm vs rebuilt, GETs from disk, RSS, disk per page; a rolling restart of 3 workers beside a bare consumer"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"

@@ -3,7 +3,7 @@
 # unchanged, same loop and librdkafka settings) on the 45 KB sample page, alternating over several rounds
 # in one run; then peak RSS of `serve` working through backlogs: 100k small messages, and 45 KB pages at the
 # default byte budget beside the count-only bound it replaced (same run, same backlog); then the gateway under
-# load (scripts/bench-gateway.sh). Release build.
+# load (scripts/bench-gateway.sh) and navigation states from an origin (scripts/bench-origin.sh). Release build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -157,3 +157,9 @@ BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-gateway.sh | tail -n1
 # The gateway at scale: 10,000 and 18,000 streams on one page, C clients (scripts/bench-fanout.sh).
 echo
 BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" BENCH_CLIENT_NICE=10 scripts/bench-fanout.sh
+
+# Navigation states from an origin: an uncached GET over a 20 ms origin against the origin alone and nginx
+# proxying it, a cached state against a published page, 100,000 distinct states and the gateway's memory
+# (scripts/bench-origin.sh).
+echo
+BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-origin.sh

@@ -27,7 +27,7 @@ struct GatewayRig {
             broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
             extra: ["--changes-topic", changes, "--state-topic", state])
         gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
-        try waitUntilReady()
+        try gateway.waitUntilReady()
     }
 
     /// Replaces the gateway by a new process on the same port.
@@ -44,20 +44,9 @@ struct GatewayRig {
         gateway = try GatewayProcess(
             broker: broker, changes: changes, state: state, listenPort: gateway.port, opsPort: gateway.opsPort,
             stateDirectory: gateway.stateDirectory)
-        try waitUntilReady()
+        try gateway.waitUntilReady()
     }
 
-    private func waitUntilReady() throws {
-        let ops = gateway.opsPort
-        try #require(gateway.port > 0 && ops > 0, "\(gateway.logText)")
-        var said = ""
-        let ok = try waitUntil(seconds: 30, every: 0.1) {
-            let got = try RawHTTP.get(ops, "/readyz")
-            said = String(decoding: got.body, as: UTF8.self)
-            return got.status == 200
-        }
-        #expect(ok, "/readyz: \(said)\n\(gateway.logText)")
-    }
 }
 
 /// The gateway end to end: a worker with change sets, a gateway, and clients over plain HTTP.

@@ -22,16 +22,9 @@ struct OriginRig {
         self.origin = origin
         gateway = try GatewayProcess(
             broker: broker, changes: changes, state: state,
-            extra: ["--origin", origin.url, "--config", Fixtures.path("config/default.yaml")] + extra)
-        let ops = gateway.opsPort
-        try #require(gateway.port > 0 && ops > 0, "\(gateway.logText)")
-        var said = ""
-        let ready = try waitUntil(seconds: 30, every: 0.1) {
-            let got = try RawHTTP.get(ops, "/readyz")
-            said = String(decoding: got.body, as: UTF8.self)
-            return got.status == 200
-        }
-        try #require(ready, "/readyz: \(said)\n\(gateway.logText)")
+            extra: ["--origin", origin.url]
+                + (extra.contains("--config") ? [] : ["--config", Fixtures.path("config/default.yaml")]) + extra)
+        try gateway.waitUntilReady()
     }
 
     /// `GET /v1/layouts/{state}`, the state URL-encoded in the path as the kits do.
@@ -218,7 +211,8 @@ struct OriginRig {
                 "\(outcome) not in /metrics")
         }
         #expect(try RawHTTP.get(rig.gateway.opsPort, "/readyz").status == 200, "readiness does not depend on it")
-        #expect(rig.gateway.logText.contains("\"origin state not answered\""))
+        #expect(rig.gateway.logText.contains("\"origin state not had\""))
+        #expect(rig.gateway.logText.contains("\"outcome\":\"timeout\""))
     }
 
     @Test func aHeldStateIsAnsweredWhileTheOriginFails() throws {

@@ -55,6 +55,24 @@ final class GatewayProcess {
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
 
+    /// Waits (30 s at most) until `/readyz` answers 200; fails naming what it last said and the log.
+    func waitUntilReady() throws {
+        let ops = opsPort
+        guard port > 0, ops > 0 else { throw NotReady(said: "no ports printed", log: logText) }
+        var said = ""
+        let ready = try waitUntil(seconds: 30, every: 0.1) {
+            let got = try RawHTTP.get(ops, "/readyz")
+            said = String(decoding: got.body, as: UTF8.self)
+            return got.status == 200
+        }
+        if !ready { throw NotReady(said: said, log: logText) }
+    }
+
+    struct NotReady: Error, CustomStringConvertible {
+        let said: String, log: String
+        var description: String { "the gateway was not ready within 30 s; /readyz: \(said)\n\(log.suffix(3000))" }
+    }
+
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     /// What it printed before listening (its addresses and limits).
     private(set) var output = ""

@@ -40,9 +40,18 @@ public final class PageBook: Sendable {
     let diskReads = Atomic<Int>(0)
     private let opened = Atomic<Int>(0)
 
-    public init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil) {
+    /// Navigation states held from the origin: a page published under the same key replaces its copy there.
+    let originStates: OriginCache?
+
+    public convenience init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil) {
+        self.init(settings: settings, sink: sink, disk: disk, originStates: nil)
+    }
+
+    /// `originStates`: the states `gateway --origin` holds (nil: none).
+    init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil, originStates: OriginCache?) {
         self.settings = settings
         self.sink = sink
+        self.originStates = originStates
         state.withLock { $0.disk = disk }
     }
 
@@ -88,6 +97,7 @@ public final class PageBook: Sendable {
         _ bytes: [UInt8]?, for key: String, position: Int64? = nil, sourceTimeMs: Int64? = nil,
         now: ContinuousClock.Instant = .now
     ) {
+        originStates?.drop(key)  // a published page wins over a navigation state of the same key
         withPage(key, toReplace: true) { s, held in
             guard let bytes else { return s.clear(key) }
             s.evicted.remove(key)

@@ -11,9 +11,16 @@ import NIOHTTP1
 extension GatewayEndpoints {
     static let compilePath = "/v1/compile"
 
-    /// A GET of a navigation state no published page holds: refused before any request when it could reach
-    /// another host or path; answered from the cache while fresh (and while stale, fetched again behind the answer);
-    /// else fetched first.
+    /// A navigation state held fresh: answered on the loop, as a published page is (nil: not held, or too old).
+    func heldState(_ key: String, _ head: HTTPRequestHead, _ origin: OriginStates) -> Answer? {
+        guard case .fresh(let held) = origin.lookup(key) else { return nil }
+        metrics.originAnswer("cached")
+        return .response(stateAnswer(held, key, head, origin))
+    }
+
+    /// A GET of a navigation state no published page holds, not held fresh: refused before any request when it
+    /// could reach another host or path; a stale copy answered while it is fetched again behind the answer; else
+    /// fetched first.
     func state(_ key: String, _ head: HTTPRequestHead, _ origin: OriginStates, _ cors: [(String, String)]) -> Answer {
         let state: NavigationState
         switch NavigationState.parse(key, allowedPaths: origin.settings.paths) {

@@ -151,6 +151,8 @@ public struct GatewayEndpoints: Sendable {
             }
             return .stream(key: key, from: from, headers: Self.streamHeaders + cors, state: state)
         }
+        // A state held from the origin first: no published page has its key (one published drops it).
+        if let origin, NavigationState.isState(key), let answer = heldState(key, head, origin) { return answer }
         let lookup = book.read(key)
         if case .unknown = lookup, let origin, NavigationState.isState(key) {
             return state(key, head, origin, cors)

@@ -28,14 +28,16 @@ public enum GatewayServer {
             factory: MetricCatalog.factory(on: registry),
             exposition: MetricsExposition(registry: registry, build: build))
         let hub = StreamHub(group: group, metrics: metrics)
-        let book = PageBook(settings: settings, sink: hub)
+        // The states from the origin: the book drops one when a page is published under its key.
+        let originCache = settings.origin.map { OriginCache(maxBytes: $0.maxBytes) }
+        let book = PageBook(settings: settings, sink: hub, originStates: originCache)
         let status = GatewayStatus()
         metrics.limits(limits)
         var origin: OriginStates?
-        if let originSettings = settings.origin, let compilers {
+        if let originSettings = settings.origin, let originCache, let compilers {
             origin = OriginStates(
-                settings: originSettings, compilers: compilers, group: group, metrics: metrics, streams: book,
-                sink: hub, logger: logger)
+                settings: originSettings, compilers: compilers, cache: originCache, group: group, metrics: metrics,
+                streams: book, sink: hub, logger: logger)
         }
         let edge = GatewayEdge(
             endpoints: GatewayEndpoints(

@@ -59,6 +59,13 @@ final class OriginCache: Sendable {
         return compressed
     }
 
+    /// Lets `key`'s state go (a page was published under its key).
+    func drop(_ key: String) {
+        contents.withLock { c in
+            if let gone = c.slots.removeValue(forKey: key) { c.bytes -= gone.state.bytes }
+        }
+    }
+
     /// States held, and their bytes.
     var figures: (states: Int, bytes: Int) { contents.withLock { ($0.slots.count, $0.bytes) } }
 }

@@ -18,6 +18,17 @@ struct OriginClient: Sendable {
         let body: [UInt8]
     }
 
+    /// The origin's address when its host is an IP address (nil: a name, resolved per request).
+    let address: SocketAddress?
+
+    init(base: OriginURL, timeout: TimeAmount, maxResponseBytes: Int, group: any EventLoopGroup) {
+        self.base = base
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.group = group
+        address = try? SocketAddress(ipAddress: base.host, port: base.port)
+    }
+
     /// Validators of a held copy, sent so an unchanged state comes back as 304.
     struct Validators: Sendable, Equatable {
         var etag: String?
@@ -27,24 +38,12 @@ struct OriginClient: Sendable {
     /// The URL of `state`, as a record's `source.origin` names it.
     func url(of state: NavigationState) -> String { "\(base)\(state.target)" }
 
-    func get(_ state: NavigationState, validators: Validators?) async throws(OriginFailure) -> Response {
-        let loop = group.next()
-        let channel: any Channel
-        do {
-            channel = try await ClientBootstrap(group: loop)
-                .connectTimeout(timeout)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    }
-                }
-                .connect(host: base.host, port: base.port).get()
-        } catch {
-            throw OriginFailure.connecting(error)
-        }
+    /// The origin's answer to a GET of `state`, on `loop` (connecting, writing and reading there); fails with an
+    /// `OriginFailure`.
+    func get(_ state: NavigationState, validators: Validators?, on loop: any EventLoop) -> EventLoopFuture<Response> {
         let promise = loop.makePromise(of: Response.self)
-        let maxBytes = maxResponseBytes
+        let deadline = loop.scheduleTask(in: timeout) { promise.fail(OriginFailure.timedOut) }
+        promise.futureResult.whenComplete { _ in deadline.cancel() }
         var headers = HTTPHeaders([
             ("host", base.hostHeader), ("accept", "application/json"), ("user-agent", "layout-gateway"),
             ("connection", "close"),
@@ -52,27 +51,32 @@ struct OriginClient: Sendable {
         if let etag = validators?.etag { headers.add(name: "if-none-match", value: etag) }
         if let date = validators?.lastModified { headers.add(name: "if-modified-since", value: date) }
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: base.prefix + state.target, headers: headers)
-        let deadline = loop.scheduleTask(in: timeout) { promise.fail(OriginFailure.timedOut) }
-        loop.execute {
-            do {
-                try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBytes: maxBytes))
+        let maxBytes = maxResponseBytes
+        let bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(timeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(
+                        ResponseCollector(promise: promise, maxBytes: maxBytes))
+                }
+            }
+        // An IP address is connected to as it is; a host name is resolved for each request (NIO's resolver runs
+        // getaddrinfo off the loop: a thread hop, and DNS changes are followed).
+        let connecting =
+            address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: base.host, port: base.port)
+        connecting.whenComplete { connected in
+            switch connected {
+            case .failure(let error):
+                promise.fail(OriginFailure.connecting(error))
+            case .success(let channel):
+                promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
                 channel.write(HTTPClientRequestPart.head(head), promise: nil)
                 channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-            } catch {
-                promise.fail(OriginFailure.reset)
             }
         }
-        defer {
-            deadline.cancel()
-            channel.close(promise: nil)
-        }
-        do {
-            return try await promise.futureResult.get()
-        } catch let failure as OriginFailure {
-            throw failure
-        } catch {
-            throw OriginFailure.reset
-        }
+        return promise.futureResult
     }
 }
 
