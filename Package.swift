@@ -345,7 +345,8 @@ let package = Package(
         .testTarget(
             name: "MappingFilesTests",
             dependencies: [
-                "MappingFiles", "LayoutCompiler", "Mapping", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "MappingFiles", "LayoutCompiler", "Mapping", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
