@@ -62,6 +62,12 @@ struct GatewayCommand: AsyncParsableCommand {
         var settings = GatewaySettings(kafka: resolved.kafka, stateTopic: latest, changesTopic: changes)
         settings.host = try sources.read(SettingTable.host, host)
         settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
+        // The API's address is tried before anything starts, as the ops port's is: a gateway that cannot listen
+        // says so and exits (64), rather than reading the topics with nothing to answer on.
+        let api = OpsAddress(host: settings.host, port: settings.port)
+        if let problem = api.bindProblem() {
+            throw ValidationError("port \(api): cannot listen there (\(problem)); choose another --host or --port")
+        }
         settings.maxBytes = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes)
         settings.maxStreams = try sources.read(SettingTable.maxStreams, maxStreams)
         if let origins = try sources.read(SettingTable.corsOrigin, corsOrigin) {
@@ -105,9 +111,12 @@ struct GatewayCommand: AsyncParsableCommand {
             }
             Output.line("gateway limits: \(limits)")
         }
+        // Whichever service ends, or fails (a listener that could not bind after all), the others are stopped
+        // gracefully: the topic feed's thread stops on a graceful shutdown, never on a cancellation alone.
         var configured = services.map {
             ServiceGroupConfiguration.ServiceConfiguration(
-                service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+                service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup)
         }
         if let compilers {
             let watchSeconds = try sources.read(SettingTable.configWatchSeconds, configWatchSeconds)
