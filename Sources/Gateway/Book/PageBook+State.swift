@@ -1,3 +1,4 @@
+import LayoutKit
 import PageStore
 
 extension PageBook {
@@ -52,6 +53,14 @@ extension PageBook {
             guard disk != nil else { return }
             let key = "\(partition)|" + topic
             if (checkpoints[key]?.offset ?? -1) < offset { checkpoints[key] = (topic, partition, offset) }
+        }
+
+        /// Keeps the gzip of `key`'s record, when the page in memory is still that record's.
+        mutating func keep(gzip compressed: [UInt8], for key: String, hash: ContentHash) {
+            guard var page = pages[key], page.hash == hash, page.gzip == nil else { return }
+            page.gzip = compressed
+            bytes += compressed.count
+            pages[key] = page
         }
 
         /// One stream of `key` fewer.

@@ -43,12 +43,10 @@ public final class PageBook: Sendable {
     /// Navigation states held from the origin: a page published under the same key replaces its copy there.
     let originStates: OriginCache?
 
-    public convenience init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil) {
-        self.init(settings: settings, sink: sink, disk: disk, originStates: nil)
-    }
-
     /// `originStates`: the states `gateway --origin` holds (nil: none).
-    init(settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil, originStates: OriginCache?) {
+    public init(
+        settings: GatewaySettings, sink: any StreamSink, disk: PageStore? = nil, originStates: OriginCache? = nil
+    ) {
         self.settings = settings
         self.sink = sink
         self.originStates = originStates
@@ -263,12 +261,7 @@ public final class PageBook: Sendable {
             return cached
         }
         guard let compressed = Gzip.compress(record) else { return nil }
-        state.withLock { s in
-            guard var page = s.pages[key], page.hash == hash, page.gzip == nil else { return }
-            page.gzip = compressed
-            s.bytes += compressed.count
-            s.pages[key] = page
-        }
+        state.withLock { $0.keep(gzip: compressed, for: key, hash: hash) }
         return compressed
     }
 
@@ -328,16 +321,19 @@ public final class PageBook: Sendable {
     public var streamCount: Int { state.withLock { $0.streamTotal } }
 
     /// Figures for `/metrics`.
-    public typealias Figures = (
-        pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int, writeFailure: String?
-    )
-    public var figures: Figures {
-        let (pages, bytes, streams, failure) = state.withLock { s in
-            (s.pages.count, s.bytes, s.streamTotal, s.writeFailure)
+    public struct Figures: Sendable {
+        public let pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int
+        public let writeFailure: String?
+
+        init(_ book: PageBook) {
+            (pages, bytes, streams, writeFailure) = book.state.withLock { s in
+                (s.pages.count, s.bytes, s.streamTotal, s.writeFailure)
+            }
+            evictions = book.evictions.load(ordering: .relaxed)
+            memoryHits = book.memoryHits.load(ordering: .relaxed)
+            diskReads = book.diskReads.load(ordering: .relaxed)
         }
-        return (
-            pages, bytes, streams, evictions.load(ordering: .relaxed),
-            memoryHits.load(ordering: .relaxed), diskReads.load(ordering: .relaxed), failure
-        )
     }
+
+    public var figures: Figures { Figures(self) }
 }

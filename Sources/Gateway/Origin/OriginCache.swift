@@ -2,7 +2,7 @@ import Synchronization
 
 /// The navigation states held in memory, within a byte budget: past it, the least recently read go (down to 90% of
 /// the budget, so eviction runs once per many stores, not on each).
-final class OriginCache: Sendable {
+public final class OriginCache: Sendable {
     private struct Slot {
         var state: HeldState
         var lastRead: UInt64

@@ -83,17 +83,8 @@ struct GatewayCommand: AsyncParsableCommand {
         settings.origin = try originSettings(sources)
         settings.compileEndpoint = try sources.read(SettingTable.compileEndpoint, compileEndpoint)
         settings.maxCompileBytes = try sources.read(SettingTable.originMaxResponseBytes, originMaxResponseBytes)
-        // The compiler of navigation states and POST /v1/compile: the config as `serve` loads and reloads it.
-        var compilers: CompilerSlot?
         let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
-        if settings.origin != nil || settings.compileEndpoint != .off {
-            let checked = try loadCheckedConfigOrExit(configPath)
-            compilers = CompilerSlot(
-                LayoutCompiler(config: checked.config, maxInputBytes: settings.maxCompileBytes),
-                configHash: checked.hash)
-            checked.logWarnings(resolved.logger)
-            resolved.logger.info("config", metadata: ["path": .string(configPath), "config": .string(checked.hash)])
-        }
+        let compilers = try compilerSlot(settings, configPath, resolved.logger)
         // The page store's directory is this process's alone, from before it reads a topic to its exit.
         let storeLock = try settings.stateDirectory.map(PageStoreOwner.take)
         defer { withExtendedLifetime(storeLock) {} }
@@ -127,11 +118,20 @@ struct GatewayCommand: AsyncParsableCommand {
                         path: configPath, slot: compilers, maxInputBytes: settings.maxCompileBytes, metrics: metrics,
                         logger: logger, watchInterval: watchSeconds > 0 ? .seconds(watchSeconds) : nil)))
         }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: configured,
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        try await ServiceGroup(
+            configuration: .init(services: configured, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        ).run()
+    }
+
+    /// The compiler of navigation states and `POST /v1/compile`: the config as `serve` loads it (nil when neither
+    /// is served).
+    private func compilerSlot(_ settings: GatewaySettings, _ path: String, _ logger: Logger) throws -> CompilerSlot? {
+        guard settings.origin != nil || settings.compileEndpoint != .off else { return nil }
+        let checked = try loadCheckedConfigOrExit(path)
+        checked.logWarnings(logger)
+        logger.info("config", metadata: ["path": .string(path), "config": .string(checked.hash)])
+        return CompilerSlot(
+            LayoutCompiler(config: checked.config, maxInputBytes: settings.maxCompileBytes), configHash: checked.hash)
     }
 
     /// `--origin` and its settings, or nil without `--origin`.
