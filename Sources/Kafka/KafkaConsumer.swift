@@ -155,7 +155,7 @@ public final class KafkaConsumer {
     public func pollEvent(timeoutMs: Int32) -> Event? {
         guard let m = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
         defer { rd_kafka_message_destroy(m) }
-        if m.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF, let rkt = m.pointee.rkt {
+        if m.pointee.err.rawValue == KafkaError.partitionEOF, let rkt = m.pointee.rkt {
             return .partitionEnd(
                 topic: String(cString: rd_kafka_topic_name(rkt)), partition: m.pointee.partition,
                 offset: m.pointee.offset)

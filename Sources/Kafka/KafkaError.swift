@@ -50,6 +50,8 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
             isRetriable: isRetriable)
     }
 
+    /// `_TIMED_OUT`'s code.
+    public static let timedOutCode = RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue
     /// `_ALL_BROKERS_DOWN`: no broker of the cluster can be reached.
     public static let allBrokersDown = RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue
     /// `_TRANSPORT`: a broker connection failed.

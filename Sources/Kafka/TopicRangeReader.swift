@@ -184,7 +184,7 @@ public final class TopicRangeReader {
             self.admin = admin
             return try admin.topicIDs(topics, timeoutMs: timeoutMs)
         } catch {
-            guard error.isRetriable, error.code != KafkaError.timedOut("").code else { return [:] }
+            guard error.isRetriable, error.code != KafkaError.timedOutCode else { return [:] }
             throw error
         }
     }

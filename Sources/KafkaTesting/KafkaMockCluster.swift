@@ -97,7 +97,6 @@ public final class KafkaMockCluster {
     public static let notLeaderOrFollower = RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION.rawValue
     public static let requestTimedOut = RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT.rawValue
     public static let coordinatorNotAvailable = RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE.rawValue
-    public static let notCoordinator = RD_KAFKA_RESP_ERR_NOT_COORDINATOR.rawValue
     public static let illegalGeneration = RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION.rawValue
     public static let rebalanceInProgress = RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS.rawValue
     public static let unknownProducerID = RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID.rawValue

@@ -44,9 +44,6 @@ public actor PreviewHub: Service {
         return stream
     }
 
-    /// How many connections are watching.
-    public var subscriberCount: Int { subscribers.count }
-
     private func unsubscribe(_ id: Int) { subscribers[id] = nil }
 
     /// Shows `record` on page `page`: the connections get the change set from what the page showed (nothing when the

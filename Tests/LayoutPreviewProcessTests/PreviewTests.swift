@@ -42,10 +42,10 @@ import Testing
             kafka: broker.configuration, topic: topic, key: "k", hub: hub, logger: Logger(label: "test"))
         let task = Task { try await follower.run() }
         defer { task.cancel() }
-        #expect(await eventually { await hub.snapshot.pages[0].record == b })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.pages[0].record == b })
         // A change set without a content-type header is recognised by its kind.
         try broker.produce(topic, [(key: "k", value: bToC.bytes, headers: [])], partition: 0)
-        #expect(await eventually { await hub.snapshot.pages[0].record == c })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.pages[0].record == c })
         #expect(await hub.snapshot.pages[0].problem == nil)
         #expect(await hub.snapshot.problem == nil)
         // A change set delivered twice changes nothing; one for another base (a → b while c is shown) is the page's
@@ -53,7 +53,10 @@ import Testing
         try broker.produce(
             topic, [(key: "k", value: bToC.bytes, headers: [changeType]), (key: "k", value: aToB.bytes, headers: [])],
             partition: 0)
-        #expect(await eventually { await hub.snapshot.pages[0].problem?.contains("fetch the full record") == true })
+        #expect(
+            await waitUntil(seconds: 300) {
+                await hub.snapshot.pages[0].problem?.contains("fetch the full record") == true
+            })
         #expect(await hub.snapshot.pages[0].record == c)
     }
 
@@ -65,14 +68,14 @@ import Testing
             kafka: broker.configuration, topic: topic, key: "k", hub: hub, logger: Logger(label: "test"))
         let task = Task { try await follower.run() }
         defer { task.cancel() }
-        #expect(await eventually { await hub.snapshot.problem?.contains("does not exist") == true })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.problem?.contains("does not exist") == true })
         // The preview's /readyz says why it is not ready.
         let waiting = hub.status.readiness
         #expect(!waiting.passes && waiting.detail.contains("does not exist"), "\(waiting)")
         try broker.createTopics([topic], partitions: 1)
         let a = try Samples.record("search-page")
         try broker.produce(topic, [(key: "k", value: a)], partition: 0)
-        #expect(await eventually { await hub.snapshot.pages[0].record == a })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.pages[0].record == a })
         #expect(await hub.snapshot.problem == nil)
         #expect(hub.status.readiness == .passing("ready; 1 page(s)"))
     }

@@ -26,22 +26,24 @@ import Testing
         let task = Task { try await source.run() }
         defer { task.cancel() }
         let first = try Samples.record("search-page", source: RecordSource(file: response))
-        #expect(await eventually { await hub.snapshot.pages.map(\.record) == [first, first] })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.pages.map(\.record) == [first, first] })
 
         try FileManager.default.removeItem(atPath: response)
         #expect(
-            await eventually { await hub.snapshot.pages.allSatisfy { $0.problem?.contains("cannot read") == true } })
+            await waitUntil(seconds: 300) {
+                await hub.snapshot.pages.allSatisfy { $0.problem?.contains("cannot read") == true }
+            })
         #expect(await hub.snapshot.pages.map(\.record) == [first, first], "the last layout stays")
         try Data(Fixtures.bytes("samples/empty-results.json")).write(to: URL(fileURLWithPath: response))
         let second = try Samples.record("empty-results", source: RecordSource(file: response))
-        #expect(await eventually { await hub.snapshot.pages.map(\.record) == [second, second] })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.pages.map(\.record) == [second, second] })
         #expect(await hub.snapshot.pages.allSatisfy { $0.problem == nil })
 
         // A config that does not load is the preview's problem; the next good one recompiles every page.
         try Data("renderers: [\n".utf8).write(to: URL(fileURLWithPath: config))
-        #expect(await eventually { await hub.snapshot.problem?.contains("mapping.yaml") == true })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.problem?.contains("mapping.yaml") == true })
         try Data(Fixtures.bytes("config/default.yaml")).write(to: URL(fileURLWithPath: config))
-        #expect(await eventually { await hub.snapshot.problem == nil })
+        #expect(await waitUntil(seconds: 300) { await hub.snapshot.problem == nil })
         #expect(await hub.snapshot.pages.map(\.record) == [second, second])
     }
 }

@@ -381,17 +381,6 @@ final class WorkerProcess {
     }
 }
 
-/// Checks `done` every `every` seconds until it holds or `seconds` have passed; returns whether it held.
-@discardableResult
-func waitUntil(seconds: Double, every: Double = 0.2, _ done: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while true {
-        if try done() { return true }
-        if Date() >= deadline { return false }
-        Thread.sleep(forTimeInterval: every)
-    }
-}
-
 /// The sum of a metric's samples (every label set) in a Prometheus exposition `text`; nil when it has none.
 func metricValue(_ text: String, _ name: String) -> Double? {
     let samples = text.split(separator: "\n").filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }

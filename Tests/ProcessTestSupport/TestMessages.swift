@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import LayoutJSON
 import LayoutKit
+import TestSupport
 
 /// A topic or group name no other test uses: `base` and eight random hex digits.
 func uniqueName(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(8))" }

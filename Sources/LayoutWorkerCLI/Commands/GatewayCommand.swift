@@ -79,7 +79,7 @@ struct GatewayCommand: AsyncParsableCommand {
         (settings.opsHost, settings.opsPort) = (ops?.host, ops?.port ?? settings.opsPort)
         let dir =
             try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
-        settings.stateDirectory = dir == "off" ? nil : dir
+        settings.stateDirectory = SettingValidation.unlessOff(dir)
         settings.origin = try originSettings(sources)
         settings.compileEndpoint = try sources.read(SettingTable.compileEndpoint, compileEndpoint)
         settings.maxCompileBytes = try sources.read(SettingTable.originMaxResponseBytes, originMaxResponseBytes)

@@ -49,7 +49,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let checked = try loadCheckedConfigOrExit(
             try resolved.sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path())
         let interactive = isatty(2) != 0
-        let ops = try OpsListener.address(try resolved.sources.read(SettingTable.http, http) ?? "off")
+        let ops = try OpsListener.address(try resolved.sources.read(SettingTable.http, http) ?? SettingValidation.off)
         let registry = PrometheusCollectorRegistry()
         // Ctrl-C and SIGTERM stop the replay cleanly: in-flight records are flushed and the checkpoint written.
         let replay = ReplayService(

@@ -154,7 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         let crashDir =
             try sources.read(SettingTable.crashStateDir, crashStateDir)
             ?? (sources.environment["TMPDIR"].map { $0 + "/layout-worker" } ?? "/tmp/layout-worker")
-        serve.crashStateDirectory = crashDir == "off" ? nil : crashDir
+        serve.crashStateDirectory = SettingValidation.unlessOff(crashDir)
         #if DEBUG
         serve.debugCrashKey = try sources.read(SettingTable.debugCrashKey)
         #endif
@@ -173,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         changes.storeMaxBytes = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes)
         let group = try sources.read(SettingTable.group, group)
         let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
-        changes.stateDirectory = dir == "off" ? nil : dir
+        changes.stateDirectory = SettingValidation.unlessOff(dir)
         return changes
     }
 }

@@ -16,7 +16,7 @@ enum OpsListener {
     /// The address `text` names, nil for `off`; refused when it is not an address or cannot be listened on, before
     /// anything starts.
     static func address(_ text: String) throws -> OpsAddress? {
-        guard text != "off" else { return nil }
+        guard SettingValidation.unlessOff(text) != nil else { return nil }
         guard let address = OpsAddress(parsing: text) else {
             throw ValidationError("http must be host:port, [ipv6]:port or off, not '\(text)'")
         }

@@ -9,6 +9,12 @@ import Darwin
 /// Checks of command-line and environment settings: a value out of range is refused with a message that names the
 /// setting, never clamped or accepted silently.
 enum SettingValidation {
+    /// The word that turns a directory or an address setting off.
+    static let off = "off"
+
+    /// `text`, or nil when it is `off`.
+    static func unlessOff(_ text: String) -> String? { text == off ? nil : text }
+
     /// `value` when it is at least `minimum`.
     static func atLeast(_ minimum: Int, _ value: Int?, _ name: String) throws -> Int? {
         guard let value else { return nil }
