@@ -311,8 +311,9 @@ public final class PageBook: Sendable {
     /// Stops counting a stream of `key`.
     public func unsubscribe(_ key: String) { state.withLock { $0.unsubscribe(key) } }
 
-    /// Whether `key` has streams open.
+    /// Whether `key` has streams open; whether its record is in memory.
     public func hasStreams(_ key: String) -> Bool { state.withLock { $0.streams[key] != nil } }
+    func holdsInMemory(_ key: String) -> Bool { state.withLock { $0.pages[key]?.record != nil } }
 
     /// Streams opened since the start.
     public var streamsOpened: Int { opened.load(ordering: .relaxed) }

@@ -230,9 +230,10 @@ public final class OriginStates: Sendable {
                 .changeSet(changeSet.bytes, base: old.hash, target: StreamPosition(hash: new.hash, offset: nil))))
     }
 
-    /// Holds `state`, unless a page was published under its key meanwhile (it wins; the book dropped the copy).
+    /// Holds `state`, unless a page was published under its key while it was fetched (it wins; the book dropped the
+    /// copy). Such a page is in the book's memory (just stored): no disk read on this path.
     private func keep(_ state: HeldState, _ key: String) -> HeldState {
-        if case .page = streams.read(key) { return state }
+        if streams.holdsInMemory(key) { return state }
         cache.store(state, for: key)
         return state
     }
