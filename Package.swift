@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "SplitMix", targets: ["SplitMix"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
         .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
-        .library(name: "Serve", targets: ["Serve", "PageState", "Replay", "Delivery", "Ops"]),
+        .library(name: "Serve", targets: ["Serve", "PageState", "Replay", "Delivery", "Ops", "ConfigReload"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -73,12 +73,14 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
-        // Mapping config files read from disk (the compiler takes their bytes), the compiler in use and its reloads
-        // (SIGHUP, a changed file): what `serve` and `gateway --origin` compile with.
+        // Mapping config files read from disk (the compiler takes their bytes).
+        .target(name: "MappingFiles", dependencies: ["LayoutCompiler", "Mapping"], swiftSettings: strict),
+        // The compiler in use and its reloads (SIGHUP, a changed file): what `serve` and `gateway --origin` compile
+        // with.
         .target(
-            name: "MappingFiles",
+            name: "ConfigReload",
             dependencies: [
-                "LayoutCompiler", "Mapping", "Ops", .product(name: "Logging", package: "swift-log"),
+                "LayoutCompiler", "MappingFiles", "Ops", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -166,7 +168,7 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "PageState", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
-                "Mapping", "MappingFiles", "ContentTree", "PageStore",
+                "Mapping", "MappingFiles", "ConfigReload", "ContentTree", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -181,7 +183,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator", "LayoutCompiler", "LayoutDiff",
-                "LayoutRecord", "MappingFiles",
+                "LayoutRecord", "ConfigReload",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -215,7 +217,7 @@ let package = Package(
             name: "LayoutWorkerCLI",
             dependencies: [
                 "LayoutCompiler", "Serve", "PageState", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping",
-                "MappingFiles",
+                "MappingFiles", "ConfigReload",
                 "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway", "PageStore",
                 .product(name: "LayoutKit", package: "swift"),
                 "ContentTree",
@@ -285,7 +287,7 @@ let package = Package(
             name: "ServeProcessTests",
             dependencies: [
                 "Serve", "ProcessTestSupport", "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", "LayoutDiff",
-                "LayoutJSON", "LayoutRecord", "Mapping", "MappingFiles", "Ops", "TestSupport",
+                "LayoutJSON", "LayoutRecord", "Mapping", "ConfigReload", "Ops", "TestSupport",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -343,9 +345,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "MappingFilesTests",
+            name: "ConfigReloadTests",
             dependencies: [
-                "MappingFiles", "LayoutCompiler", "Mapping", "TestSupport",
+                "ConfigReload", "LayoutCompiler", "Mapping", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

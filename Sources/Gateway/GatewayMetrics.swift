@@ -1,5 +1,5 @@
+public import ConfigReload
 public import CoreMetrics
-public import MappingFiles
 public import Ops
 import Synchronization
 
@@ -107,7 +107,7 @@ public final class GatewayMetrics: ConfigReloadMetrics {
         "fetched", "not-modified", "not-found", "timeout", "refused", "origin-error", "too-large", "not-compiled",
         "circuit-open", "busy",
     ]
-    static let originAnswerKinds = ["cached", "stale", "fetched", "coalesced", "failed", "refused-key"]
+    static let originAnswerKinds = ["cached", "stale", "fetched", "failed", "refused-key"]
 
     /// One origin request's outcome (a label of `originRequestOutcomes`).
     func originRequest(_ outcome: String) { originRequests[outcome]?.increment() }

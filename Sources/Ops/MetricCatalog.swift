@@ -66,7 +66,7 @@ public enum MetricCatalog {
     )
     public static let gatewayOriginAnswers = MetricFamily(
         "layout_gateway_origin_answers_total", .counter,
-        "GETs of navigation states no published page holds, by how they were answered: cached, stale, fetched, coalesced, failed, refused-key."
+        "GETs of navigation states no published page holds, by how they were answered: cached (fresh), stale (while fetched again, or the origin failing), fetched (after an origin request, its own or one it waited on), failed, refused-key."
     )
     public static let gatewayOriginSeconds = MetricFamily(
         "layout_gateway_origin_seconds", .histogram, "Time of one origin request, from connecting to its last byte.")

@@ -1,9 +1,9 @@
+public import ConfigReload
 public import Delivery
 import Dispatch
 public import Kafka
 import LayoutCompiler
 public import Logging
-public import MappingFiles
 import Ops
 import Tracing
 

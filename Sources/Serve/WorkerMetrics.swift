@@ -1,8 +1,8 @@
+public import ConfigReload
 public import CoreMetrics
 public import Delivery
 import Kafka
 import LayoutDiff
-public import MappingFiles
 import Metrics
 import Ops
 import PageState

@@ -1,8 +1,8 @@
+public import ConfigReload
 public import Delivery
 import Kafka
 import LayoutCompiler
 public import Logging
-public import MappingFiles
 import Ops
 public import ServiceLifecycle
 

@@ -1,3 +1,4 @@
+import ConfigReload
 import CoreMetrics
 import Delivery
 import Foundation
@@ -6,7 +7,6 @@ import Kafka
 import LayoutCompiler
 import Logging
 import Mapping
-import MappingFiles
 import Ops
 import Serve
 import TestSupport

@@ -105,7 +105,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             head = h
             body = nil
             bodyTooLarge = false
-            if h.method == .POST, case .compile(let max, let cors) = edge.endpoints.answer(h, on: port) {
+            if h.method == .POST, case .compile(let max, let cors, _) = edge.endpoints.answer(h, on: port) {
                 body = ([], max, cors)
             }
         case .body(let buffer):
@@ -174,11 +174,11 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             guard let origin = edge.origin else { return }
             let endpoints = edge.endpoints
             later(head, context, origin.fetch(key, state, held: held, on: context.eventLoop)) { result in
-                endpoints.stateAnswer(result.mapError { $0 as any Error }, key: key, head, cors: cors)
+                endpoints.stateAnswer(result.mapError { $0 as any Error }, key: key, head, cors: cors, origin)
             }
-        case .compile(_, let cors):
+        case .compile(_, let cors, let compilers):
             let endpoints = edge.endpoints
-            let compiled = context.eventLoop.makeFutureWithTask { endpoints.compile(posted, cors: cors) }
+            let compiled = context.eventLoop.makeFutureWithTask { endpoints.compile(posted, cors: cors, compilers) }
             later(head, context, compiled) { result in
                 (try? result.get()) ?? .error(.internalServerError, "compile-failed", "the compile did not finish")
             }

@@ -1,8 +1,8 @@
+import ConfigReload
 import LayoutCompiler
 import LayoutJSON
 import LayoutKit
 import LayoutRecord
-import MappingFiles
 import NIOCore
 import NIOHTTP1
 
@@ -49,13 +49,16 @@ extension GatewayEndpoints {
 
     /// The answer once the origin was asked: the state, or the failure named.
     func stateAnswer(
-        _ result: Result<HeldState, any Error>, key: String, _ head: HTTPRequestHead, cors: [(String, String)]
+        _ result: Result<HeldState, any Error>, key: String, _ head: HTTPRequestHead, cors: [(String, String)],
+        _ origin: OriginStates
     ) -> HTTPAnswer {
         var answer: HTTPAnswer
         switch result {
         case .success(let held):
-            metrics.originAnswer("fetched")
-            answer = origin.map { stateAnswer(held, key, head, $0) } ?? .error(.notFound, "unknown-state", "", key: key)
+            // A copy older than max-age is the held one answered because the origin failed (stale-if-error).
+            let stale = ContinuousClock.now - held.confirmedAt > .seconds(origin.settings.maxAgeSeconds)
+            metrics.originAnswer(stale ? "stale" : "fetched")
+            answer = stateAnswer(held, key, head, origin)
         case .failure(let error):
             metrics.originAnswer("failed")
             answer = (error as? OriginFailure ?? .reset).answer(key: key)
@@ -66,10 +69,8 @@ extension GatewayEndpoints {
 
     /// `POST /v1/compile` where it is served; a 405 for another method; nil where it is not served (a 404 then).
     func compileRequest(_ head: HTTPRequestHead, _ port: Port, _ cors: [(String, String)]) -> Answer? {
-        let served =
-            compilers != nil
-            && (settings.compileEndpoint == .api || (settings.compileEndpoint == .ops && port == .ops))
-        guard served else { return nil }
+        let served = settings.compileEndpoint == .api || (settings.compileEndpoint == .ops && port == .ops)
+        guard served, let compilers else { return nil }
         guard head.method == .POST else {
             var refused = HTTPAnswer.error(.methodNotAllowed, "method-not-allowed", "POST an assembler response")
             refused.set("allow", "POST")
@@ -79,7 +80,7 @@ extension GatewayEndpoints {
         {
             return .response(tooLarge())
         }
-        return .compile(maxBytes: settings.maxCompileBytes, cors: cors)
+        return .compile(maxBytes: settings.maxCompileBytes, cors: cors, compilers: compilers)
     }
 
     func tooLarge() -> HTTPAnswer {
@@ -89,8 +90,7 @@ extension GatewayEndpoints {
     }
 
     /// A posted response compiled: 200 with its record, or 422 with the failure's code and byte offset.
-    func compile(_ body: [UInt8], cors: [(String, String)]) -> HTTPAnswer {
-        guard let compilers else { return .error(.notFound, "not-found", "no such path") }
+    func compile(_ body: [UInt8], cors: [(String, String)], _ compilers: CompilerSlot) -> HTTPAnswer {
         var answer: HTTPAnswer
         switch compilers.compiler.compiler.compile(body, source: nil) {
         case .success(let compiled):

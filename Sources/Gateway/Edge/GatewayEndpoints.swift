@@ -1,8 +1,8 @@
+public import ConfigReload
 import Foundation
 import LayoutJSON
 import LayoutKit
 public import Logging
-public import MappingFiles
 import NIOCore
 public import NIOHTTP1
 import Ops
@@ -28,7 +28,7 @@ public struct GatewayEndpoints: Sendable {
         /// A navigation state to fetch from the origin first (`held`: a copy too old to answer first).
         case origin(key: String, state: NavigationState, held: HeldState?, cors: [(String, String)])
         /// `POST /v1/compile`: the body (at most so many bytes) is compiled once read.
-        case compile(maxBytes: Int, cors: [(String, String)])
+        case compile(maxBytes: Int, cors: [(String, String)], compilers: CompilerSlot)
     }
 
     let settings: GatewaySettings

@@ -1,6 +1,6 @@
+public import ConfigReload
 import Kafka
 public import Logging
-public import MappingFiles
 import NIOCore
 import NIOPosix
 import Ops

@@ -1,10 +1,10 @@
+import ConfigReload
 import Foundation
 import LayoutCompiler
 import LayoutDiff
 import LayoutKit
 import LayoutRecord
 import Logging
-import MappingFiles
 import NIOCore
 import Synchronization
 
@@ -87,10 +87,7 @@ public final class OriginStates: Sendable {
             f[key] = promise.futureResult
             return (promise.futureResult, promise)
         }
-        guard let leader else {
-            metrics.originAnswer("coalesced")
-            return future
-        }
+        guard let leader else { return future }
         future.whenComplete { _ in self.flights.withLock { $0[key] = nil } }
         // All on the event loop: connecting, reading, compiling (55 µs for a 45 KB page): no thread hop between.
         guard let wait = breaker.admit() else {
@@ -128,17 +125,16 @@ public final class OriginStates: Sendable {
             outcome(failure.outcome, key, since: start)
             return try stale(older, key, failure: failure)
         }
-        let sameConfig = held != nil
         breaker.record(fault: response.status >= 500)
         switch response.status {
-        case 304 where sameConfig && held != nil:
+        case 304 where held != nil:  // validators are sent only with a copy of the config in use
             outcome("not-modified", key, since: start, status: 304)
             return keep(held!.confirmed(at: now), key)
         case 200..<300:
             break
         case 404, 410:
             outcome("not-found", key, since: start, status: response.status)
-            try failed(key, .notFound)
+            throw OriginFailure.notFound
         default:
             outcome("origin-error", key, since: start, status: response.status)
             return try stale(older, key, failure: .status(response.status))
@@ -146,7 +142,7 @@ public final class OriginStates: Sendable {
         let validators = OriginClient.Validators(
             etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
         let responseHash = ContentHash(of: response.body)
-        if let held, sameConfig, held.responseHash == responseHash {
+        if let held, held.responseHash == responseHash {
             outcome("fetched", key, since: start, status: response.status)
             return keep(held.confirmed(at: now), key)
         }
@@ -170,8 +166,8 @@ public final class OriginStates: Sendable {
         switch compiler.compiler.compile(body, source: source) {
         case .failure(let failure):
             outcome("not-compiled", key, since: start, status: 200, detail: failure.description)
-            try failed(
-                key, .notCompiled(code: failure.code.rawValue, message: failure.message, offset: failure.offset))
+            throw OriginFailure.notCompiled(
+                code: failure.code.rawValue, message: failure.message, offset: failure.offset)
         case .success(let compiled):
             outcome("fetched", key, since: start, status: 200)
             let outline = compiled.outline
@@ -244,16 +240,13 @@ public final class OriginStates: Sendable {
             ContinuousClock.now - held.confirmedAt
                 <= .seconds(settings.maxAgeSeconds + settings.staleIfErrorSeconds)
         {
-            metrics.originAnswer("stale")
             logger.warning(
                 "origin failed; answering the held copy",
                 metadata: ["key": .string(key), "outcome": .string(failure.outcome)])
             return held
         }
-        try failed(key, failure)
+        throw failure
     }
-
-    private func failed(_ key: String, _ failure: OriginFailure) throws -> Never { throw failure }
 
     /// One origin request's outcome: counted, and logged with the key (info when the state was had, else a
     /// warning).

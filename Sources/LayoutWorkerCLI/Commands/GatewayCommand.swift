@@ -1,11 +1,11 @@
 import ArgumentParser
+import ConfigReload
 import Delivery
 import Foundation
 import Gateway
 import Kafka
 import LayoutCompiler
 import Logging
-import MappingFiles
 import Ops
 import Prometheus
 import ServiceLifecycle

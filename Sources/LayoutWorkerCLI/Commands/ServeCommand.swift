@@ -1,11 +1,11 @@
 import ArgumentParser
+import ConfigReload
 import Delivery
 import Foundation
 import Kafka
 import LayoutCompiler
 import Logging
 import Mapping
-import MappingFiles
 import Metrics
 import Ops
 import PageState

@@ -1,5 +1,6 @@
 public import LayoutCompiler
 public import Logging
+import MappingFiles
 import Ops
 public import ServiceLifecycle
 import UnixSignals

@@ -1,8 +1,8 @@
+import ConfigReload
 import Foundation
 import LayoutCompiler
 import Logging
 import Mapping
-import MappingFiles
 import Synchronization
 import TestSupport
 import Testing
