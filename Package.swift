@@ -23,7 +23,8 @@ let package = Package(
         .library(name: "SplitMix", targets: ["SplitMix"]),
         // The command line and the service, for a program that embeds them (e.g. to bootstrap a tracer).
         .library(name: "LayoutWorkerCLI", targets: ["LayoutWorkerCLI"]),
-        .library(name: "Serve", targets: ["Serve", "PageState", "Replay", "Delivery", "Ops", "ConfigReload"]),
+        .library(
+            name: "Serve", targets: ["Serve", "PageState", "StoreResume", "Replay", "Delivery", "Ops", "ConfigReload"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -151,13 +152,19 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict),
+        // Where a page store resumes reading its topics (replaced topics, checkpoints outside their partitions):
+        // the one step the worker and the gateway take.
+        .target(
+            name: "StoreResume",
+            dependencies: ["Kafka", "PageStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // A worker's pages: the change-set stage (each message's step from its page's latest layout), the memory
         // cache in front of the page store, and the latest layouts read back from their topic on assignment.
         .target(
             name: "PageState",
             dependencies: [
                 "Kafka", "Delivery", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
-                "PageStore",
+                "PageStore", "StoreResume",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -168,7 +175,7 @@ let package = Package(
             name: "Serve",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "PageState", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
-                "Mapping", "MappingFiles", "ConfigReload", "ContentTree", "PageStore",
+                "Mapping", "MappingFiles", "ConfigReload", "ContentTree", "PageStore", "StoreResume",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -182,8 +189,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "CAllocator", "LayoutCompiler", "LayoutDiff",
-                "LayoutRecord", "ConfigReload",
+                "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "StoreResume", "CAllocator", "LayoutCompiler",
+                "LayoutDiff", "LayoutRecord", "ConfigReload",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

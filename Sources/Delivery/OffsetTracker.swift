@@ -9,7 +9,7 @@ public import Kafka
 /// revoked. A partition revoked before its done offsets were confirmed is remembered, so that when it comes back
 /// the worker resumes where it really was instead of reading those messages again.
 ///
-/// Partitions are `Partition`s; an offset is a `TopicPartition`, e.g. a message's `position`. Times are
+/// Partitions are `Partition`s; an offset travels with its partition as a `Position`, e.g. a message's `position`. Times are
 /// `ContinuousClock` instants, passed in so that tests can drive them.
 public struct OffsetTracker: Sendable {
     struct PartitionState: Sendable {
@@ -52,15 +52,15 @@ public struct OffsetTracker: Sendable {
     public init() {}
 
     /// Records that the message at `position` was consumed and is in progress.
-    public mutating func begin(_ position: TopicPartition) {
-        let key = position.partitionID, offset = position.offset
+    public mutating func begin(_ position: Position) {
+        let key = position.partition, offset = position.offset
         partitions[key, default: PartitionState()].pending.append(offset)
         if partitions[key]!.first == nil { partitions[key]!.first = offset }
     }
 
     /// Records that the message at `position` is done.
-    public mutating func complete(_ position: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = position.partitionID, offset = position.offset
+    public mutating func complete(_ position: Position, now: ContinuousClock.Instant = .now) {
+        let key = position.partition, offset = position.offset
         guard var state = partitions[key] else { return }
         if state.pendingStart < state.pending.count && state.pending[state.pendingStart] == offset {
             state.pendingStart += 1
@@ -87,7 +87,7 @@ public struct OffsetTracker: Sendable {
     /// commit of it awaiting an answer and no retry backoff running; with `all`, every partition whose done offset
     /// is not confirmed (a last commit before a partition is given up).
     public func committable(now: ContinuousClock.Instant = .now, all: Bool = false)
-        -> [TopicPartition]
+        -> [Position]
     {
         partitions.compactMap { key, state in
             guard let next = state.next, next != state.committed else { return nil }
@@ -96,17 +96,17 @@ public struct OffsetTracker: Sendable {
             if let retryAt = state.retryAt, now < retryAt { return nil }
             if let r = state.requested, r.offset == next, now - r.at < Self.requestTimeout { return nil }
             return offset
-        }.sorted { $0.partitionID < $1.partitionID }
+        }.sorted { $0.partition < $1.partition }
     }
 
     /// Notes that commits of these offsets were sent.
-    public mutating func requested(_ offsets: [TopicPartition], now: ContinuousClock.Instant = .now) {
-        for o in offsets { partitions[o.partitionID]?.requested = (o.offset, now) }
+    public mutating func requested(_ offsets: [Position], now: ContinuousClock.Instant = .now) {
+        for o in offsets { partitions[o.partition]?.requested = (o.offset, now) }
     }
 
     /// The coordinator confirmed `committed`'s offset for its partition.
-    public mutating func confirmed(_ committed: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = committed.partitionID, offset = committed.offset
+    public mutating func confirmed(_ committed: Position, now: ContinuousClock.Instant = .now) {
+        let key = committed.partition, offset = committed.offset
         if let u = unconfirmed[key], u.next <= offset { unconfirmed[key] = nil }
         guard var state = partitions[key] else { return }
         state.committed = max(state.committed ?? offset, offset)
@@ -119,8 +119,8 @@ public struct OffsetTracker: Sendable {
 
     /// The commit of `sent`'s offset failed; returns the wait before it is sent again.
     @discardableResult
-    public mutating func failed(_ sent: TopicPartition, now: ContinuousClock.Instant = .now) -> Duration {
-        let key = sent.partitionID, offset = sent.offset
+    public mutating func failed(_ sent: Position, now: ContinuousClock.Instant = .now) -> Duration {
+        let key = sent.partition, offset = sent.offset
         guard var state = partitions[key] else { return .zero }
         if let r = state.requested, r.offset == offset { state.requested = nil }
         state.failures += 1
@@ -191,8 +191,8 @@ public struct OffsetTracker: Sendable {
     }
 
     /// A partition resumed at `resumed`'s offset (done there already): it is committed from there on.
-    public mutating func resumed(_ resumed: TopicPartition, now: ContinuousClock.Instant = .now) {
-        let key = resumed.partitionID, offset = resumed.offset
+    public mutating func resumed(_ resumed: Position, now: ContinuousClock.Instant = .now) {
+        let key = resumed.partition, offset = resumed.offset
         unconfirmed[key] = nil
         var state = partitions[key] ?? PartitionState()
         if state.next == nil {

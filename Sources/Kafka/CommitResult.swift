@@ -3,12 +3,12 @@ import CRdKafka
 /// What the group coordinator answered for one partition's offset commit.
 public struct CommitResult: Sendable, Equatable {
     /// The partition and the offset that was to be committed (the next offset to read).
-    public var partition: TopicPartition
+    public var position: Position
     /// Nil when the offset is committed.
     public var error: KafkaError?
 
-    public init(partition: TopicPartition, error: KafkaError?) {
-        self.partition = partition
+    public init(position: Position, error: KafkaError?) {
+        self.position = position
         self.error = error
     }
 
@@ -23,7 +23,7 @@ public struct CommitResult: Sendable, Equatable {
             let code = e.err != RD_KAFKA_RESP_ERR_NO_ERROR ? e.err : err
             let failed = code != RD_KAFKA_RESP_ERR_NO_ERROR && code != RD_KAFKA_RESP_ERR__NO_OFFSET
             return CommitResult(
-                partition: TopicPartition(String(cString: e.topic), e.partition, offset: e.offset),
+                position: Position(Partition(String(cString: e.topic), e.partition), e.offset),
                 error: failed ? KafkaError(code) : nil)
         }
     }

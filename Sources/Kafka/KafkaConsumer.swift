@@ -3,16 +3,16 @@ import CRdKafka
 /// A change of the partitions this consumer owns.
 public enum RebalanceEvent: Sendable {
     /// Partitions were added (already assigned when the handler runs).
-    case assigned([TopicPartition])
+    case assigned([Partition])
     /// Partitions are being taken away: finish or abandon their work and commit now; they are unassigned right after.
-    case revoked([TopicPartition])
+    case revoked([Partition])
 }
 
 /// Carries the Swift rebalance handler into librdkafka's C callback (which runs inside `poll`, on the caller's thread).
 final class RebalanceBox: ClientCallbacks {
     var handler: ((RebalanceEvent) -> Void)?
     /// Before partitions are assigned: those that should start elsewhere than at the group's committed offset.
-    var startOffsets: (([TopicPartition]) -> [TopicPartition])?
+    var startOffsets: (([Partition]) -> [Position])?
     /// The answers to asynchronous commits (served during `poll`).
     var commitHandler: (([CommitResult]) -> Void)?
     var lastError: KafkaError?
@@ -20,8 +20,8 @@ final class RebalanceBox: ClientCallbacks {
     /// Sets the offset of each partition of `list` that `startOffsets` moves.
     func applyStartOffsets(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
         guard let startOffsets else { return }
-        for moved in startOffsets([TopicPartition](UnsafePointer(list))) {
-            rd_kafka_topic_partition_list_find(list, moved.topic, moved.partition)?.pointee.offset = moved.offset
+        for moved in startOffsets([Partition](UnsafePointer(list))) {
+            rd_kafka_topic_partition_list_find(list, moved.topic, moved.partition.number)?.pointee.offset = moved.offset
         }
     }
 }
@@ -57,7 +57,7 @@ public final class KafkaConsumer {
                 guard let rk, let partitions, let opaque else { return }
                 guard let box = Unmanaged<ClientCallbacks>.fromOpaque(opaque).takeUnretainedValue() as? RebalanceBox
                 else { return }
-                let list = [TopicPartition](UnsafePointer(partitions))
+                let list = [Partition](UnsafePointer(partitions))
                 let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
                 if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
                     box.applyStartOffsets(partitions)
@@ -109,7 +109,7 @@ public final class KafkaConsumer {
 
     /// Called during `poll` with partitions about to be assigned; returns those that start at another offset than
     /// the group's committed one (with that offset).
-    public func onAssigning(startOffsets: @escaping ([TopicPartition]) -> [TopicPartition]) {
+    public func onAssigning(startOffsets: @escaping ([Partition]) -> [Position]) {
         box.startOffsets = startOffsets
     }
 
@@ -126,7 +126,7 @@ public final class KafkaConsumer {
     }
 
     /// Reads exactly these partitions from these offsets, without joining a group.
-    public func assign(_ partitions: [TopicPartition]) throws(KafkaError) {
+    public func assign(_ partitions: [Position]) throws(KafkaError) {
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_assign(handle, list)
@@ -155,7 +155,7 @@ public final class KafkaConsumer {
     public func pollEvent(timeoutMs: Int32) -> Event? {
         guard let m = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
         defer { rd_kafka_message_destroy(m) }
-        if m.pointee.err.rawValue == KafkaError.partitionEOF, let rkt = m.pointee.rkt {
+        if KafkaError.Code(m.pointee.err) == .partitionEOF, let rkt = m.pointee.rkt {
             return .partitionEnd(
                 topic: String(cString: rd_kafka_topic_name(rkt)), partition: m.pointee.partition,
                 offset: m.pointee.offset)
@@ -171,7 +171,7 @@ public final class KafkaConsumer {
 
     /// Sends a commit of these offsets (each the next offset to read) without waiting: the coordinator's answer
     /// arrives through `onCommitted` during a later `poll`. `commitNow` waits for it.
-    public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
+    public func commit(_ offsets: [Position]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let list = offsets.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -181,7 +181,7 @@ public final class KafkaConsumer {
 
     /// Commits these offsets and waits for the coordinator: each partition's own result (a synchronous
     /// `rd_kafka_commit` reports an error only when every partition failed).
-    public func commitNow(_ offsets: [TopicPartition]) -> [CommitResult] {
+    public func commitNow(_ offsets: [Position]) -> [CommitResult] {
         guard !offsets.isEmpty else { return [] }
         let list = offsets.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -198,28 +198,28 @@ public final class KafkaConsumer {
         if let results = box.results, !results.isEmpty { return results }
         let error: KafkaError? =
             err == RD_KAFKA_RESP_ERR_NO_ERROR || err == RD_KAFKA_RESP_ERR__NO_OFFSET ? nil : KafkaError(err)
-        return offsets.map { CommitResult(partition: $0, error: error) }
+        return offsets.map { CommitResult(position: $0, error: error) }
     }
 
-    /// The group's committed offsets for these partitions (`TopicPartition.invalid` when none).
+    /// The group's committed offsets for these partitions (`Offset.invalid` when none).
     public func committed(_ partitions: [Partition], timeoutMs: Int32 = 10_000) throws(KafkaError)
-        -> [TopicPartition]
+        -> [Position]
     {
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_committed(handle, list, timeoutMs)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
-        return [TopicPartition](UnsafePointer(list))
+        return [Position](UnsafePointer(list))
     }
 
     /// The partitions currently assigned.
-    public func assignment() throws(KafkaError) -> [TopicPartition] {
+    public func assignment() throws(KafkaError) -> [Position] {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         let err = rd_kafka_assignment(handle, &list)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
         guard let list else { return [] }
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        return [TopicPartition](UnsafePointer(list))
+        return [Position](UnsafePointer(list))
     }
 
     /// Stops fetching these partitions (polling still serves rebalances).
@@ -272,14 +272,14 @@ public final class KafkaConsumer {
 
     /// For each partition (its `offset` holding a timestamp in ms), the earliest offset whose timestamp is at or
     /// after it; -1 when there is none. Answers come from the broker as they are: check them (see `ReplayRange`).
-    public func offsetsForTimes(_ partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError)
-        -> [TopicPartition]
+    public func offsetsForTimes(_ partitions: [Position], timeoutMs: Int32 = 10_000) throws(KafkaError)
+        -> [Position]
     {
         let list = partitions.makeList()
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = rd_kafka_offsets_for_times(handle, list, timeoutMs)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
-        return [TopicPartition](UnsafePointer(list))
+        return [Position](UnsafePointer(list))
     }
 
     /// Leaves the group (revoking partitions through the handler first); the consumer cannot be used afterwards.

@@ -46,7 +46,7 @@ public struct KafkaMessage: Sendable {
     }
 
     /// Where the message is: its topic, partition and offset.
-    public var position: TopicPartition { TopicPartition(topic, partition, offset: offset) }
+    public var position: Position { Position(Partition(topic, partition), offset) }
 
     /// Bytes the message takes on the wire at most: key, value, headers and the per-record overhead.
     public var wireSize: Int { KafkaMessage.wireSize(key: key, value: value, headers: headers) }
@@ -98,42 +98,13 @@ public struct KafkaMessage: Sendable {
     }
 }
 
-/// A place in a topic partition: the partition and an offset (or none, `invalid`). A partition alone, as a key, is a
-/// `Partition` (`partitionID`).
-public struct TopicPartition: Sendable, Hashable, CustomStringConvertible {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
-
-    public init(_ topic: String, _ partition: Int32, offset: Int64 = -1001) {
-        self.topic = topic
-        self.partition = partition
-        self.offset = offset
-    }
-
-    /// `topic[partition]`, then `@offset` when there is one (`@beginning`, `@end` for those special offsets).
-    public var description: String {
-        switch offset {
-        case 0...: "\(topic)[\(partition)]@\(offset)"
-        case Self.beginning: "\(topic)[\(partition)]@beginning"
-        case Self.end: "\(topic)[\(partition)]@end"
-        default: "\(topic)[\(partition)]"
-        }
-    }
-
-    /// Special offsets.
-    public static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)
-    public static let end = Int64(RD_KAFKA_OFFSET_END)
-    public static let invalid = Int64(RD_KAFKA_OFFSET_INVALID)
-}
-
-extension Array where Element == TopicPartition {
+extension Array where Element == Position {
     /// A new librdkafka partition list; the caller destroys it.
     func makeList() -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t> {
         let list = rd_kafka_topic_partition_list_new(Int32(count))!
-        for tp in self {
-            let entry = rd_kafka_topic_partition_list_add(list, tp.topic, tp.partition)!
-            entry.pointee.offset = tp.offset
+        for position in self {
+            let entry = rd_kafka_topic_partition_list_add(list, position.topic, position.partition.number)!
+            entry.pointee.offset = position.offset
         }
         return list
     }
@@ -142,7 +113,7 @@ extension Array where Element == TopicPartition {
     init(_ list: UnsafePointer<rd_kafka_topic_partition_list_t>) {
         self = (0..<Int(list.pointee.cnt)).map { i in
             let e = list.pointee.elems[i]
-            return TopicPartition(String(cString: e.topic), e.partition, offset: e.offset)
+            return Position(Partition(String(cString: e.topic), e.partition), e.offset)
         }
     }
 }

@@ -198,7 +198,7 @@ public final class KafkaProducer {
         let err = rd_kafka_fatal_error(handle, &errstr, errstr.count)
         guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
         return KafkaError(
-            code: err.rawValue, name: String(cString: rd_kafka_err2name(err)),
+            code: KafkaError.Code(err), name: String(cString: rd_kafka_err2name(err)),
             message: String(errorBuffer: errstr), isFatal: true)
     }
 

@@ -23,35 +23,36 @@ public enum ProduceDisposition: Sendable, Equatable {
         }
     }
 
-    static let producerCodes: Set<Int32> = Set(
+    static let producerCodes: Set<KafkaError.Code> = Set(
         [
             RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR__FENCED, RD_KAFKA_RESP_ERR_PRODUCER_FENCED,
             RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH, RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID,
             RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, RD_KAFKA_RESP_ERR__PURGE_QUEUE,
             RD_KAFKA_RESP_ERR__PURGE_INFLIGHT,
             RD_KAFKA_RESP_ERR__INCONSISTENT, RD_KAFKA_RESP_ERR__GAPLESS_GUARANTEE,
-        ].map(\.rawValue))
+        ].map(KafkaError.Code.init))
 
-    static let recordCodes: Set<Int32> = Set(
+    static let recordCodes: Set<KafkaError.Code> = Set(
         [
             RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
             RD_KAFKA_RESP_ERR_INVALID_RECORD,
             RD_KAFKA_RESP_ERR_INVALID_MSG, RD_KAFKA_RESP_ERR_INVALID_TIMESTAMP,
-        ].map(\.rawValue))
+        ].map(KafkaError.Code.init))
 }
 
 extension KafkaError {
     /// Whether the cluster or the client refused a record for its size.
     public var isRecordTooLarge: Bool {
-        code == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE.rawValue
-            || code == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE.rawValue
+        code == KafkaError.Code(RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE)
+            || code == KafkaError.Code(RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE)
     }
 
     /// Whether the cluster does not know the topic (or partition), or the producer has seen it missing.
     public var isUnknownTopic: Bool {
-        code == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue || code == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC.rawValue
+        code == KafkaError.Code(RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
+            || code == KafkaError.Code(RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC)
     }
 
     /// Whether a local produce call failed only because librdkafka's queue is full (poll, then try again).
-    public var isQueueFull: Bool { code == RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue }
+    public var isQueueFull: Bool { code == KafkaError.Code(RD_KAFKA_RESP_ERR__QUEUE_FULL) }
 }

@@ -12,7 +12,7 @@ public final class TopicRangeReader {
     /// Where to read one partition.
     public struct Range: Sendable, Equatable {
         public var partition: Int32
-        /// The first offset to read, or `TopicPartition.beginning`.
+        /// The first offset to read, or `Offset.beginning`.
         public var start: Int64
         public var stop: Stop
 
@@ -184,7 +184,7 @@ public final class TopicRangeReader {
             self.admin = admin
             return try admin.topicIDs(topics, timeoutMs: timeoutMs)
         } catch {
-            guard error.isRetriable, error.code != KafkaError.timedOutCode else { return [:] }
+            guard error.isRetriable, error.code != .timedOut else { return [:] }
             throw error
         }
     }
@@ -192,7 +192,7 @@ public final class TopicRangeReader {
     /// The broker's answer for the first offset of `partition` whose timestamp is at or after `time` (ms); nil when
     /// there is none. Check it against the records (`TimeLookup` in replay does).
     public func offset(atOrAfter time: Int64, partition: Int32) throws(KafkaError) -> Int64? {
-        let answer = try consumer.offsetsForTimes([TopicPartition(topic, partition, offset: time)]).first?.offset ?? -1
+        let answer = try consumer.offsetsForTimes([Partition(topic, partition).at(time)]).first?.offset ?? -1
         return answer < 0 ? nil : answer
     }
 
@@ -202,7 +202,7 @@ public final class TopicRangeReader {
         finished = Set(ranges.filter(\.isEmpty).map(\.partition))
         reachedEnd = []
         let assigned = ranges.filter { !$0.isEmpty }
-        try consumer.assign(assigned.map { TopicPartition(topic, $0.partition, offset: $0.start) })
+        try consumer.assign(assigned.map { Partition(topic, $0.partition).at($0.start) })
         // A partition finished by an earlier range was paused; librdkafka keeps that across assignments.
         consumer.resume(assigned.map { Partition(topic, $0.partition) })
         for range in assigned where range.start >= 0 { passed(range.start, partition: range.partition) }

@@ -87,7 +87,7 @@ public struct TopicFollower: Service {
                 if partitions == nil { Thread.sleep(forTimeInterval: 0.25) }
             }
             guard let partitions else { return }
-            try reader.read(partitions.map { .init(partition: $0, start: TopicPartition.beginning) })
+            try reader.read(partitions.map { .init(partition: $0, start: Offset.beginning) })
             report(.problem(nil))
             while !stop.isRequested {
                 switch reader.next(timeoutMs: 100) {

@@ -4,6 +4,7 @@ import LayoutKit
 import LayoutRecord
 public import Logging
 import PageStore
+public import StoreResume
 
 /// Brings the pages of newly assigned input partitions up to date from the "latest layout" topic: with a page store
 /// on disk, from each input partition's checkpoint to the end (only what it missed; the whole partition when the
@@ -44,7 +45,7 @@ public final class StateLoader {
     /// Loads the pages of `partitions` (input partitions; state partition numbers match) into `pages`. With a page
     /// store, a bulk load (`PageStore.beginBulkLoad`) for partitions read from the beginning: on disk when this
     /// returns.
-    public func load(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
+    public func load(_ partitions: [Partition], into pages: inout WorkerPages, timeoutMs: Int = 600_000)
         throws(PageLoadError) -> Loaded
     {
         guard let disk = pages.disk else { return try read(partitions, into: &pages, timeoutMs: timeoutMs) }
@@ -56,36 +57,38 @@ public final class StateLoader {
             try? disk.endBulkLoad()
             throw error
         }
-        try store { () throws(PageStoreError) in try disk.endBulkLoad() }
+        try PageLoadError.storeCall { () throws(PageStoreError) in try disk.endBulkLoad() }
         return loaded
     }
 
-    private func read(_ partitions: [TopicPartition], into pages: inout WorkerPages, timeoutMs: Int)
+    private func read(_ partitions: [Partition], into pages: inout WorkerPages, timeoutMs: Int)
         throws(PageLoadError) -> Loaded
     {
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(timeoutMs)
         var loaded = Loaded()
-        let reader = try cluster(openReader)
-        if let disk = pages.disk { try forgetIfReplaced(reader, disk, partitions, &loaded) }
-        var checkpoints: [Partition: Int64] = [:]
+        let reader = try PageLoadError.clusterCall(openReader)
+        var starts: [Partition: StoreResume.Start] = [:]
+        if let disk = pages.disk {
+            let plan = try StoreResume(store: disk, logger: logger).plan(
+                pages: reader,
+                partitions.map { .init(checkpoint: $0, read: $0.number, scope: PageStore.Scope($0)) })
+            starts = plan.starts
+            loaded.rebuiltPartitions = plan.rebuilt
+        }
+        let fromBeginning = partitions.filter { starts[$0] == nil || starts[$0] == .beginning }
+        let watermarks = try self.watermarks(Set(fromBeginning.map(\.number)).sorted(), reader)
         for input in partitions {
-            checkpoints[input.partitionID] = try store { () throws(PageStoreError) in
-                try pages.disk?.checkpoint(topic: input.topic, partition: input.partition)
+            let (from, low, end): (Int64, Int64, Int64)
+            if case .checkpoint(let checkpoint, let extent)? = starts[input] {
+                (from, low, end) = (checkpoint, extent.low, extent.end)
+            } else {
+                let marks = watermarks[input.number] ?? (0, 0)
+                (from, low, end) = (marks.low, marks.low, marks.high)
             }
-        }
-        // A checkpoint is checked against the partition's end as a fetch finds it; without one the watermark does.
-        let checked = Set(partitions.filter { checkpoints[$0.partitionID] != nil }.map(\.partition))
-        let (lows, ends) = try cluster { () throws(KafkaError) in
-            try bounds(Array(Set(partitions.map(\.partition))).sorted(), fetching: checked, reader)
-        }
-        for input in partitions {
-            let (low, end) = (lows[input.partition] ?? 0, ends[input.partition] ?? 0)
-            let from = try startOffset(
-                input, checkpoint: checkpoints[input.partitionID], low: low, end: end, pages.disk, &loaded)
             guard end > from else { continue }
-            try cluster { () throws(KafkaError) in
-                try reader.read([.init(partition: input.partition, start: from, stop: .partitionEnd)])
+            try PageLoadError.clusterCall { () throws(KafkaError) in
+                try reader.read([.init(partition: input.number, start: from, stop: .partitionEnd)])
             }
             // A partition read from its beginning is a bulk load: its batches skip the write-ahead log.
             var sink = PageSink(input: input, disk: pages.disk, logged: from != low)
@@ -96,103 +99,44 @@ public final class StateLoader {
                     if e.isFatal { throw .kafka(e) }
                     logger.warning("reading latest layouts", metadata: ["error": .string(e.description)])
                 case .success(let m):
-                    loaded.messagesByPartition[input.partitionID, default: 0] += 1
+                    loaded.messagesByPartition[input, default: 0] += 1
                     try take(m, input: input, into: &pages, sink: &sink, &loaded)
                 }
             }
             if !reader.isDone {
                 throw .kafka(
                     .timedOut(
-                        "reading latest layouts from \(settings.stateTopic)[\(input.partition)] took longer than \(timeoutMs) ms",
+                        "reading latest layouts from \(settings.stateTopic)[\(input.number)] took longer than \(timeoutMs) ms",
                         isRetriable: false))
             }
-            try sink.write(checkpoint: reader.position(input.partition) ?? end)
+            try sink.write(checkpoint: reader.position(input.number) ?? end)
         }
-        try cluster { () throws(KafkaError) in try reader.read([]) }
+        try PageLoadError.clusterCall { () throws(KafkaError) in try reader.read([]) }
         loaded.seconds = (ContinuousClock.now - start) / .seconds(1)
         return loaded
     }
 
-    /// When the latest-layout topic is not the one the store was filled from (deleted and created again under its
-    /// name: its id differs), every page and checkpoint of the store is forgotten, since all came from the old
-    /// topic, and the partitions are read from the beginning; the log names each and says why.
-    private func forgetIfReplaced(
-        _ reader: TopicRangeReader, _ disk: PageStore, _ partitions: [TopicPartition], _ loaded: inout Loaded
-    ) throws(PageLoadError) {
-        let id = try cluster { () throws(KafkaError) in try reader.topicID() }
-        guard
-            case .replaced(let was, let now) = try store({ () throws(PageStoreError) in
-                try disk.check(topic: settings.stateTopic, id: id)
-            })
-        else { return }
-        for input in partitions {
-            logger.warning(
-                "page store partition read again from the beginning: its latest-layout topic was created again",
-                metadata: [
-                    "partition": .string(input.description), "topic": .string(settings.stateTopic),
-                    "topic-id-was": .string(was), "topic-id": .string(now),
-                ])
-        }
-        loaded.rebuiltPartitions += partitions.count
-        try store { () throws(PageStoreError) in
-            try disk.forget(.everything, recording: settings.stateTopic, id: now)
-        }
-    }
-
-    /// The low watermark and the end (as a fetch finds it) of each latest-layout partition.
-    private func bounds(_ partitions: [Int32], fetching: Set<Int32>, _ reader: TopicRangeReader) throws(KafkaError)
-        -> (low: [Int32: Int64], end: [Int32: Int64])
+    /// The low and high watermarks of latest-layout partitions read from the beginning.
+    private func watermarks(_ partitions: [Int32], _ reader: TopicRangeReader) throws(PageLoadError)
+        -> [Int32: (low: Int64, high: Int64)]
     {
-        var lows: [Int32: Int64] = [:]
-        var ends: [Int32: Int64] = [:]
-        var at: Int32 = -1
-        do {
-            for p in partitions {
-                at = p
-                (lows[p], ends[p]) = try reader.watermarks(p)
+        var marks: [Int32: (low: Int64, high: Int64)] = [:]
+        for p in partitions {
+            do {
+                marks[p] = try reader.watermarks(p)
+            } catch {
+                throw .kafka(
+                    error.about(
+                        "latest-layout topic \(settings.stateTopic) partition \(p) (create it compacted with as many "
+                            + "partitions as the input)"))
             }
-            if !fetching.isEmpty {
-                ends.merge(try reader.fetchedEnds(partitions.filter(fetching.contains)), uniquingKeysWith: { $1 })
-            }
-            return (lows, ends)
-        } catch {
-            let which = at >= 0 && lows[at] == nil ? "partition \(at)" : "partitions \(partitions)"
-            throw KafkaError(
-                code: error.code, name: error.name,
-                message: "latest-layout topic \(settings.stateTopic) \(which): \(error.message); "
-                    + "create it compacted with as many partitions as the input",
-                isFatal: error.isFatal, isRetriable: error.isRetriable)
         }
-    }
-
-    /// Where to read `input`'s pages from: its checkpoint when the store has one that the partition can have
-    /// written (between the low watermark and the end), else the beginning, after the partition's pages on disk are
-    /// deleted (the topic was recreated, or compacted or deleted past the checkpoint).
-    /// (Pages are only ever written with their checkpoint, so a partition without one has no pages on disk.)
-    private func startOffset(
-        _ input: TopicPartition, checkpoint: Int64?, low: Int64, end: Int64, _ disk: PageStore?,
-        _ loaded: inout Loaded
-    ) throws(PageLoadError) -> Int64 {
-        guard let disk, let checkpoint else { return low }
-        if PageStore.isValid(checkpoint: checkpoint, low: low, end: end) { return checkpoint }
-        logger.warning(
-            "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
-            metadata: [
-                "partition": .string(input.description), "checkpoint": .stringConvertible(checkpoint),
-                "low": .stringConvertible(low), "end": .stringConvertible(end),
-            ])
-        loaded.rebuiltPartitions += 1
-        try store { () throws(PageStoreError) in
-            try disk.removeScope(
-                PageStore.Scope(input.partitionID), checkpoint: input.topic,
-                partition: input.partition)
-        }
-        return low
+        return marks
     }
 
     /// One latest layout read back: to disk (batched) when there is a store, else into memory.
     private func take(
-        _ m: KafkaMessage, input: TopicPartition, into pages: inout WorkerPages, sink: inout PageSink,
+        _ m: KafkaMessage, input: Partition, into pages: inout WorkerPages, sink: inout PageSink,
         _ loaded: inout Loaded
     ) throws(PageLoadError) {
         guard let source = m.header(Wire.Header.sourceTopic), source.elementsEqual(input.topic.utf8),
@@ -205,7 +149,7 @@ public final class StateLoader {
             try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)
             return
         }
-        let key = PageKey(page, in: PageStore.Scope(input.partitionID))
+        let key = PageKey(page, in: PageStore.Scope(input))
         guard let value = m.value else {
             pages.loaded(WorkerPages.Page(layout: nil, position: position), for: key)
             return
@@ -233,20 +177,20 @@ public final class StateLoader {
 /// Latest layouts read back, written to the page store in batches (of a bulk load: unlogged), each with the
 /// checkpoint it reaches.
 struct PageSink {
-    let input: TopicPartition
+    let input: Partition
     let disk: PageStore?
     let logged: Bool
     private var batch = PageStore.Batch()
     private var bytes = 0
 
-    init(input: TopicPartition, disk: PageStore?, logged: Bool) {
+    init(input: Partition, disk: PageStore?, logged: Bool) {
         self.input = input
         self.disk = disk
         self.logged = logged
     }
 
     mutating func add(_ page: String, _ stored: StoredPage, through offset: Int64) throws(PageLoadError) {
-        batch.pages.append((PageKey(page, in: PageStore.Scope(input.partitionID)), stored))
+        batch.pages.append((PageKey(page, in: PageStore.Scope(input)), stored))
         bytes += stored.bytes + page.utf8.count
         if PageStore.Batch.isFull(pages: batch.pages.count, bytes: bytes) { try write(checkpoint: offset + 1) }
     }
@@ -254,27 +198,9 @@ struct PageSink {
     /// Writes what is batched with `checkpoint` (the next offset to read) as the partition's checkpoint.
     mutating func write(checkpoint: Int64) throws(PageLoadError) {
         guard let disk else { return }
-        batch.checkpoints = [(input.topic, input.partition, checkpoint)]
-        try store { () throws(PageStoreError) in try disk.write(batch, logged: logged) }
+        batch.checkpoints = [(input.topic, input.number, checkpoint)]
+        try PageLoadError.storeCall { () throws(PageStoreError) in try disk.write(batch, logged: logged) }
         batch = PageStore.Batch()
         bytes = 0
-    }
-}
-
-/// A page store call: its failure is the store's (`PageLoadError.store`).
-private func store<T>(_ body: () throws(PageStoreError) -> T) throws(PageLoadError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw .store(error)
-    }
-}
-
-/// A call to the brokers: its failure is the cluster's (`PageLoadError.kafka`).
-private func cluster<T>(_ body: () throws(KafkaError) -> T) throws(PageLoadError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw .kafka(error)
     }
 }

@@ -78,7 +78,7 @@ public struct WorkerPages: Sendable {
         guard let disk, !pending.isEmpty || !checkpoints.isEmpty else { return }
         var batch = PageStore.Batch()
         for (key, page) in pending { batch.pages.append((key, page)) }
-        for (tp, offset) in checkpoints { batch.checkpoints.append((tp.topic, tp.partition, offset)) }
+        for (p, offset) in checkpoints { batch.checkpoints.append((p.topic, p.number, offset)) }
         do {
             try disk.write(batch)
         } catch {

@@ -233,7 +233,7 @@ public final class Replayer {
     private func save(_ tally: ReplayTally) {
         guard let path = settings.checkpointPath else { return }
         for c in tally.tracker.committable() {
-            tally.checkpoint.done[String(c.partition)] = c.offset - 1
+            tally.checkpoint.done[String(c.partition.number)] = c.offset - 1
             tally.tracker.confirmed(c)
         }
         do { try tally.checkpoint.save(path) } catch {

@@ -7,7 +7,7 @@ import Ops
 
 /// The worker's side of the consumer group: the consumer, which offsets are done and confirmed (`OffsetTracker`),
 /// rebalances, where returning partitions resume, commits and their answers, pausing, and lag. Partitions are
-/// `Partition`s, offsets `TopicPartition`s; it runs on the loop's thread.
+/// `Partition`s, offsets travel with theirs as `Position`s; it runs on the loop's thread.
 ///
 /// Rebalances happen inside `fetch` (librdkafka calls back from its poll): the session tells its `Rebalancing`
 /// at the moments the rest of the worker must act, commits on revoke itself, and drops the messages of partitions
@@ -17,11 +17,11 @@ final class ConsumerSession {
     /// already saying what the group gave this worker).
     struct Rebalancing {
         /// Partitions assigned: their pages are brought up to date before any of their messages is processed.
-        var assigned: ([TopicPartition]) -> Void
+        var assigned: ([Partition]) -> Void
         /// Partitions about to be revoked: their outputs are finished (bounded) before the session commits.
-        var revoking: ([TopicPartition]) -> Void
+        var revoking: ([Partition]) -> Void
         /// Partitions revoked and committed: what is kept for them is written or forgotten.
-        var revoked: ([TopicPartition]) -> Void
+        var revoked: ([Partition]) -> Void
     }
 
     let consumer: KafkaConsumer
@@ -60,9 +60,9 @@ final class ConsumerSession {
             }
         }
         config.errorHandler = { [status, logger] error in
-            if error.code == KafkaError.allBrokersDown {
+            if error.code == .allBrokersDown {
                 status.setAllBrokersDown(error.message)
-            } else if error.code == KafkaError.transport {
+            } else if error.code == .transport {
                 status.noteConnectionError(error.message)  // the most precise reason: which broker, and why
             }
             logger.warning("kafka consumer error", metadata: ["error": .string(error.description)])
@@ -110,7 +110,7 @@ final class ConsumerSession {
         }
         if limit == 0 { _ = consumer.poll(timeoutMs: 50) }
         if !revokedDuringPoll.isEmpty {
-            batch.removeAll { revokedDuringPoll.contains($0.partitionID) }
+            batch.removeAll { revokedDuringPoll.contains($0.position.partition) }
         }
         return batch
     }
@@ -121,7 +121,7 @@ final class ConsumerSession {
     /// A message is accounted for (its outputs acknowledged, or skipped): its offset is done.
     func settled(_ message: KafkaMessage) {
         tracker.complete(message.position)
-        if let t = message.timestamp { lastSettledTimestamp[message.partitionID] = t }
+        if let t = message.timestamp { lastSettledTimestamp[message.position.partition] = t }
     }
 
     /// Pauses the assigned partitions while the output is blocked (the wait can outlast `max.poll.interval.ms`, and
@@ -156,7 +156,7 @@ final class ConsumerSession {
         do {
             try consumer.commit(offsets)
         } catch {
-            commitAnswered(offsets.map { CommitResult(partition: $0, error: error) })
+            commitAnswered(offsets.map { CommitResult(position: $0, error: error) })
         }
     }
 
@@ -167,10 +167,10 @@ final class ConsumerSession {
         var wait = Duration.zero
         for r in results {
             if let error = r.error {
-                failures.append("\(r.partition): \(error.name)")
-                wait = max(wait, tracker.failed(r.partition))
+                failures.append("\(r.position): \(error.name)")
+                wait = max(wait, tracker.failed(r.position))
             } else {
-                tracker.confirmed(r.partition)
+                tracker.confirmed(r.position)
             }
         }
         guard !failures.isEmpty else { return }
@@ -188,13 +188,13 @@ final class ConsumerSession {
     /// has no commit for the partition at all: then the cluster lost the group's offsets or the topic was made
     /// anew, the remembered offset may point into another partition's messages, and reading again (at-least-once)
     /// is safe where skipping is not.
-    private func resumeOffsets(_ partitions: [TopicPartition]) -> [TopicPartition] {
-        var moved: [TopicPartition] = []
+    private func resumeOffsets(_ partitions: [Partition]) -> [Position] {
+        var moved: [Position] = []
         for p in partitions {
-            guard let offset = tracker.resumeOffset(p.partitionID) else { continue }
+            guard let offset = tracker.resumeOffset(p) else { continue }
             let committed =
-                (try? consumer.committed([p.partitionID], timeoutMs: 5_000))?
-                .first?.offset ?? TopicPartition.invalid
+                (try? consumer.committed([p], timeoutMs: 5_000))?
+                .first?.offset ?? Offset.invalid
             if committed < 0 {
                 logger.warning(
                     "the group has no commit for a partition this worker had read: not resuming from memory",
@@ -202,7 +202,7 @@ final class ConsumerSession {
                 continue
             }
             if committed >= offset { continue }
-            let resumed = p.partitionID.at(offset)
+            let resumed = p.at(offset)
             tracker.resumed(resumed)
             moved.append(resumed)
         }
@@ -226,15 +226,15 @@ final class ConsumerSession {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now }
             status.setJoined(true)
-            for p in partitions { assigned.insert(p.partitionID) }
+            assigned.formUnion(partitions)
             rebalancing.assigned(partitions)
-            if paused { consumer.pause(partitions.map(\.partitionID)) }
+            if paused { consumer.pause(partitions) }
             logger.info("partitions assigned", metadata: ["partitions": .string(Self.list(partitions))])
         case .revoked(let partitions):
             // Finish what is in flight for these partitions (bounded), commit it, and forget them.
             rebalancing.revoking(partitions)
             commit(synchronous: true)
-            for p in partitions { forget(p.partitionID) }
+            for p in partitions { forget(p) }
             rebalancing.revoked(partitions)
             logger.info("partitions revoked", metadata: ["partitions": .string(Self.list(partitions))])
         }
@@ -250,7 +250,7 @@ final class ConsumerSession {
         assigned.remove(p)
         revokedDuringPoll.insert(p)
         lastSettledTimestamp[p] = nil
-        metrics.partitionGone(topic: p.topic, partition: p.partition)
+        metrics.partitionGone(topic: p.topic, partition: p.number)
         if let next = tracker.nextOffset(p), next != tracker.committedOffset(p) {
             logger.warning(
                 "revoked before the commit was confirmed; resuming at \(next) if the partition comes back",
@@ -269,21 +269,21 @@ final class ConsumerSession {
     /// long the confirmed commit trails what is done.
     func updateLag() {
         let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-        for tp in assigned {
-            let uncommitted = tracker.uncommitted(tp)
+        for p in assigned {
+            let uncommitted = tracker.uncommitted(p)
             metrics.uncommitted(
-                topic: tp.topic, partition: tp.partition, messages: uncommitted.messages, seconds: uncommitted.seconds)
-            guard let (_, high) = consumer.cachedWatermarks(topic: tp.topic, partition: tp.partition), high >= 0 else {
+                topic: p.topic, partition: p.number, messages: uncommitted.messages, seconds: uncommitted.seconds)
+            guard let (_, high) = consumer.cachedWatermarks(topic: p.topic, partition: p.number), high >= 0 else {
                 continue
             }
             let from =
-                tracker.committedOffset(tp) ?? tracker.nextOffset(tp).map { $0 - uncommitted.messages } ?? high
+                tracker.committedOffset(p) ?? tracker.nextOffset(p).map { $0 - uncommitted.messages } ?? high
             let behind = max(0, high - from)
             var seconds = 0.0
-            if behind > 0, let last = lastSettledTimestamp[tp], last > 0, nowMs > last {
+            if behind > 0, let last = lastSettledTimestamp[p], last > 0, nowMs > last {
                 seconds = Double(nowMs - last) / 1000
             }
-            metrics.lag(topic: tp.topic, partition: tp.partition, messages: behind, seconds: seconds)
+            metrics.lag(topic: p.topic, partition: p.number, messages: behind, seconds: seconds)
         }
     }
 
@@ -300,12 +300,12 @@ final class ConsumerSession {
         switch event {
         case .assigned(let partitions): return list(partitions)
         case .revoked(let partitions):
-            let foreign = partitions.filter { !owned.contains($0.partitionID) }
+            let foreign = partitions.filter { !owned.contains($0) }
             return foreign.count == partitions.count ? list(partitions) : nil
         }
     }
 
-    private static func list(_ partitions: [TopicPartition]) -> String {
+    private static func list(_ partitions: [Partition]) -> String {
         partitions.map(\.description).joined(separator: ",")
     }
 }

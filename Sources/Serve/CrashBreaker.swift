@@ -151,7 +151,7 @@ final class CrashBreaker {
     /// Drops crash counts of partitions this worker no longer holds (another worker counts them afresh).
     func retain(partitions: Set<Partition>) {
         guard !crashes.isEmpty else { return }
-        let held = Set(partitions.map { "\($0.topic)/\($0.partition)/" })
+        let held = Set(partitions.map { "\($0.topic)/\($0.number)/" })
         let before = crashes.count
         crashes = crashes.filter { key, _ in
             guard let slash = key.lastIndex(of: "/") else { return false }

@@ -7,6 +7,7 @@ import Logging
 import Ops
 import PageState
 import PageStore
+import StoreResume
 
 /// The worker's pages with change sets on: what each message does to its page (`ChangeStage`, over the memory
 /// cache and the page store), the pages of assigned partitions brought up to date (`StateLoader`), the page store
@@ -57,7 +58,7 @@ final class PageStage {
             ]
             if let input = key.scope.input {
                 metadata["topic"] = .string(input.topic)
-                metadata["partition"] = .stringConvertible(input.partition)
+                metadata["partition"] = .stringConvertible(input.number)
             }
             logger.warning("unreadable latest layout skipped", metadata: metadata)
         }
@@ -80,7 +81,7 @@ final class PageStage {
     /// is 5 by default). Throws past that, for any other error, or when asked to stop: without the pages change
     /// sets would be made against the wrong base.
     func rebuild(
-        _ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String, retryFor: Duration = .seconds(240)
+        _ partitions: [Partition], clusterID: () throws(KafkaError) -> String, retryFor: Duration = .seconds(240)
     ) throws(KafkaError) {
         guard !partitions.isEmpty else { return }
         status.setRebuilding(true)
@@ -114,14 +115,14 @@ final class PageStage {
     }
 
     /// Opens the page store (on the first assignment) and reads the pages of `partitions`, once.
-    private func load(_ partitions: [TopicPartition], clusterID: () throws(KafkaError) -> String)
+    private func load(_ partitions: [Partition], clusterID: () throws(KafkaError) -> String)
         throws(PageLoadError)
     {
         do { try openStore(clusterID) } catch { throw .kafka(error) }
         let loaded = try loader.load(partitions, into: &pages)
         metrics.stateRebuilt(seconds: loaded.seconds)
         metrics.stateRead(messages: loaded.messages)
-        for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p.partitionID] ?? 0) }
+        for p in partitions { metrics.checkpointLag(p, messages: loaded.messagesByPartition[p] ?? 0) }
         logger.info(
             "latest layouts rebuilt",
             metadata: [
@@ -136,8 +137,8 @@ final class PageStage {
     }
 
     /// Forgets a revoked partition's pages in memory (the page store keeps them, and the checkpoint to resume from).
-    func forget(_ partition: TopicPartition) {
-        pages.removePartition(partition.partitionID)
+    func forget(_ partition: Partition) {
+        pages.removePartition(partition)
     }
 
     /// Writes what the latest-layout topic acknowledged to the page store. The first write that fails (a full or

@@ -116,10 +116,10 @@ public final class WorkerMetrics: DeliveryMetrics, ConfigReloadMetrics {
     func stateRead(messages: Int) { counter(MetricCatalog.stateReadMessages).increment(by: messages) }
 
     /// How far a partition's page store checkpoint trailed the latest-layout topic when it was last assigned.
-    func checkpointLag(_ partition: TopicPartition, messages: Int) {
+    func checkpointLag(_ partition: Partition, messages: Int) {
         gauge(
             MetricCatalog.pageStoreCheckpointLag,
-            [("topic", partition.topic), ("partition", String(partition.partition))]
+            [("topic", partition.topic), ("partition", String(partition.number))]
         ).record(messages)
     }
 

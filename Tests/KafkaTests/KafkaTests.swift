@@ -44,7 +44,7 @@ import Testing
 
     @Test func aMessagesPositionIsItsTopicPartitionAndOffset() {
         let m = KafkaMessage(topic: "in", partition: 2, offset: 41, key: nil, value: Array("{}".utf8))
-        #expect(m.position == TopicPartition("in", 2, offset: 41))
+        #expect(m.position == Partition("in", 2).at(41))
         #expect(m.position.description == "in[2]@41")
     }
 }

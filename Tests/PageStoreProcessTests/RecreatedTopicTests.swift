@@ -39,8 +39,9 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count) pages answered wrong: \(wrong.prefix(8))")
         let log = gateway.logText
         for p in 0..<2 {
+            // Each partition of both topics, as `topic[number]`: the latest layouts' and the change sets'.
             #expect(
-                log.contains(#""partition":"\#(p)""#)
+                log.contains(#""partition":"\#(state)[\#(p)]""#) && log.contains(#""partition":"\#(changes)[\#(p)]""#)
                     && log.contains("page store partition read again from the beginning: its topic was created again"),
                 "\(log.suffix(2000))")
         }

@@ -208,7 +208,7 @@ final class TestBroker {
     func consume(_ topic: String, partitions: Int32, count: Int, timeout: Double = 20) throws -> [KafkaMessage] {
         let consumer = try KafkaConsumer(
             configuration: configuration, groupID: nil, defaults: ["fetch.wait.max.ms": "10"])
-        try consumer.assign((0..<partitions).map { TopicPartition(topic, $0, offset: TopicPartition.beginning) })
+        try consumer.assign((0..<partitions).map { Partition(topic, $0).at(Offset.beginning) })
         var out: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)
         while out.count < count && Date() < deadline {
@@ -231,7 +231,7 @@ final class TestBroker {
         defer { reader.close() }
         try reader.read(
             (0..<partitions).map {
-                .init(partition: $0, start: TopicPartition.beginning, stop: done == nil ? .partitionEnd : .never)
+                .init(partition: $0, start: Offset.beginning, stop: done == nil ? .partitionEnd : .never)
             })
         var out: [KafkaMessage] = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -252,7 +252,7 @@ final class TestBroker {
         let consumer = try KafkaConsumer(configuration: configuration, groupID: group)
         let offsets = try consumer.committed((0..<partitions).map { Partition(topic, $0) })
         consumer.close()
-        return Dictionary(uniqueKeysWithValues: offsets.map { ($0.partition, $0.offset) })
+        return Dictionary(uniqueKeysWithValues: offsets.map { ($0.partition.number, $0.offset) })
     }
 
     static func freePort() throws -> UInt16 {

@@ -5,6 +5,7 @@ import LayoutKit
 public import Logging
 import Ops
 import PageStore
+import StoreResume
 
 /// Reads the latest-layout topic, then the change-set topic, both by assignment (no consumer group: any number of
 /// gateways can run side by side), into the page book; sends heartbeats and the records that waited too long for
@@ -76,7 +77,7 @@ public struct GatewayFeed: Sendable {
         book.catchUp(emptyStore: starts.latest.isEmpty)
         status.setStartStep("reading the latest layouts")
         try latest.read(
-            latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? TopicPartition.beginning) })
+            latestPartitions.map { .init(partition: $0, start: starts.latest[$0] ?? Offset.beginning) })
         var changesStarted = false
         var lagFigures = Periodic(every: .seconds(1))
         var flushes = Periodic(every: .milliseconds(100))
@@ -94,7 +95,7 @@ public struct GatewayFeed: Sendable {
             }
             if !changesStarted && latest.hasCaughtUp {
                 try changes.read(
-                    changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? TopicPartition.end) })
+                    changePartitions.map { .init(partition: $0, start: starts.changes[$0] ?? Offset.end) })
                 changesStarted = true
                 flush(latest, latestPartitions, changes, changePartitions)
                 if let failure = book.caughtUp() {
@@ -196,58 +197,31 @@ public struct GatewayFeed: Sendable {
             return ([:], [:])
         }
         book.attach(store)
-        do {
-            status.setStartStep("asking the brokers for the topic ids")
-            try ReplacedTopics.forget(
-                in: store, latest: (latest, latestPartitions), changes: (changes, changePartitions), logger: logger)
-            status.setStartStep("checking the page store's checkpoints against the partitions")
-            var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], [:])
-            let latestCheckpoints = try latestPartitions.map {
-                ($0, try store.checkpoint(topic: settings.stateTopic, partition: $0))
-            }
-            // Checked against each partition's end as a fetch finds it (one fetch for all; none for a new store).
-            let checked = latestCheckpoints.filter { $0.1 != nil }.map(\.0)
-            let latestExtents = checked.isEmpty ? [:] : try latest.extents(checked)
-            for (p, checkpoint) in latestCheckpoints {
-                guard let checkpoint, let extent = latestExtents[p] else { continue }
-                guard PageStore.isValid(checkpoint: checkpoint, low: extent.low, end: extent.end) else {
-                    logger.warning(
-                        "page store checkpoint outside the latest-layout partition; reading every page again",
-                        metadata: [
-                            "partition": "\(p)", "checkpoint": "\(checkpoint)", "low": "\(extent.low)",
-                            "end": "\(extent.end)",
-                        ])
-                    try store.removeScope(.whole, checkpoint: settings.stateTopic, partition: p)
-                    try store.removeCheckpoints(
-                        latestPartitions.map { (settings.stateTopic, $0) }
-                            + changePartitions.map { (settings.changesTopic, $0) })
-                    return ([:], [:])
-                }
-                starts.latest[p] = checkpoint
-            }
-            let changeCheckpoints = try changePartitions.map {
-                ($0, try store.checkpoint(topic: settings.changesTopic, partition: $0))
-            }
-            if changeCheckpoints.contains(where: { $0.1 != nil }) {
-                let changeExtents = try changes.extents(changePartitions)
-                for (p, checkpoint) in changeCheckpoints {
-                    guard let checkpoint, let extent = changeExtents[p] else { continue }
-                    if PageStore.isValid(checkpoint: checkpoint, low: extent.low, end: extent.end) {
-                        starts.changes[p] = checkpoint
-                    }
-                }
+        status.setStartStep("checking the page store against the topics")
+        do throws(PageLoadError) {
+            let plan = try StoreResume(store: store, logger: logger).plan(
+                pages: latest,
+                latestPartitions.map {
+                    .init(checkpoint: Partition(settings.stateTopic, $0), read: $0, scope: .whole)
+                },
+                companion: (changes, changePartitions))
+            var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], plan.companion)
+            for (p, start) in plan.starts {
+                if case .checkpoint(let offset, _) = start { starts.latest[p.number] = offset }
             }
             return starts
-        } catch let error as KafkaError {
-            throw error
         } catch {
-            // The store cannot be read or written (a `PageStoreError`: a full or read-only disk): go on from memory,
-            // as without one, reading both topics as a new store would.
-            book.closeStore()
-            status.setPageStoreProblem(
-                PageStoreEdge.off(
-                    "cannot use the page store: \(error)", memoryLimit: "--max-held-bytes", logger: logger))
-            return ([:], [:])
+            switch error {
+            case .kafka(let error): throw error
+            case .store(let error):
+                // The store cannot be read or written (a full or read-only disk): go on from memory, as without
+                // one, reading both topics as a new store would.
+                book.closeStore()
+                status.setPageStoreProblem(
+                    PageStoreEdge.off(
+                        "cannot use the page store: \(error)", memoryLimit: "--max-held-bytes", logger: logger))
+                return ([:], [:])
+            }
         }
     }
 

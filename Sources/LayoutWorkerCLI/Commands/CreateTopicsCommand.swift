@@ -19,7 +19,7 @@ struct CreateTopicsCommand: ParsableCommand {
         var failed = false
         for topic in topics {
             switch results[topic] {
-            case .some(.some(let e)) where e.code == KafkaError.topicAlreadyExists: Output.line("\(topic): exists")
+            case .some(.some(let e)) where e.code == .topicAlreadyExists: Output.line("\(topic): exists")
             case .some(.some(let e)):
                 Output.error("\(topic): \(e)")
                 failed = true

@@ -39,17 +39,17 @@ struct OffsetsCommand: ParsableCommand {
         defer { consumer.close() }
         let partitions = (0..<Int32(count)).map { Partition(topic, $0) }
         let committed = Dictionary(
-            uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition, $0.offset) })
-        let marks = try Self.extents(of: partitions.map(\.partition), topic: topic, kafka: kafka)
+            uniqueKeysWithValues: try consumer.committed(partitions).map { ($0.partition.number, $0.offset) })
+        let marks = try Self.extents(of: partitions.map(\.number), topic: topic, kafka: kafka)
         let description = try? admin.describeGroup(group)
         Output.line(
             "group \(group) on \(topic): \(description.map { "\($0.state), \($0.members) member(s)" } ?? "state unknown")"
         )
         for p in partitions {
-            let c = committed[p.partition] ?? TopicPartition.invalid
-            let (low, high) = marks[p.partition]!
+            let c = committed[p.number] ?? Offset.invalid
+            let (low, high) = marks[p.number]!
             let lag = c >= 0 ? max(0, high - c) : high - low
-            Output.line("  partition \(p.partition): committed \(c >= 0 ? String(c) : "none"), end \(high), lag \(lag)")
+            Output.line("  partition \(p.number): committed \(c >= 0 ? String(c) : "none"), end \(high), lag \(lag)")
         }
         guard let reset else { return }
         // A reset that cannot be applied is refused before anything is listed as if it could.
@@ -65,11 +65,11 @@ struct OffsetsCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        var targets: [TopicPartition] = []
+        var targets: [Position] = []
         var timeReader: TopicRangeReader?
         defer { timeReader?.close() }
         for p in partitions {
-            let (low, high) = marks[p.partition]!
+            let (low, high) = marks[p.number]!
             let target: Int64
             if reset == "end" {
                 target = high
@@ -82,16 +82,16 @@ struct OffsetsCommand: ParsableCommand {
                 case .beginning: target = low
                 case .offset(let n): target = min(max(n, low), high)
                 case .offsets(let map):
-                    target = min(max(map[p.partition] ?? (committed[p.partition] ?? low), low), high)
+                    target = min(max(map[p.number] ?? (committed[p.number] ?? low), low), high)
                 case .time(let t):
                     let reader = try timeReader ?? TopicRangeReader(configuration: kafka, topic: topic)
                     timeReader = reader
                     target = try TimeLookup(kafka: kafka, topic: topic).firstOffset(
-                        atOrAfter: t, partition: p.partition, low: low, high: high, reader: reader)
+                        atOrAfter: t, partition: p.number, low: low, high: high, reader: reader)
                 }
             }
-            targets.append(TopicPartition(topic, p.partition, offset: target))
-            Output.line("  partition \(p.partition): \(execute ? "set to" : "would set to") \(target)")
+            targets.append(p.at(target))
+            Output.line("  partition \(p.number): \(execute ? "set to" : "would set to") \(target)")
         }
         guard execute else {
             Output.line("dry run: nothing changed (add --execute to apply)")
@@ -99,7 +99,7 @@ struct OffsetsCommand: ParsableCommand {
         }
         // Per partition: a synchronous rd_kafka_commit reports an error only when every partition failed.
         let failed = consumer.commitNow(targets).filter { $0.error != nil }
-        for f in failed { Output.error("partition \(f.partition.partition): not reset: \(f.error!)") }
+        for f in failed { Output.error("partition \(f.position.partition.number): not reset: \(f.error!)") }
         guard failed.isEmpty else { throw ExitCode(1) }
         Output.line("offsets reset")
     }

@@ -83,7 +83,7 @@ extension ConnectionOptions {
     /// it tried and what to check; nil for any other error.
     static func unreachableMessage(_ error: any Error, of command: any ParsableCommand) -> String? {
         guard let error = error as? KafkaError, let command = command as? any KafkaCommand,
-            [KafkaError.transport, KafkaError.allBrokersDown, KafkaError.timedOutCode].contains(error.code)
+            [.transport, .allBrokersDown, .timedOut].contains(error.code)
         else { return nil }
         return "no broker answered at \(command.connection.brokersAsGiven) (\(error.name): \(error.message)); check "
             + "--brokers (or LAYOUT_WORKER_BROKERS), that the brokers are up, and that this host can reach them"
