@@ -263,6 +263,12 @@ let package = Package(
             dependencies: ["PageStore", "TestSupport", .product(name: "LayoutKit", package: "swift")],
             swiftSettings: strict),
         .testTarget(
+            name: "StoreResumeTests",
+            dependencies: [
+                "StoreResume", "Kafka", "PageStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", "TestSupport",

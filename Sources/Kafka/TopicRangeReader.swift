@@ -110,6 +110,11 @@ public final class TopicRangeReader {
     public struct Extent: Sendable, Equatable {
         public var low: Int64
         public var end: Int64
+
+        public init(low: Int64, end: Int64) {
+            self.low = low
+            self.end = end
+        }
     }
 
     /// Each of `partitions`' extent. A watermark query can under-report the end (Tansu answers with its last batch's

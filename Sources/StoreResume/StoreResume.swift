@@ -16,6 +16,15 @@ public import PageStore
 ///
 /// Each is logged per partition with the reason.
 public struct StoreResume {
+    /// What the step asks of a topic's brokers (a `TopicRangeReader`; tests give their own).
+    public protocol Topic {
+        var topic: String { get }
+        /// The ids (KIP-516) the brokers give for `topics`; none for a topic without one.
+        func topicIDs(_ topics: [String], timeoutMs: Int32) throws(KafkaError) -> [String: String]
+        /// Each partition's low watermark and end as a fetch finds it.
+        func extents(_ partitions: [Int32], timeoutMs: Int) throws(KafkaError) -> [Int32: TopicRangeReader.Extent]
+    }
+
     /// Pages the store holds from one partition of the pages topic.
     public struct Source: Sendable, Hashable {
         /// Where the store keeps its checkpoint (the worker: under its input partition; the gateway: under the
@@ -66,7 +75,7 @@ public struct StoreResume {
     /// Checks the store against the topics as the brokers have them now and says where each source (and each of
     /// the companion's `partitions`) starts; removes what cannot be trusted first.
     public func plan(
-        pages: TopicRangeReader, _ sources: [Source], companion: (reader: TopicRangeReader, partitions: [Int32])? = nil
+        pages: any Topic, _ sources: [Source], companion: (reader: any Topic, partitions: [Int32])? = nil
     ) throws(PageLoadError) -> Plan {
         var plan = Plan()
         try forgetReplaced(pages: pages, sources, companion: companion, &plan)
@@ -102,11 +111,11 @@ public struct StoreResume {
 
     /// Forgets what the store took from a topic created again under its name (its id differs from the recorded one).
     private func forgetReplaced(
-        pages: TopicRangeReader, _ sources: [Source], companion: (reader: TopicRangeReader, partitions: [Int32])?,
+        pages: any Topic, _ sources: [Source], companion: (reader: any Topic, partitions: [Int32])?,
         _ plan: inout Plan
     ) throws(PageLoadError) {
         let topics = [pages.topic] + (companion.map { [$0.reader.topic] } ?? [])
-        let ids = try PageLoadError.clusterCall { () throws(KafkaError) in try pages.topicIDs(topics) }
+        let ids = try PageLoadError.clusterCall { () throws(KafkaError) in try pages.topicIDs(topics, timeoutMs: 5_000) }
         let replaced = [
             (pages.topic, sources.map(\.checkpoint.description), PageStore.Forgetting.everything),
             companion.map { c in
@@ -147,7 +156,7 @@ public struct StoreResume {
     /// of every source in that scope and the companion's; those sources start from the beginning.
     private func remove(
         _ source: Source, outside extent: TopicRangeReader.Extent, checkpoint: Int64, _ sources: [Source],
-        companion: (reader: TopicRangeReader, partitions: [Int32])?, _ plan: inout Plan
+        companion: (reader: any Topic, partitions: [Int32])?, _ plan: inout Plan
     ) throws(PageLoadError) {
         logger.warning(
             "page store checkpoint outside the latest-layout partition; rebuilding its pages from the topic",
@@ -168,7 +177,7 @@ public struct StoreResume {
     }
 
     /// The companion topic's checkpoints that lie within their partitions.
-    private func usableCheckpoints(of reader: TopicRangeReader, _ partitions: [Int32]) throws(PageLoadError)
+    private func usableCheckpoints(of reader: any Topic, _ partitions: [Int32]) throws(PageLoadError)
         -> [Int32: Int64]
     {
         var checkpoints: [Int32: Int64] = [:]
@@ -185,13 +194,15 @@ public struct StoreResume {
     }
 
     /// `partitions`' extents; a failure names the topic and what it must be.
-    private func extents(of partitions: [Int32], in reader: TopicRangeReader) throws(PageLoadError)
+    private func extents(of partitions: [Int32], in reader: any Topic) throws(PageLoadError)
         -> [Int32: TopicRangeReader.Extent]
     {
         do {
-            return try reader.extents(partitions)
+            return try reader.extents(partitions, timeoutMs: 10_000)
         } catch {
             throw .kafka(error.about("topic \(reader.topic) partitions \(partitions)"))
         }
     }
 }
+
+extension TopicRangeReader: StoreResume.Topic {}
