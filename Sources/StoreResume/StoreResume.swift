@@ -115,7 +115,8 @@ public struct StoreResume {
         _ plan: inout Plan
     ) throws(PageLoadError) {
         let topics = [pages.topic] + (companion.map { [$0.reader.topic] } ?? [])
-        let ids = try PageLoadError.clusterCall { () throws(KafkaError) in try pages.topicIDs(topics, timeoutMs: 5_000) }
+        let ids = try PageLoadError.clusterCall { () throws(KafkaError) in try pages.topicIDs(topics, timeoutMs: 5_000)
+        }
         let replaced = [
             (pages.topic, sources.map(\.checkpoint.description), PageStore.Forgetting.everything),
             companion.map { c in
