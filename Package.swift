@@ -367,7 +367,7 @@ let package = Package(
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "Serve", "PageState", "Delivery", "Kafka", "LayoutCompiler", "TestSupport", "Ops",
+                "Serve", "PageState", "PageStore", "Delivery", "Kafka", "LayoutCompiler", "TestSupport", "Ops",
                 .product(name: "LayoutKit", package: "swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -142,6 +142,12 @@ public struct OffsetTracker: Sendable {
         partitions[partition]?.next
     }
 
+    /// The first offset begun on a partition since it was assigned: where its consumer started, so every input
+    /// before it is done (committed by the group, or by this worker before the partition went away).
+    public func firstOffset(_ partition: Partition) -> Int64? {
+        partitions[partition]?.first
+    }
+
     /// The offset the coordinator last confirmed for a partition.
     public func committedOffset(_ partition: Partition) -> Int64? {
         partitions[partition]?.committed

@@ -138,6 +138,14 @@ public enum MetricCatalog {
         "Lists or records a change set replaced whole instead of diffing.")
     public static let changeSetsSkipped = MetricFamily(
         "layout_worker_change_sets_skipped_total", .counter, "Change sets not made, by reason.")
+    public static let changeSetsRepublished = MetricFamily(
+        "layout_worker_change_sets_republished_total", .counter,
+        "Change sets published again for a page's last input delivered again (their first publication may have died "
+            + "with a worker).")
+    public static let stepsUncarried = MetricFamily(
+        "layout_worker_change_set_steps_uncarried_total", .counter,
+        "Steps no longer carried with their page's latest layout (past 256 KiB of uncommitted change sets): a crash "
+            + "before their change sets are acknowledged leaves them without one.")
     public static let storeBytes = MetricFamily(
         "layout_worker_state_store_bytes", .gauge, "Bytes of layouts held in memory (the cache before the page store).")
     public static let storeLayouts = MetricFamily(
@@ -267,7 +275,8 @@ public enum MetricCatalog {
     /// Every family, in the order `/metrics` and the README list them.
     public static let all: [MetricFamily] = [
         consumed, published, deadLettered, skipped, inFlight, inFlightBytes, compileSeconds, diagnostics,
-        changeSets, changeSetFullReplaces, changeSetsSkipped, storeBytes, storeLayouts, storeEvictions,
+        changeSets, changeSetFullReplaces, changeSetsSkipped, changeSetsRepublished, stepsUncarried, storeBytes,
+        storeLayouts, storeEvictions,
         stateRebuildSeconds, freshness, stateReadMessages, pageLookups, pageStoreUp, pageStoreDiskBytes, pageStorePages,
         pageStoreCheckpointLag, pageStoreUnstored,
         produceRetries, outputBlocked, outputBlockedSeconds, producerReplacements,

@@ -15,6 +15,8 @@ public struct ChangeStage: Sendable {
         public var record: [UInt8]
         public var pageKey: String
         public var changeSet: ChangeSet
+        /// The page's steps whose change sets may not be published yet, this one last: stored with its latest layout.
+        public var carried: [CarriedStep]
     }
 
     /// A record that leaves its page's layout as it is.
@@ -24,6 +26,8 @@ public struct ChangeStage: Sendable {
         public var pageKey: String
         /// The page's latest layout, byte for byte as before.
         public var latest: [UInt8]
+        /// The page's steps whose change sets may not be published yet: stored with its latest layout.
+        public var carried: [CarriedStep]
     }
 
     /// What one message of a batch does to its page.
@@ -34,13 +38,15 @@ public struct ChangeStage: Sendable {
         /// again): `record` is published, the page's position moves to it and its latest layout (`latest`, the
         /// page's bytes as they were: same hash, same ETag) is stored again with that position; no change set.
         case unchanged(Unchanged)
-        /// A tombstone that cleared a page.
-        case cleared(page: String)
+        /// A tombstone that cleared a page; `carried` as for `Step`, this one (a `nil` change set) last.
+        case cleared(page: String, carried: [CarriedStep])
         /// An input at or before the page's position (delivered again after a crash or a rebalance): the page
-        /// stays where it is, so no change set and no latest layout are made from it.
+        /// stays where it is, so no new change set and no latest layout are made from it.
         /// Its record is published again, carrying attributes from the page's stored layout (so it shows no less
-        /// than the page already does; nil for a tombstone).
-        case redelivered(page: String, position: Int64, record: [UInt8]?)
+        /// than the page already does; nil for a tombstone). The input the page is at (`position`) publishes again
+        /// the change sets of the steps its group has not committed (`republish`): a worker that died after the
+        /// page's latest layout was acknowledged may not have published them.
+        case redelivered(page: String, position: Int64, record: [UInt8]?, republish: [CarriedStep])
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
     }
@@ -50,6 +56,9 @@ public struct ChangeStage: Sendable {
     var step: PageStep
     /// The pages of the last batch whose stored latest layout could not be read (they started from empty).
     public private(set) var unreadableOnDisk: [PageKey] = []
+    /// Steps of the last batch no longer carried with their page's latest layout (past `CarriedStep.maxBytes`):
+    /// a crash before their change sets are acknowledged would leave those steps without one.
+    public private(set) var uncarried = 0
 
     public init(settings: ChangeSettings, compiler: LayoutCompiler) {
         self.settings = settings
@@ -62,9 +71,11 @@ public struct ChangeStage: Sendable {
     /// The outcome of each message of a batch (a record's outline as the compiler noted it, or nil for a tombstone),
     /// in order per page, each page starting from what `pages` (its owner's previous layout and position per page)
     /// holds and leaving it there; different pages are carried and diffed in parallel. Nothing is parsed: the
-    /// outlines come from the compile.
+    /// outlines come from the compile. `committed` holds the group's confirmed commit per input partition: steps of
+    /// inputs before it are published and no longer carried.
     public mutating func outcomes(
-        _ batch: [(message: KafkaMessage, record: RecordOutline?)], on pages: inout WorkerPages
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], on pages: inout WorkerPages,
+        committed: [Partition: Int64] = [:]
     ) -> [Outcome] {
         var outcomes = [Outcome](repeating: .untracked, count: batch.count)
         // 1. Group by page, in batch order.
@@ -95,13 +106,14 @@ public struct ChangeStage: Sendable {
                 end.page = stored.page
                 end.unreadable = stored.unreadable
             }
-            Self.advance(&end, key, members[key]!, batch, step)
+            Self.advance(&end, key, members[key]!, batch, step, committed: key.scope.input.flatMap { committed[$0] })
             return end
         }
         for end in ends {
             for (i, outcome) in end.outcomes { outcomes[i] = outcome }
         }
         unreadableOnDisk = zip(order, ends).filter(\.1.unreadable).map(\.0)
+        uncarried = ends.reduce(0) { $0 + $1.uncarried }
         // 3. What each page ends with goes back into memory (and, once its latest layout is acknowledged, to disk).
         for (key, end) in zip(order, ends) {
             pages.settled(end.page ?? LayoutStore.Page(layout: nil, position: nil), for: key, moved: end.moved)
@@ -117,16 +129,25 @@ public struct ChangeStage: Sendable {
         var outcomes: [(Int, Outcome)] = []
         var moved = false
         var unreadable = false
+        /// Steps dropped from what the page carries (`CarriedStep.maxBytes`).
+        var uncarried = 0
     }
 
     /// Takes one page's messages of the batch (`members`, in order) from where `end` stands: a record carries and
     /// diffs against the page's layout, a tombstone clears it, an input at or before its position is redelivered.
+    /// Each step is carried with the page until its input is `committed`.
     static func advance(
         _ end: inout PageEnd, _ key: PageKey, _ members: [Int],
-        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep, committed: Int64?
     ) {
         var layout = end.page?.layout
         var position = end.page?.position
+        var steps = (end.page?.steps ?? []).filter { s in committed.map { s.offset >= $0 } ?? true }
+        func carry(_ offset: Int64, _ changeSet: [UInt8]?) {
+            let bounded = CarriedStep.bounded(steps + [CarriedStep(offset: offset, changeSet: changeSet)])
+            steps = bounded.kept
+            end.uncarried += bounded.dropped
+        }
         for i in members {
             let offset = batch[i].message.offset
             if let position, offset <= position {
@@ -135,7 +156,8 @@ public struct ChangeStage: Sendable {
                         i,
                         .redelivered(
                             page: key.page, position: position,
-                            record: batch[i].record.map { step.carried($0, after: layout).bytes })
+                            record: batch[i].record.map { step.carried($0, after: layout).bytes },
+                            republish: offset == position ? steps : [])
                     ))
                 continue
             }
@@ -143,22 +165,32 @@ public struct ChangeStage: Sendable {
             end.moved = true
             guard let record = batch[i].record else {
                 layout = nil
-                end.outcomes.append((i, .cleared(page: key.page)))
+                carry(offset, nil)
+                end.outcomes.append((i, .cleared(page: key.page, carried: steps)))
                 continue
             }
             switch step.change(after: layout, record: record, key: key.page) {
             case .next(let next):
+                carry(offset, next.changeSet.bytes)
                 end.outcomes.append(
-                    (i, .changed(Step(record: next.record, pageKey: key.page, changeSet: next.changeSet))))
+                    (
+                        i,
+                        .changed(
+                            Step(record: next.record, pageKey: key.page, changeSet: next.changeSet, carried: steps))
+                    ))
                 layout = next.layout
             case .unchanged(let carried):
                 // `layout` is non-nil here: only a page with a layout can be unchanged.
                 let latest = layout?.bytes ?? carried.bytes
                 end.outcomes.append(
-                    (i, .unchanged(Unchanged(record: carried.bytes, pageKey: key.page, latest: latest))))
+                    (
+                        i,
+                        .unchanged(
+                            Unchanged(record: carried.bytes, pageKey: key.page, latest: latest, carried: steps))
+                    ))
             }
         }
-        end.page = LayoutStore.Page(layout: layout, position: position)
+        end.page = LayoutStore.Page(layout: layout, position: position, steps: steps)
     }
 
     /// The page key: the message key, or the page's content path and canonical navigation state.

@@ -5,14 +5,17 @@ public import PageStore
 /// bounded by bytes: the least recently used pages are evicted first. A cleared page (a tombstone) keeps its
 /// position without a layout, so a re-delivered older input cannot bring it back.
 public struct LayoutStore: Sendable {
-    /// What the store holds for a page: its layout (nil once cleared) and the offset of the input that made it.
+    /// What the store holds for a page: its layout (nil once cleared), the offset of the input that made it, and
+    /// the steps whose change sets may not be published yet (`CarriedStep`).
     public struct Page: Sendable {
         public var layout: RecordOutline?
         public var position: Int64?
+        public var steps: [CarriedStep]
 
-        public init(layout: RecordOutline?, position: Int64?) {
+        public init(layout: RecordOutline?, position: Int64?, steps: [CarriedStep] = []) {
             self.layout = layout
             self.position = position
+            self.steps = steps
         }
     }
 
@@ -60,7 +63,7 @@ public struct LayoutStore: Sendable {
     public mutating func store(_ page: Page, for key: PageKey) {
         remove(key)
         guard page.layout != nil || page.position != nil else { return }
-        let size = (page.layout?.footprint ?? 0) + key.page.utf8.count + 64
+        let size = (page.layout?.footprint ?? 0) + key.page.utf8.count + 64 + page.steps.reduce(0) { $0 + $1.bytes }
         guard size <= maxBytes else {
             evictions += 1
             return

@@ -144,18 +144,20 @@ public final class StateLoader {
         else { return }
         let page = String(decoding: keyBytes, as: UTF8.self)
         let position = OutputHeaders.position(of: m)
+        let steps = CarriedStep.read(from: m.headers)
         if m.value == nil { loaded.tombstones += 1 } else { loaded.layouts += 1 }
         if sink.disk != nil {
-            try sink.add(page, StoredPage(position: position, record: m.value), through: m.offset)
+            try sink.add(page, StoredPage(position: position, record: m.value, steps: steps), through: m.offset)
             return
         }
         let key = PageKey(page, in: PageStore.Scope(input))
         guard let value = m.value else {
-            pages.loaded(WorkerPages.Page(layout: nil, position: position), for: key)
+            pages.loaded(WorkerPages.Page(layout: nil, position: position, steps: steps), for: key)
             return
         }
         do {
-            pages.loaded(WorkerPages.Page(layout: try RecordOutline(bytes: value), position: position), for: key)
+            let layout = try RecordOutline(bytes: value)
+            pages.loaded(WorkerPages.Page(layout: layout, position: position, steps: steps), for: key)
         } catch {
             loaded.unreadable += 1
             logger.warning(

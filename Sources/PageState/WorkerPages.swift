@@ -45,9 +45,11 @@ public struct WorkerPages: Sendable {
     /// (`unreadable`), as when it is read back from the topic without a disk store.
     static func onDisk(_ key: PageKey, in disk: PageStore?) -> (page: Page, unreadable: Bool)? {
         guard let disk, let stored = try? disk.page(key) else { return nil }
-        guard let record = stored.record else { return (Page(layout: nil, position: stored.position), false) }
+        guard let record = stored.record else {
+            return (Page(layout: nil, position: stored.position, steps: stored.steps), false)
+        }
         let layout = try? RecordOutline(bytes: record)
-        return (Page(layout: layout, position: stored.position), layout == nil)
+        return (Page(layout: layout, position: stored.position, steps: stored.steps), layout == nil)
     }
 
     /// Counts a lookup answered from memory or from disk.
@@ -63,11 +65,13 @@ public struct WorkerPages: Sendable {
         if moved, disk != nil { unstored[key] = page }
     }
 
-    /// The page's latest layout (nil: its tombstone) was acknowledged at `offset` of the latest-layout topic: it goes
-    /// to disk at the next `flush`, and so does the checkpoint of its input partition.
-    public mutating func acknowledged(_ key: PageKey, record: [UInt8]?, position: Int64?, stateOffset: Int64) {
+    /// The page's latest layout (nil: its tombstone) was acknowledged at `offset` of the latest-layout topic, with
+    /// the steps it carries: it goes to disk at the next `flush`, and so does the checkpoint of its input partition.
+    public mutating func acknowledged(
+        _ key: PageKey, record: [UInt8]?, position: Int64?, steps: [CarriedStep], stateOffset: Int64
+    ) {
         guard disk != nil, writeFailure == nil else { return }
-        pending[key] = StoredPage(position: position, record: record)
+        pending[key] = StoredPage(position: position, record: record, steps: steps)
         if let input = key.scope.input { checkpoints[input] = max(checkpoints[input] ?? 0, stateOffset + 1) }
     }
 

@@ -1,14 +1,17 @@
 import LayoutKit
 
 /// A stored page's bytes on disk (little-endian): a format byte, flags (1: a record, 2: a position), the position,
-/// the record (length and bytes), then the change sets (count; each a base flag, base, target, length and bytes).
+/// the record (length and bytes), then the change sets (count; each a base flag, base, target, length and bytes);
+/// format 2 adds the carried steps (count; each an offset, a change-set flag, length and bytes). A page without steps
+/// is written in format 1, which a binary from before steps reads too.
 extension StoredPage {
     static let format: UInt8 = 1
+    static let formatWithSteps: UInt8 = 2
 
     var encoded: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes + 32 + history.count * 24)
-        out.append(Self.format)
+        out.append(steps.isEmpty ? Self.format : Self.formatWithSteps)
         out.append((record != nil ? 1 : 0) | (position != nil ? 2 : 0))
         out.appendLittleEndian(UInt64(bitPattern: position ?? 0))
         out.appendLittleEndian(UInt32(record?.count ?? 0))
@@ -21,13 +24,22 @@ extension StoredPage {
             out.appendLittleEndian(UInt32(change.bytes.count))
             out += change.bytes
         }
+        guard !steps.isEmpty else { return out }
+        out.appendLittleEndian(UInt32(steps.count))
+        for step in steps {
+            out.appendLittleEndian(UInt64(bitPattern: step.offset))
+            out.append(step.changeSet != nil ? 1 : 0)
+            out.appendLittleEndian(UInt32(step.changeSet?.count ?? 0))
+            out += step.changeSet ?? []
+        }
         return out
     }
 
     /// Reads `encoded` back; nil when the bytes are not a stored page of this format.
     init?(encoded bytes: [UInt8]) {
         var r = ByteReader(bytes)
-        guard r.byte() == Self.format, let flags = r.byte(), let position = r.integer(UInt64.self),
+        guard let format = r.byte(), format == Self.format || format == Self.formatWithSteps, let flags = r.byte(),
+            let position = r.integer(UInt64.self),
             let recordLength = r.integer(UInt32.self), let record = r.bytes(Int(recordLength)),
             let count = r.integer(UInt32.self)
         else { return nil }
@@ -41,10 +53,21 @@ extension StoredPage {
                     base: hasBase == 1 ? ContentHash(value: base) : nil, target: ContentHash(value: target),
                     bytes: change))
         }
+        var steps: [CarriedStep] = []
+        if format == Self.formatWithSteps {
+            guard let count = r.integer(UInt32.self) else { return nil }
+            for _ in 0..<count {
+                guard let offset = r.integer(UInt64.self), let hasChangeSet = r.byte(),
+                    let length = r.integer(UInt32.self), let changeSet = r.bytes(Int(length))
+                else { return nil }
+                steps.append(
+                    CarriedStep(offset: Int64(bitPattern: offset), changeSet: hasChangeSet == 1 ? changeSet : nil))
+            }
+        }
         guard r.atEnd else { return nil }
         self.init(
             position: flags & 2 != 0 ? Int64(bitPattern: position) : nil, record: flags & 1 != 0 ? record : nil,
-            history: history)
+            history: history, steps: steps)
     }
 }
 

@@ -115,6 +115,12 @@ final class ConsumerSession {
         return batch
     }
 
+    /// The offset before which every input of `partition` is done (its outputs acknowledged): the confirmed commit,
+    /// else where the consumer started on it; nil before its first message.
+    func doneBefore(_ partition: Partition) -> Int64? {
+        tracker.committedOffset(partition) ?? tracker.firstOffset(partition)
+    }
+
     /// A message was consumed: its offset is in progress.
     func begin(_ message: KafkaMessage) { tracker.begin(message.position) }
 

@@ -193,7 +193,7 @@ public final class LayoutWorker {
         let started = DefaultTracerClock.now
         var items = BatchItem.compile(batch, with: compiler.compiler, settings: settings, metrics: metrics)
         if let pages {
-            pages.step(&items)
+            pages.step(&items, doneBefore: session.doneBefore)
             StateWrite.assign(&items, makeGate: delivery.makeGate)
         }
         // Compiled and diffed without dying: nothing in this batch is a suspect any more.
@@ -207,6 +207,7 @@ public final class LayoutWorker {
                 trace: span.headers)
             if let summary = plan.changeSet { metrics.changeSet(summary) }
             if let skipped = plan.skipped { metrics.changeSetSkipped(reason: skipped.rawValue) }
+            if plan.republished > 0 { metrics.changeSetsRepublished(plan.republished) }
             delivery.deliver(plan.outputs, of: item.message, span: span)
         }
     }

@@ -2,6 +2,7 @@ import Delivery
 import Kafka
 import LayoutDiff
 import PageState
+import PageStore
 
 /// What one message of a batch becomes on the topics, built in one place: its record (or tombstone) on the output
 /// topic and, with change sets on, what it does to its page: the page's latest layout (or the tombstone clearing
@@ -9,8 +10,9 @@ import PageState
 ///
 /// Order: a change set is produced after the other outputs of its message are acknowledged (`afterOthers`), and
 /// after the page's latest layout is stored when a later message of the batch stores it (`waitsFor`): a crash in
-/// between loses the change set (renderers see the next one's base differ and fetch the latest layout), never
-/// publishes one the page is not at.
+/// between would lose the change set, so the latest layout carries the page's steps whose inputs the group has not
+/// committed (`CarriedStep`): the input the page is at, delivered again, publishes them again. No change set is ever
+/// published for a step the page has not taken.
 struct OutputPlan {
     /// Why a record was published without a change set (the `reason` of `layout_worker_change_sets_skipped_total`).
     enum ChangeSetSkip: String {
@@ -29,6 +31,8 @@ struct OutputPlan {
     private(set) var changeSet: ChangeSummary?
     /// Why a record went without a change set.
     private(set) var skipped: ChangeSetSkip?
+    /// Change sets published again (a re-delivered input the page is at).
+    private(set) var republished = 0
 
     /// The plan for `item` (its page and state write set when change sets are on: `pages`), its record made with
     /// the config `config`, its outputs carrying `trace`.
@@ -42,7 +46,9 @@ struct OutputPlan {
         switch item.outcome {
         case .skip:
             // A skipped tombstone that clears a page clears its latest layout.
-            guard case .cleared(let name) = page, let clear = Self.clearing(name, of: message, on: pages, gates) else {
+            guard case .cleared(let name, let carried) = page,
+                let clear = Self.clearing(name, carried, of: message, on: pages, gates)
+            else {
                 outputs = .send(.skip, [])
                 return
             }
@@ -50,8 +56,8 @@ struct OutputPlan {
         case .tombstone:
             let headers = OutputHeaders.tombstone(for: message, trace: trace)
             var parts = [Part(topic: output, key: message.key, value: nil, headers: headers)]
-            if case .cleared(let name) = page {
-                if let clear = Self.clearing(name, of: message, on: pages, gates) { parts.append(clear) }
+            if case .cleared(let name, let carried) = page {
+                if let clear = Self.clearing(name, carried, of: message, on: pages, gates) { parts.append(clear) }
                 parts.append(
                     Part(
                         topic: pages.changesTopic, key: Array(name.utf8), value: nil, headers: headers,
@@ -83,8 +89,9 @@ struct OutputPlan {
                 parts.append(
                     Part(
                         topic: pages.stateTopic, partition: message.partition, key: Array(same.pageKey.utf8),
-                        value: same.latest, headers: OutputHeaders.latestLayout(for: message, config: config),
-                        opens: gates.opens))
+                        value: same.latest,
+                        headers: OutputHeaders.latestLayout(for: message, config: config)
+                            + CarriedStep.headers(same.carried), opens: gates.opens))
             }
             return OutputPlan(outputs: .send(.record, parts), skipped: .unchanged)
         }
@@ -93,13 +100,15 @@ struct OutputPlan {
             // page's stored layout, but does not move its page back.
             var value = record
             var skipped = ChangeSetSkip.noPageKey
-            if case .redelivered(_, _, let carried) = page {
+            var again: [Part] = []
+            if case .redelivered(let name, _, let carried, let republish) = page {
                 skipped = .redelivered
                 value = carried ?? record
+                again = republish.map { Self.republished($0, page: name, of: message, on: pages, trace, config) }
             }
+            let parts = [Part(topic: output, key: message.key, value: value, headers: headers)] + again
             return OutputPlan(
-                outputs: .send(.record, [Part(topic: output, key: message.key, value: value, headers: headers)]),
-                skipped: skipped)
+                outputs: .send(.record, parts), skipped: again.isEmpty ? skipped : nil, republished: again.count)
         }
         let pageKey = Array(step.pageKey.utf8)
         var parts = [Part(topic: output, key: message.key, value: step.record, headers: headers)]
@@ -107,7 +116,8 @@ struct OutputPlan {
             parts.append(
                 Part(
                     topic: pages.stateTopic, partition: message.partition, key: pageKey, value: step.record,
-                    headers: OutputHeaders.latestLayout(for: message, config: config), opens: gates.opens))
+                    headers: OutputHeaders.latestLayout(for: message, config: config)
+                        + CarriedStep.headers(step.carried), opens: gates.opens))
         }
         parts.append(
             Part(
@@ -117,19 +127,38 @@ struct OutputPlan {
         return OutputPlan(outputs: .send(.record, parts), changeSet: step.changeSet.summary)
     }
 
-    private init(outputs: Outputs, changeSet: ChangeSummary? = nil, skipped: ChangeSetSkip? = nil) {
-        (self.outputs, self.changeSet, self.skipped) = (outputs, changeSet, skipped)
+    private init(
+        outputs: Outputs, changeSet: ChangeSummary? = nil, skipped: ChangeSetSkip? = nil, republished: Int = 0
+    ) {
+        (self.outputs, self.changeSet, self.skipped, self.republished) = (outputs, changeSet, skipped, republished)
+    }
+
+    /// A step's change set (or a cleared page's tombstone) published again, after the record, with the headers it
+    /// had: its source offset is the step's input.
+    private static func republished(
+        _ step: CarriedStep, page: String, of message: KafkaMessage, on pages: ChangeSettings,
+        _ trace: [KafkaHeader], _ config: String
+    ) -> Part {
+        var input = message
+        input.offset = step.offset
+        let headers =
+            step.changeSet == nil
+            ? OutputHeaders.tombstone(for: input, trace: trace)
+            : OutputHeaders.changeSet(for: input, trace: trace, config: config)
+        return Part(
+            topic: pages.changesTopic, key: Array(page.utf8), value: step.changeSet, headers: headers,
+            afterOthers: true)
     }
 
     /// The tombstone that clears a page's latest layout (its position is the tombstone's input offset); nil when a
     /// later message of the batch stores the page.
     private static func clearing(
-        _ page: String, of message: KafkaMessage, on pages: ChangeSettings,
+        _ page: String, _ carried: [CarriedStep], of message: KafkaMessage, on pages: ChangeSettings,
         _ gates: (waitsFor: DeliveryEngine.Gate?, opens: DeliveryEngine.Gate?)
     ) -> Part? {
         guard gates.waitsFor == nil else { return nil }
         return Part(
             topic: pages.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
-            headers: OutputHeaders.source(of: message), opens: gates.opens)
+            headers: OutputHeaders.source(of: message) + CarriedStep.headers(carried), opens: gates.opens)
     }
 }

@@ -43,15 +43,23 @@ final class PageStage {
     func use(_ compiler: LayoutCompiler) { changes.use(compiler) }
 
     /// Sets what each message of the batch does to its page (records and tombstones; nothing for the others).
-    func step(_ items: inout [BatchItem]) {
+    /// `doneBefore` tells, per input partition, the offset before which every input is done (nil before the
+    /// partition's first message: then the batch's first offset on it is where its consumer started).
+    func step(_ items: inout [BatchItem], doneBefore: (Partition) -> Int64?) {
         var indices: [Int] = []
         var inputs: [(message: KafkaMessage, record: RecordOutline?)] = []
+        var done: [Partition: Int64] = [:]
         for (i, item) in items.enumerated() {
+            let partition = item.message.position.partition
+            if done[partition] == nil { done[partition] = doneBefore(partition) ?? item.message.offset }
             guard let input = item.pageInput else { continue }
             indices.append(i)
             inputs.append(input)
         }
-        for (i, outcome) in zip(indices, changes.outcomes(inputs, on: &pages)) { items[i].page = outcome }
+        for (i, outcome) in zip(indices, changes.outcomes(inputs, on: &pages, committed: done)) {
+            items[i].page = outcome
+        }
+        if changes.uncarried > 0 { metrics.stepsUncarried(changes.uncarried) }
         for key in changes.unreadableOnDisk {
             var metadata: Logger.Metadata = [
                 "page": .string(key.page), "page-store": .string(pages.disk?.path ?? "off"),
@@ -71,7 +79,7 @@ final class PageStage {
         guard part.topic == settings.stateTopic, let key = part.key else { return }
         pages.acknowledged(
             PageKey(String(decoding: key, as: UTF8.self), of: message), record: part.value, position: message.offset,
-            stateOffset: report.offset)
+            steps: CarriedStep.read(from: part.headers), stateOffset: report.offset)
     }
 
     /// Brings the pages of newly assigned partitions up to date before any of their messages is processed; opens

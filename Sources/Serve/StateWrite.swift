@@ -32,7 +32,7 @@ enum StateWrite: Equatable {
             switch item.page {
             case .changed(let step)?: name = step.pageKey
             case .unchanged(let u)?: name = u.pageKey
-            case .cleared(let page)?: name = page
+            case .cleared(let page, _)?: name = page
             default: continue
             }
             let key = PageKey(name, of: item.message)

@@ -92,6 +92,10 @@ public final class WorkerMetrics: DeliveryMetrics, ConfigReloadMetrics {
     /// A change set not made: `no-page-key`, `redelivered` (an input at or before its page's position),
     /// `unchanged` (the page's layout but for `source`) or `state-not-stored` (the latest layout it waited for was
     /// refused).
+    func changeSetsRepublished(_ count: Int) { counter(MetricCatalog.changeSetsRepublished).increment(by: count) }
+
+    func stepsUncarried(_ count: Int) { counter(MetricCatalog.stepsUncarried).increment(by: count) }
+
     func changeSetSkipped(reason: String) { counter(MetricCatalog.changeSetsSkipped, [("reason", reason)]).increment() }
 
     func store(bytes: Int, layouts: Int, evictions: Int) {

@@ -60,9 +60,10 @@ private func layout(_ name: String, rows: Int) throws -> RecordOutline {
 
 extension ChangeStage.Outcome {
     var step: ChangeStage.Step? { if case .changed(let s) = self { s } else { nil } }
-    var cleared: String? { if case .cleared(let p) = self { p } else { nil } }
+    var cleared: String? { if case .cleared(let p, _) = self { p } else { nil } }
     var unchanged: ChangeStage.Unchanged? { if case .unchanged(let u) = self { u } else { nil } }
-    var redelivered: Int64? { if case .redelivered(_, let position, _) = self { position } else { nil } }
+    var redelivered: Int64? { if case .redelivered(_, let position, _, _) = self { position } else { nil } }
+    var republished: [CarriedStep] { if case .redelivered(_, _, _, let steps) = self { steps } else { [] } }
 }
 
 /// Input offsets for one test: each message is the next one on its partition, unless told.
@@ -124,6 +125,47 @@ private final class Offsets: Sendable {
                 == 104)
     }
 
+    /// The input a page is at, delivered again, publishes again the change sets of the steps its group has not
+    /// committed (a worker may have died after the page's latest layout was acknowledged, before they were); the
+    /// steps travel with the page, to a worker that reads the page back, and go once their inputs are committed.
+    @Test func theInputAPageIsAtDeliveredAgainPublishesItsUncommittedStepsAgain() throws {
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        let v = (0..<3).map { try! layout("v\($0)", rows: $0 + 2) }
+        let key = PageKey("p", in: .partition(topic: "in", partition: 0))
+        let first = stage.outcomes(
+            [
+                (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+            ], on: &pages)
+        let steps = [100, 101].enumerated().map { i, o in
+            CarriedStep(offset: Int64(o), changeSet: first[i].step?.changeSet.bytes)
+        }
+        // Each step carries what the page took so far: the second (the one storing the latest layout) carries both.
+        #expect(first[0].step?.carried == [steps[0]] && first[1].step?.carried == steps)
+        // Nothing committed: 100 again publishes nothing (the page is past it); 101 again publishes both.
+        let again = stage.outcomes(
+            [
+                (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
+            ], on: &pages)
+        #expect(again[0].redelivered == 101 && again[0].republished.isEmpty)
+        #expect(again[1].redelivered == 101 && again[1].republished == steps)
+        // A worker reading the page back (with its steps) does the same; with 101 committed, only 101's step.
+        var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
+        rebuiltPages.loaded(
+            LayoutStore.Page(layout: try RecordOutline(bytes: v[1].bytes), position: 101, steps: steps), for: key)
+        let committed = [Partition("in", 0): Int64(101)]
+        let taken = rebuilt.outcomes(
+            [(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages, committed: committed)
+        #expect(taken[0].republished == [steps[1]])
+        // Once 102 is committed, the next step carries only itself.
+        let next = rebuilt.outcomes(
+            [(message(key: "p", value: [], offset: 102), v[2])], on: &rebuiltPages,
+            committed: [Partition("in", 0): 102])
+        #expect(next[0].step?.carried.map(\.offset) == [102])
+        #expect(rebuiltPages.inMemory(key)?.steps.map(\.offset) == [102])
+    }
+
     /// A re-delivered input's record is published again carrying from the page's stored layout, so a renderer
     /// reading records never sees the page's carried state (here the infinite-scroll window) go back.
     @Test func aRedeliveredRecordCarriesFromTheStoredLayout() throws {
@@ -146,7 +188,7 @@ private final class Offsets: Sendable {
         let window = #""pagingWindow":{"first":1,"last":24}"#
         #expect(String(decoding: try #require(out[1].step).record, as: UTF8.self).contains(window))
         let again = stage.outcomes([(message(key: "p", value: [], offset: 10), page1)], on: &pages)
-        guard case .redelivered(_, 11, let record?) = again[0] else {
+        guard case .redelivered(_, 11, let record?, _) = again[0] else {
             Issue.record("expected a re-delivery at 11 with a record, got \(again[0])")
             return
         }

@@ -3,6 +3,7 @@ import Kafka
 import LayoutCompiler
 import LayoutKit
 import PageState
+import PageStore
 import TestSupport
 import Testing
 
@@ -104,6 +105,26 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         #expect(plan.skipped == .redelivered && plan.changeSet == nil && again[0].state == nil)
     }
 
+    /// The page's latest layout carries its uncommitted steps; the input the page is at, delivered again, publishes
+    /// their change sets again after its record, each naming its own input, byte for byte as the first time.
+    @Test func theInputThePageIsAtDeliveredAgainPublishesItsStepsAgain() throws {
+        var stage = ChangeStage(settings: pages, compiler: compiler)
+        var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
+        let first = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage, pages: &held)
+        let firstParts = try #require(
+            Self.parts(OutputPlan(first[0], output: "out", pages: pages, config: "c", trace: []))
+        ).1
+        #expect(firstParts.map(\.topic) == ["out", "latest", "changes"])
+        #expect(
+            CarriedStep.read(from: firstParts[1].headers) == [CarriedStep(offset: 5, changeSet: firstParts[2].value)])
+        let again = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage, pages: &held)
+        let plan = OutputPlan(again[0], output: "out", pages: pages, config: "c", trace: [])
+        let parts = try #require(Self.parts(plan)).1
+        #expect(parts.map(\.topic) == ["out", "changes"] && parts[1].afterOthers)
+        #expect(parts[1].value == firstParts[2].value && Self.header(parts[1], Wire.Header.sourceOffset) == "5")
+        #expect(plan.republished == 1 && plan.skipped == nil && plan.changeSet == nil)
+    }
+
     /// The same response published again: its record is published (naming its input), the page's latest layout is
     /// stored again byte for byte (the same hash, so the same ETag) with the new position, and no change set is made;
     /// the position moved, so an input between the two is a redelivery.
@@ -123,7 +144,7 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         let record = String(decoding: try #require(parts[0].value), as: UTF8.self)
         #expect(record.contains(#""offset":7"#) && parts[0].value != parts[1].value)
         let between = Self.batch([Self.message("p", offset: 6, value: Self.response("b"))], stage: &stage, pages: &held)
-        guard case .redelivered(_, 7, _)? = between[0].page else {
+        guard case .redelivered(_, 7, _, _)? = between[0].page else {
             Issue.record("offset 6 after 7 is not a redelivery: \(String(describing: between[0].page))")
             return
         }

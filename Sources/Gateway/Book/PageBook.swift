@@ -126,8 +126,11 @@ public final class PageBook: Sendable {
         withPage(key) { s, held in
             var page = held ?? Page()
             let before = held?.bytes ?? 0
-            page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
-            page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
+            // A change set published again (its worker died before the commit) is the step the page already took.
+            if page.history.last.map({ $0.base == base && $0.target == target.hash }) != true {
+                page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
+                page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
+            }
             // The topics are read apart: a change set can come before its page's first record. It is kept for the
             // clients that resume from it; streams get the record when it comes.
             if let record = page.record {

@@ -32,6 +32,11 @@ public enum Wire {
         public static let sourcePartition = "layout-worker-source-partition"
         public static let sourceOffset = "layout-worker-source-offset"
         public static let sourceTimestamp = "layout-worker-source-timestamp"
+        /// On a page's latest layout, for each step whose change set may not be on the change-set topic yet (from an
+        /// input the group has not committed), oldest first: the input offset that made it, then its change set (no
+        /// value: a cleared page's tombstone). A worker delivered that input again publishes them again.
+        public static let stepOffset = "layout-worker-step-offset"
+        public static let step = "layout-worker-step"
         /// The worker version that wrote a dead letter.
         public static let workerVersion = "layout-worker-version"
         /// Present when a dead letter had to be cut to fit: what was dropped or shortened.
