@@ -1,6 +1,5 @@
 import Foundation
 import Kafka
-import LayoutJSON
 import LayoutKit
 import TestSupport
 import Testing
@@ -47,7 +46,7 @@ import Testing
             broker: broker, input: input, output: output, deadLetter: dlq, group: group,
             extra: flags(sameStore ? store : store + "-other"))
         let sets = try broker.consume(changes, partitions: 1, count: 2, timeout: 60)
-        let chain = sets.compactMap { $0.value.flatMap(Self.hashes) }
+        let chain = sets.compactMap { $0.value.flatMap(ChangeSetChain.hashes) }
         #expect(chain.count == 2, "change sets: \(sets.count)\n\(next.logText.suffix(3000))")
         // The first from the empty page, the second from the first's target; each to the layout published.
         let published = records.compactMap { $0.value.map { ContentHash(of: $0).description } }
@@ -55,13 +54,5 @@ import Testing
         #expect(chain.map(\.target) == published, "\(chain) against \(published)")
         next.signal(SIGTERM)
         #expect(next.wait(seconds: 20) == 0)
-    }
-
-    /// A change set's base and target hashes, as text.
-    static func hashes(_ bytes: [UInt8]) -> (base: String?, target: String)? {
-        guard let doc = try? JSONReader().read(bytes), let target = doc.value(doc.root, "target"),
-            let targetHash = doc.value(target, "hash").flatMap(doc.string), let base = doc.value(doc.root, "base")
-        else { return nil }
-        return (doc.value(base, "hash").flatMap(doc.string), targetHash)
     }
 }

@@ -16,9 +16,9 @@ import Testing
     /// a group join and some work), so the kills land while there is work in flight.
     static let pause = 0.4
 
-    /// The same kill loop with change sets on: no change set ever moves a page to an older input position (each
-    /// page's change sets, in topic order, come from strictly increasing input offsets), and every input still has
-    /// its record.
+    /// The same kill loop with change sets on: followed page by page in topic order, every step starts where the
+    /// page's last one ended (no step without its change set) from a later input (none back in time); a step
+    /// published again after a kill is a repeat a follower ignores; and every input still has its record.
     @Test(arguments: TestBroker.Kind.allCases) func killLoopWithChangeSetsNeverMovesAPageBack(kind: TestBroker.Kind)
         throws
     {
@@ -49,24 +49,15 @@ import Testing
         let sets = try broker.readToEnd(changes, partitions: 3).filter {
             $0.value != nil
         }
-        var position: [String: Int64] = [:]
-        var backwards = 0, repeated = 0
-        for m in sets {
-            let page = String(decoding: m.key ?? [], as: UTF8.self)
-            guard
-                let offset = m.header(Wire.Header.sourceOffset).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) })
-            else {
-                Issue.record("change set without \(Wire.Header.sourceOffset)")
-                continue
-            }
-            if let p = position[page] {
-                if offset < p { backwards += 1 } else if offset == p { repeated += 1 }
-            }
-            position[page] = max(position[page] ?? offset, offset)
-        }
-        #expect(backwards == 0 && repeated == 0, "\(backwards) change sets move a page back, \(repeated) repeat one")
+        var chain = ChangeSetChain()
+        chain.follow(sets)
+        #expect(chain.unreadable == 0, "\(chain.unreadable) change sets without hashes or a source offset")
+        #expect(
+            chain.missing.isEmpty && chain.backwards.isEmpty,
+            "steps without a change set before: \(chain.missing.prefix(10)); back in time: \(chain.backwards.prefix(10))"
+        )
         print(
-            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets, \(backwards) back in time, \(repeated) repeated, dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
+            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets: \(chain.steps) steps, \(chain.missing.count) missing, \(chain.backwards.count) back in time, \(chain.repeats) repeated; dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
         )
     }
 
