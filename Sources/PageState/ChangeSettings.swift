@@ -18,6 +18,8 @@ public struct ChangeSettings: Sendable {
     /// The page store's directory (every page's position and latest layout on disk, with checkpoints); nil: memory
     /// only, with pages past `storeMaxBytes` forgotten.
     public var stateDirectory: String?
+    /// The consumer group: a page's steps are carried for it (`CarriedStep`).
+    public var group = ""
     public static let defaultStoreMaxBytes = 256 * 1024 * 1024
 
     public init(changesTopic: String, stateTopic: String) {

@@ -98,7 +98,7 @@ public struct ChangeStage: Sendable {
         let inMemory = order.map { pages.inMemory($0) }
         let misses = inMemory.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
         pages.counted(hits: order.count - misses, misses: misses)
-        let (step, disk, keys, members) = (self.step, pages.disk, order, groups)
+        let (step, disk, keys, members, group) = (self.step, pages.disk, order, groups, settings.group)
         let ends = ParallelMap.map(count: keys.count, jobs: keys.count) { g in
             let key = keys[g]
             var end = PageEnd(page: inMemory[g])
@@ -106,7 +106,9 @@ public struct ChangeStage: Sendable {
                 end.page = stored.page
                 end.unreadable = stored.unreadable
             }
-            Self.advance(&end, key, members[key]!, batch, step, committed: key.scope.input.flatMap { committed[$0] })
+            Self.advance(
+                &end, key, members[key]!, batch, step, group: group,
+                committed: key.scope.input.flatMap { committed[$0] })
             return end
         }
         for end in ends {
@@ -135,16 +137,20 @@ public struct ChangeStage: Sendable {
 
     /// Takes one page's messages of the batch (`members`, in order) from where `end` stands: a record carries and
     /// diffs against the page's layout, a tombstone clears it, an input at or before its position is redelivered.
-    /// Each step is carried with the page until its input is `committed`.
+    /// Each step is carried with the page, for `group`, until its input is `committed`.
     static func advance(
         _ end: inout PageEnd, _ key: PageKey, _ members: [Int],
-        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep, committed: Int64?
+        _ batch: [(message: KafkaMessage, record: RecordOutline?)], _ step: PageStep, group: String,
+        committed: Int64?
     ) {
         var layout = end.page?.layout
         var position = end.page?.position
-        var steps = (end.page?.steps ?? []).filter { s in committed.map { s.offset >= $0 } ?? true }
+        var steps = (end.page?.steps ?? []).filter { s in
+            s.group == group && committed.map { s.offset >= $0 } ?? true
+        }
         func carry(_ offset: Int64, _ changeSet: [UInt8]?) {
-            let bounded = CarriedStep.bounded(steps + [CarriedStep(offset: offset, changeSet: changeSet)])
+            let next = CarriedStep(group: group, offset: offset, changeSet: changeSet)
+            let bounded = CarriedStep.bounded(steps + [next])
             steps = bounded.kept
             end.uncarried += bounded.dropped
         }

@@ -75,6 +75,19 @@ public struct WorkerPages: Sendable {
         if let input = key.scope.input { checkpoints[input] = max(checkpoints[input] ?? 0, stateOffset + 1) }
     }
 
+    /// The change set of the page's step from input offset `step` is on its topic: the step is no longer carried
+    /// (a latest layout stored from now on leaves it out).
+    public mutating func changeSetAcknowledged(_ key: PageKey, step: Int64) {
+        if var page = unstored[key], page.steps.contains(where: { $0.offset == step }) {
+            page.steps.removeAll { $0.offset == step }
+            unstored[key] = page
+        }
+        if var page = cache.page(for: key), page.steps.contains(where: { $0.offset == step }) {
+            page.steps.removeAll { $0.offset == step }
+            cache.store(page, for: key)
+        }
+    }
+
     /// Writes what was acknowledged since the last flush in one atomic batch; the pages it stores leave `unstored`
     /// when nothing newer waits for them. A failed write is the last: the store takes no more (`PageStore.write`),
     /// so what is not on disk stays in `unstored`, in memory, until a restart reads it back from the topic.

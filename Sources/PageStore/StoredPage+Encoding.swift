@@ -2,7 +2,8 @@ import LayoutKit
 
 /// A stored page's bytes on disk (little-endian): a format byte, flags (1: a record, 2: a position), the position,
 /// the record (length and bytes), then the change sets (count; each a base flag, base, target, length and bytes);
-/// format 2 adds the carried steps (count; each an offset, a change-set flag, length and bytes). A page without steps
+/// format 2 adds the carried steps (count; each a group's length and bytes, an offset, a change-set flag, length and
+/// bytes). A page without steps
 /// is written in format 1, which a binary from before steps reads too.
 extension StoredPage {
     static let format: UInt8 = 1
@@ -27,6 +28,8 @@ extension StoredPage {
         guard !steps.isEmpty else { return out }
         out.appendLittleEndian(UInt32(steps.count))
         for step in steps {
+            out.appendLittleEndian(UInt16(truncatingIfNeeded: step.group.utf8.count))
+            out += step.group.utf8
             out.appendLittleEndian(UInt64(bitPattern: step.offset))
             out.append(step.changeSet != nil ? 1 : 0)
             out.appendLittleEndian(UInt32(step.changeSet?.count ?? 0))
@@ -57,11 +60,14 @@ extension StoredPage {
         if format == Self.formatWithSteps {
             guard let count = r.integer(UInt32.self) else { return nil }
             for _ in 0..<count {
-                guard let offset = r.integer(UInt64.self), let hasChangeSet = r.byte(),
+                guard let groupLength = r.integer(UInt16.self), let group = r.bytes(Int(groupLength)),
+                    let offset = r.integer(UInt64.self), let hasChangeSet = r.byte(),
                     let length = r.integer(UInt32.self), let changeSet = r.bytes(Int(length))
                 else { return nil }
                 steps.append(
-                    CarriedStep(offset: Int64(bitPattern: offset), changeSet: hasChangeSet == 1 ? changeSet : nil))
+                    CarriedStep(
+                        group: String(decoding: group, as: UTF8.self), offset: Int64(bitPattern: offset),
+                        changeSet: hasChangeSet == 1 ? changeSet : nil))
             }
         }
         guard r.atEnd else { return nil }

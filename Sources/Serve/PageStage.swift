@@ -2,6 +2,7 @@ import Delivery
 import Dispatch
 import Kafka
 import LayoutCompiler
+import LayoutKit
 import LayoutRecord
 import Logging
 import Ops
@@ -75,7 +76,16 @@ final class PageStage {
 
     /// A page's latest layout (nil: its tombstone) was acknowledged at `report`'s offset of the latest-layout topic:
     /// the page store takes it, and its input partition's checkpoint, at the next `flush`.
+    /// A change set acknowledged is on its topic: its step is no longer carried.
     func acknowledged(_ message: KafkaMessage, _ part: DeliveryEngine.Part, _ report: DeliveryReport) {
+        if part.topic == settings.changesTopic, let key = part.key,
+            let step = part.headers.last(where: { $0.name == Wire.Header.sourceOffset })?.value.flatMap({
+                Int64(String(decoding: $0, as: UTF8.self))
+            })
+        {
+            pages.changeSetAcknowledged(PageKey(String(decoding: key, as: UTF8.self), of: message), step: step)
+            return
+        }
         guard part.topic == settings.stateTopic, let key = part.key else { return }
         pages.acknowledged(
             PageKey(String(decoding: key, as: UTF8.self), of: message), record: part.value, position: message.offset,

@@ -138,7 +138,7 @@ private final class Offsets: Sendable {
                 (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
             ], on: &pages)
         let steps = [100, 101].enumerated().map { i, o in
-            CarriedStep(offset: Int64(o), changeSet: first[i].step?.changeSet.bytes)
+            CarriedStep(group: "", offset: Int64(o), changeSet: first[i].step?.changeSet.bytes)
         }
         // Each step carries what the page took so far: the second (the one storing the latest layout) carries both.
         #expect(first[0].step?.carried == [steps[0]] && first[1].step?.carried == steps)
@@ -158,6 +158,15 @@ private final class Offsets: Sendable {
         let taken = rebuilt.outcomes(
             [(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages, committed: committed)
         #expect(taken[0].republished == [steps[1]])
+        // A worker of another group (a new one reading the input again) publishes none of them: they were not its.
+        var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
+        settings.group = "another"
+        var other = ChangeStage(settings: settings, compiler: compiler)
+        var otherPages = WorkerPages(maxBytes: settings.storeMaxBytes)
+        otherPages.loaded(
+            LayoutStore.Page(layout: try RecordOutline(bytes: v[1].bytes), position: 101, steps: steps), for: key)
+        let elsewhere = other.outcomes([(message(key: "p", value: [], offset: 101), v[1])], on: &otherPages)
+        #expect(elsewhere[0].redelivered == 101 && elsewhere[0].republished.isEmpty)
         // Once 102 is committed, the next step carries only itself.
         let next = rebuilt.outcomes(
             [(message(key: "p", value: [], offset: 102), v[2])], on: &rebuiltPages,

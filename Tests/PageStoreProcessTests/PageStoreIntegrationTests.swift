@@ -1,6 +1,5 @@
 import Foundation
 import Kafka
-import LayoutJSON
 import PageStore
 import TestSupport
 import Testing
@@ -17,23 +16,13 @@ private func pageVersion(_ key: String, _ n: Int) -> [UInt8] {
             .utf8)
 }
 
-/// The input offset a change set leads to (its `target.offset`).
-private func targetOffset(_ bytes: [UInt8]) -> Int? {
-    guard let doc = try? JSONReader().read(bytes), let target = doc.value(doc.root, "target") else { return nil }
-    return doc.value(target, "offset").flatMap(doc.int)
-}
-
-/// Change sets (in topic order) that move their page to an input older than one it already showed.
+/// What is wrong with the change-set topic's chains (`ChangeSetChain`): steps without a change set before them, and
+/// steps back in time; a step published again after a kill is a repeat, not a fault.
 private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
-    var shown: [String: Int] = [:]
-    var back: [String] = []
-    for m in changeSets {
-        guard let value = m.value, let offset = targetOffset(value) else { continue }
-        let key = "\(m.partition)/" + String(decoding: m.key ?? [], as: UTF8.self)
-        if let last = shown[key], offset <= last { back.append("\(key): \(last) → \(offset)") }
-        shown[key] = max(shown[key] ?? -1, offset)
-    }
-    return back
+    var chain = ChangeSetChain()
+    chain.follow(changeSets)
+    return chain.missing.map { "missing before \($0)" } + chain.backwards.map { "back in time: \($0)" }
+        + (chain.unreadable > 0 ? ["\(chain.unreadable) unreadable"] : [])
 }
 
 /// `serve --changes-topic` with a page store: pages far past the memory budget keep their positions, a restart or a

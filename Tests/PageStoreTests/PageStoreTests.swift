@@ -1,8 +1,9 @@
 import Foundation
 import LayoutKit
-import PageStore
 import TestSupport
 import Testing
+
+@testable import PageStore
 
 /// The page store keeps pages, positions, change sets and checkpoints across reopening, writes a batch whole,
 /// and rebuilds (says why) a store made for another identity or found corrupt.
@@ -30,6 +31,12 @@ import Testing
         batch.pages.append(
             (PageKey("page-1", in: Self.scope), StoredPage(position: 41, record: Array("record-1".utf8))))
         batch.pages.append((PageKey("page-2", in: Self.scope), StoredPage(position: 7, record: nil)))
+        let steps = [
+            CarriedStep(group: "g", offset: 40, changeSet: Array("{\"kind\":1}".utf8)),
+            CarriedStep(group: "g", offset: 41, changeSet: nil),
+        ]
+        batch.pages.append(
+            (PageKey("page-4", in: Self.scope), StoredPage(position: 41, record: nil, steps: steps)))
         batch.pages.append((PageKey("page-1", in: .whole), StoredPage(record: Array("r".utf8), history: [change])))
         batch.checkpoints.append(("in", 3, 120))
         try store.write(batch)
@@ -43,6 +50,9 @@ import Testing
         #expect(try store.page(PageKey("page-2", in: Self.scope)) == StoredPage(position: 7, record: nil))
         #expect(try store.page(PageKey("page-1", in: .whole))?.history == [change])
         #expect(try store.page(PageKey("page-3", in: Self.scope)) == nil)
+        // Carried steps come back in order, a tombstone's as one; a page without steps keeps the first format.
+        #expect(try store.page(PageKey("page-4", in: Self.scope))?.steps == steps)
+        #expect(StoredPage(position: 1, record: [1]).encoded.first == 1)
         #expect(try store.checkpoint(topic: "in", partition: 3) == 120)
         #expect(try store.checkpoint(topic: "in", partition: 4) == nil)
         #expect(store.diskBytes > 0)

@@ -51,10 +51,11 @@ import Testing
         }
         var chain = ChangeSetChain()
         chain.follow(sets)
+        let detail = try chainDetail(chain.missing.first, sets, broker, state)
         #expect(chain.unreadable == 0, "\(chain.unreadable) change sets without hashes or a source offset")
         #expect(
             chain.missing.isEmpty && chain.backwards.isEmpty,
-            "steps without a change set before: \(chain.missing.prefix(10)); back in time: \(chain.backwards.prefix(10))"
+            "steps without a change set before: \(chain.missing.prefix(10)); back in time: \(chain.backwards.prefix(10))\n\(detail)"
         )
         print(
             "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets: \(chain.steps) steps, \(chain.missing.count) missing, \(chain.backwards.count) back in time, \(chain.repeats) repeated; dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
@@ -180,4 +181,27 @@ private func warnings(_ workers: [WorkerProcess]) -> String {
         }
         return "worker \(n): \(lines.prefix(40).joined(separator: "\n"))"
     }.joined(separator: "\n")
+}
+
+/// For a failure: one page's change sets and latest layouts as the topics hold them (offsets, hashes, carried steps).
+private func chainDetail(_ step: String?, _ sets: [KafkaMessage], _ broker: TestBroker, _ state: String) throws
+    -> String
+{
+    guard let page = step?.split(separator: "@").first.map(String.init) else { return "" }
+    var lines: [String] = []
+    for m in sets where String(decoding: m.key ?? [], as: UTF8.self) == page {
+        let h = m.value.flatMap(ChangeSetChain.hashes)
+        lines.append(
+            "change set @\(m.offset) input \(m.integerHeader(Wire.Header.sourceOffset) ?? -1): \(h?.base ?? "empty") > \(h?.target ?? "empty")"
+        )
+    }
+    for m in try broker.readToEnd(state, partitions: 3) where String(decoding: m.key ?? [], as: UTF8.self) == page {
+        let steps = m.headers.filter { $0.name == Wire.Header.stepInput }.map {
+            String(decoding: $0.value ?? [], as: UTF8.self)
+        }
+        lines.append(
+            "latest @\(m.offset) input \(m.integerHeader(Wire.Header.sourceOffset) ?? -1): \(m.value.map { ContentHash(of: $0).description } ?? "empty") carrying \(steps)"
+        )
+    }
+    return lines.joined(separator: "\n")
 }

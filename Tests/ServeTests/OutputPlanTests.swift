@@ -116,7 +116,9 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
         ).1
         #expect(firstParts.map(\.topic) == ["out", "latest", "changes"])
         #expect(
-            CarriedStep.read(from: firstParts[1].headers) == [CarriedStep(offset: 5, changeSet: firstParts[2].value)])
+            CarriedStep.read(from: firstParts[1].headers) == [
+                CarriedStep(group: "", offset: 5, changeSet: firstParts[2].value)
+            ])
         let again = Self.batch([Self.message("p", offset: 5, value: Self.response("a"))], stage: &stage, pages: &held)
         let plan = OutputPlan(again[0], output: "out", pages: pages, config: "c", trace: [])
         let parts = try #require(Self.parts(plan)).1

@@ -172,6 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
         changes.pageKey = try sources.read(SettingTable.pageKey, pageKey)
         changes.storeMaxBytes = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes)
         let group = try sources.read(SettingTable.group, group)
+        changes.group = group
         let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
         changes.stateDirectory = SettingValidation.unlessOff(dir)
         return changes

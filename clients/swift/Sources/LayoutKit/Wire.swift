@@ -33,9 +33,10 @@ public enum Wire {
         public static let sourceOffset = "layout-worker-source-offset"
         public static let sourceTimestamp = "layout-worker-source-timestamp"
         /// On a page's latest layout, for each step whose change set may not be on the change-set topic yet (from an
-        /// input the group has not committed), oldest first: the input offset that made it, then its change set (no
-        /// value: a cleared page's tombstone). A worker delivered that input again publishes them again.
-        public static let stepOffset = "layout-worker-step-offset"
+        /// input the group has not committed), oldest first: the input offset and consumer group that made it
+        /// (`offset@group`), then its change set (no value: a cleared page's tombstone). A worker of that group
+        /// delivered the page's last input again publishes them again.
+        public static let stepInput = "layout-worker-step-input"
         public static let step = "layout-worker-step"
         /// The worker version that wrote a dead letter.
         public static let workerVersion = "layout-worker-version"
