@@ -177,8 +177,11 @@ public final class DeliveryEngine {
         }
     }
 
-    /// At most this many parts per input message (they share the message's token in the report's low bits).
-    static let maxParts = 8
+    /// At most this many parts per input message (they share the message's token; the part is the report token's
+    /// low `partBits` bits): a record, its latest layout and up to 62 change sets (a page's carried steps published
+    /// again).
+    public static let maxParts = 1 << partBits
+    static let partBits = 6
 
     let settings: Settings
     /// The producer's `message.max.bytes`: no record above it is produced.
@@ -259,7 +262,7 @@ public final class DeliveryEngine {
             do {
                 try link.producer.produce(
                     topic: part.topic, partition: part.partition, key: part.key, value: part.value,
-                    headers: part.headers, token: token << 3 | i)
+                    headers: part.headers, token: token << Self.partBits | i)
                 entries.produced(token, i)
             } catch {
                 if error.isQueueFull {
@@ -315,7 +318,7 @@ public final class DeliveryEngine {
         link.lastReport = .now
         var delivered = false
         for report in reports {
-            let token = report.token >> 3, i = report.token & 7
+            let token = report.token >> Self.partBits, i = report.token & (Self.maxParts - 1)
             guard let e = entries.reported(token, i) else { continue }
             if let error = report.error {
                 failed(token, i, topic: report.topic, error: error)

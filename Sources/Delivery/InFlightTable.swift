@@ -12,11 +12,11 @@ struct InFlightTable {
         var purpose: DeliveryEngine.Purpose
         var parts: [DeliveryEngine.Part]
         /// Bit `i` set: part `i` is produced and not yet acknowledged.
-        var unacknowledged: UInt8 = 0
+        var unacknowledged: UInt64 = 0
         /// Bit `i` set: part `i` waits to be sent (again).
-        var waiting: UInt8 = 0
+        var waiting: UInt64 = 0
         /// Bit `i` set: part `i` is produced once every other part is acknowledged (`Part.afterOthers`).
-        var deferred: UInt8 = 0
+        var deferred: UInt64 = 0
         var rejection: (topic: String, error: KafkaError)?
         /// For a dead letter: how much of the input it keeps, and why the input is dead-lettered.
         var cut = DeadLetter.Cut.none

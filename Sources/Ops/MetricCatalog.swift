@@ -144,7 +144,7 @@ public enum MetricCatalog {
             + "with a worker).")
     public static let stepsUncarried = MetricFamily(
         "layout_worker_change_set_steps_uncarried_total", .counter,
-        "Steps no longer carried with their page's latest layout (past 7 steps or 256 KiB of change sets not yet "
+        "Steps no longer carried with their page's latest layout (past 62 steps or 256 KiB of change sets not yet "
             + "acknowledged or committed): a crash before their change sets are acknowledged leaves them without one.")
     public static let storeBytes = MetricFamily(
         "layout_worker_state_store_bytes", .gauge, "Bytes of layouts held in memory (the cache before the page store).")

@@ -22,8 +22,9 @@ public struct CarriedStep: Sendable, Equatable {
     /// page's latest layout, under the producer's message size limit.
     public static let maxBytes = 256 * 1024
     /// At most this many steps are kept per page: published again, they are outputs of one input message with its
-    /// record (the delivery engine takes eight per message).
-    public static let maxCount = 7
+    /// record (the delivery engine takes 64 per message). A page taking more steps than this before the first is
+    /// acknowledged (a batch holding more of its inputs) carries only the newest.
+    public static let maxCount = 62
 
     /// `steps` without the oldest past `maxBytes` or `maxCount` (and how many went).
     public static func bounded(_ steps: [CarriedStep]) -> (kept: [CarriedStep], dropped: Int) {
