@@ -1,70 +1,39 @@
 #!/usr/bin/env bash
-# Ensures librdkafka >= 2.1 is available to pkg-config.
-# Uses the system library when it is new enough; otherwise builds Debian's newer
-# source package (from the trixie suite, on the mirror this machine already uses)
-# into a gitignored prefix (.deps/librdkafka). Idempotent: a second run is instant.
-# Our build carries the fixes in scripts/patches/ (applied to the Debian source before building).
+# Ensures the librdkafka this project is built and tested with is available to pkg-config: upstream 2.14.2, from
+# Debian's orig tarball (forky/sid carry it) on the mirror this machine already uses, checked against its SHA-256,
+# with the fixes in scripts/patches/ applied, built into a gitignored prefix (.deps/librdkafka). Debian's own
+# packaging patches are not applied. Idempotent: a second run is instant. Fails, saying what to change, when the
+# mirror no longer has that tarball or the build reports another version.
 # Prints the PKG_CONFIG_PATH to use on its last line.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 prefix="$root/.deps/librdkafka"
 work="$root/.deps/build"
-min="2.1.0"
-# Bumped whenever scripts/patches/ changes, so an older build is rebuilt.
-stamp="$prefix/.complete-patches-3"
-
-version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+version="2.14.2"
+debian_revision="1"
+tarball="librdkafka_${version}.orig.tar.gz"
+tarball_sha256="4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33"
+# Bumped whenever the version or scripts/patches/ changes, so an older build is rebuilt.
+stamp="$prefix/.complete-${version}-patches-4"
 
 say() { echo "ensure-librdkafka: $*" >&2; }
 
-# 1. Our own build, if present and complete.
+# Our build, if present and complete.
 if [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] && [ -f "$stamp" ]; then
   echo "$prefix/lib/pkgconfig"
   exit 0
 fi
 
-# 2. The system library, if new enough.
-if pkg-config --exists rdkafka 2>/dev/null; then
-  v="$(pkg-config --modversion rdkafka)"
-  if version_ge "$v" "$min"; then
-    say "system librdkafka $v is new enough"
-    echo ""
-    exit 0
-  fi
-  say "system librdkafka $v is older than $min; building Debian's newer source package"
-fi
-
-sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_get="$root/scripts/apt-get.sh"
 
 # Build tools and the libraries librdkafka links against.
 need=()
-for p in build-essential dpkg-dev pkg-config zlib1g-dev libssl-dev libzstd-dev liblz4-dev python3; do
+for p in build-essential curl pkg-config zlib1g-dev libssl-dev libzstd-dev liblz4-dev python3; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 
-# A deb-src entry for trixie that reuses the mirror this machine is already configured with.
-src_list=/etc/apt/sources.list.d/layout-worker-trixie-src.sources
-if [ ! -f "$src_list" ]; then
-  mirror=""
-  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-    mirror="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
-  fi
-  if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-    mirror="$(awk '$1=="deb" && $0 !~ /security/ {for (i=2;i<=NF;i++) if ($i ~ /^(https?|file):/) {print $i; exit}}' /etc/apt/sources.list)"
-  fi
-  [ -n "$mirror" ] || { say "cannot find the Debian mirror this machine uses"; exit 1; }
-  say "adding a trixie deb-src entry on the configured mirror"
-  sudo_ tee "$src_list" >/dev/null <<SRC
-Types: deb-src
-URIs: $mirror
-Suites: trixie
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-  "$apt_get" update -qq
-elif [ "${#need[@]}" -gt 0 ]; then
+if [ "${#need[@]}" -gt 0 ]; then
   "$apt_get" update -qq
 fi
 if [ "${#need[@]}" -gt 0 ]; then
@@ -74,13 +43,35 @@ fi
 
 mkdir -p "$work"
 cd "$work"
-srcdir="$(find . -maxdepth 1 -type d -name 'librdkafka-2.*' | sort -V | tail -n1)"
-if [ -z "$srcdir" ]; then
-  say "fetching Debian source package librdkafka (trixie)"
-  apt-get source -qq --download-only librdkafka/trixie >/dev/null 2>&1 || apt-get source -qq --download-only -t trixie librdkafka >/dev/null
-  dsc="$(ls librdkafka_*.dsc | sort -V | tail -n1)"
-  dpkg-source -x "$dsc" >/dev/null
-  srcdir="$(find . -maxdepth 1 -type d -name 'librdkafka-2.*' | sort -V | tail -n1)"
+srcdir="librdkafka-$version"
+if [ ! -d "$srcdir" ]; then
+  mirror=""
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    mirror="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+  fi
+  if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+    mirror="$(awk '$1=="deb" && $0 !~ /security/ {for (i=2;i<=NF;i++) if ($i ~ /^(https?|file):/) {print $i; exit}}' /etc/apt/sources.list)"
+  fi
+  mirror="${mirror:-http://deb.debian.org/debian}"
+  url="${mirror%/}/pool/main/libr/librdkafka/$tarball"
+  if [ ! -f "$tarball" ] || ! echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - 2>/dev/null; then
+    say "fetching $url"
+    rm -f "$tarball"
+    curl -fsSL --retry 3 -o "$tarball.part" "$url" || {
+      say "cannot fetch $url: the mirror no longer carries librdkafka $version-$debian_revision's source;"
+      say "set version, debian_revision and tarball_sha256 in scripts/ensure-librdkafka.sh to the one it carries"
+      say "(its .dsc in ${mirror%/}/pool/main/libr/librdkafka/ lists the SHA-256) and check scripts/patches/"
+      exit 1
+    }
+    mv "$tarball.part" "$tarball"
+  fi
+  echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - || {
+    say "$tarball does not have the SHA-256 this script expects ($tarball_sha256): refusing to build it"
+    exit 1
+  }
+  rm -rf "$srcdir.tmp" && mkdir "$srcdir.tmp"
+  tar -xzf "$tarball" -C "$srcdir.tmp" --strip-components=1
+  mv "$srcdir.tmp" "$srcdir"
 fi
 cd "$srcdir"
 for p in "$root"/scripts/patches/librdkafka-*.patch; do
@@ -98,6 +89,9 @@ say "building $(basename "$srcdir") into $prefix (takes a minute or two)"
 # Only the C library (src/): the C++ wrapper (src-cpp/), which nothing here uses, took 9 of its 59 CPU-seconds.
 make -C src -j"$(nproc)" >lw-build.out 2>&1 || { tail -n 30 lw-build.out >&2; exit 1; }
 make -C src install >lw-install.out 2>&1 || { tail -n 30 lw-install.out >&2; exit 1; }
+built="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)"
+[ "$built" = "$version" ] || { say "built librdkafka $built, expected $version: check $srcdir"; exit 1; }
+rm -f "$prefix"/.complete-*
 touch "$stamp"
-say "installed librdkafka $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)"
+say "installed librdkafka $built"
 echo "$prefix/lib/pkgconfig"

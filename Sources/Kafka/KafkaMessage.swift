@@ -83,13 +83,9 @@ public struct KafkaMessage: Sendable {
             var value: UnsafeRawPointer?
             var size = 0
             while rd_kafka_header_get_all(hdrs, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
-                // Names are read by their stored length, so a NUL byte inside one survives.
-                let nameText =
-                    name.map { n in
-                        String(
-                            decoding: UnsafeRawBufferPointer(start: n, count: lw_header_name_size(n, value)),
-                            as: UTF8.self)
-                    } ?? ""
+                // librdkafka gives a consumed header's name as a C string only (no public call gives its length):
+                // a name with a NUL byte in it reads up to the NUL.
+                let nameText = name.map { String(cString: $0) } ?? ""
                 list.append(KafkaHeader(nameText, value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
                 index += 1
             }

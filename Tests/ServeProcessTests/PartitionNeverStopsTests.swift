@@ -151,7 +151,8 @@ private func header(_ m: KafkaMessage, _ name: String) -> String? {
         // Only this worker's own code: the incoming one is not carried.
         #expect(huge?.headers.filter { $0.name == "layout-worker-error-code" }.count == 1)
         let nul = letters.first { $0.key == Array("nul".utf8) }
-        #expect(nul.flatMap { header($0, "a\u{0}b") } == "kept", "\(nul?.headers.map(\.name) ?? [])")
+        // A header name with a NUL byte reads up to the NUL (librdkafka gives consumed names as C strings).
+        #expect(nul.flatMap { header($0, "a") } == "kept", "\(nul?.headers.map(\.name) ?? [])")
         #expect(
             nul?.headers.filter { $0.name == "layout-worker-error-code" }.map {
                 String(decoding: $0.value ?? [], as: UTF8.self)
