@@ -102,30 +102,19 @@ public final class KafkaAdmin {
     public func describeGroup(_ group: String, timeoutMs: Int32 = 10_000) throws(KafkaError) -> (
         state: String, members: Int
     ) {
-        let name = strdup(group)
-        defer { free(name) }
-        var names: [UnsafePointer<CChar>?] = [UnsafePointer(name)]
-        let event = try request(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, timeoutMs: timeoutMs) { options, queue in
-            names.withUnsafeMutableBufferPointer {
-                rd_kafka_DescribeConsumerGroups(handle, $0.baseAddress, 1, options, queue)
-            }
-        }
-        defer { rd_kafka_event_destroy(event) }
-        guard let result = rd_kafka_event_DescribeConsumerGroups_result(event) else {
-            throw KafkaError(RD_KAFKA_RESP_ERR__BAD_MSG)
-        }
-        var count = 0
-        guard let groups = rd_kafka_DescribeConsumerGroups_result_groups(result, &count), count > 0,
-            let description = groups[0]
-        else {
+        // The classic group protocol's DescribeGroups (the protocol the worker's groups use): librdkafka's
+        // DescribeConsumerGroups asks ConsumerGroupDescribe (KIP-848) first, which a broker may answer for a
+        // classic group with no members (Tansu: "Stable, 0 members" for a group with one).
+        var list: UnsafePointer<rd_kafka_group_list>?
+        let err = rd_kafka_list_groups(handle, group, &list, timeoutMs)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(err) }
+        guard let list else { throw KafkaError(RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) }
+        defer { rd_kafka_group_list_destroy(list) }
+        guard list.pointee.group_cnt > 0, let info = list.pointee.groups?.pointee else {
             throw KafkaError(RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
         }
-        if let e = rd_kafka_ConsumerGroupDescription_error(description) {
-            throw KafkaError(rd_kafka_error_code(e), message: String(cString: rd_kafka_error_string(e)))
-        }
-        let state = String(
-            cString: rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(description)))
-        return (state, Int(rd_kafka_ConsumerGroupDescription_member_count(description)))
+        if info.err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(info.err) }
+        return (info.state.map { String(cString: $0) } ?? "unknown", Int(info.member_cnt))
     }
 
     /// Runs one admin request of kind `op` (`AdminRequest.run` on this client).
