@@ -15,7 +15,7 @@ debian_revision="1"
 tarball="librdkafka_${version}.orig.tar.gz"
 tarball_sha256="4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33"
 # Bumped whenever the version or scripts/patches/ changes, so an older build is rebuilt.
-stamp="$prefix/.complete-${version}-patches-4"
+stamp="$prefix/.complete-${version}-patches-5"
 
 say() { echo "ensure-librdkafka: $*" >&2; }
 
@@ -44,7 +44,9 @@ fi
 mkdir -p "$work"
 cd "$work"
 srcdir="librdkafka-$version"
-if [ ! -d "$srcdir" ]; then
+# A fresh tree for every build, so patches removed since the last one are not left applied.
+rm -rf "$srcdir"
+if [ ! -f "$tarball" ] || ! echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - 2>/dev/null; then
   mirror=""
   if [ -f /etc/apt/sources.list.d/debian.sources ]; then
     mirror="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
@@ -54,30 +56,26 @@ if [ ! -d "$srcdir" ]; then
   fi
   mirror="${mirror:-http://deb.debian.org/debian}"
   url="${mirror%/}/pool/main/libr/librdkafka/$tarball"
-  if [ ! -f "$tarball" ] || ! echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - 2>/dev/null; then
-    say "fetching $url"
-    rm -f "$tarball"
-    curl -fsSL --retry 3 -o "$tarball.part" "$url" || {
-      say "cannot fetch $url: the mirror no longer carries librdkafka $version-$debian_revision's source;"
-      say "set version, debian_revision and tarball_sha256 in scripts/ensure-librdkafka.sh to the one it carries"
-      say "(its .dsc in ${mirror%/}/pool/main/libr/librdkafka/ lists the SHA-256) and check scripts/patches/"
-      exit 1
-    }
-    mv "$tarball.part" "$tarball"
-  fi
-  echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - || {
-    say "$tarball does not have the SHA-256 this script expects ($tarball_sha256): refusing to build it"
+  say "fetching $url"
+  rm -f "$tarball"
+  curl -fsSL --retry 3 -o "$tarball.part" "$url" || {
+    say "cannot fetch $url: the mirror no longer carries librdkafka $version-$debian_revision's source;"
+    say "set version, debian_revision and tarball_sha256 in scripts/ensure-librdkafka.sh to the one it carries"
+    say "(its .dsc in ${mirror%/}/pool/main/libr/librdkafka/ lists the SHA-256) and check scripts/patches/"
     exit 1
   }
-  rm -rf "$srcdir.tmp" && mkdir "$srcdir.tmp"
-  tar -xzf "$tarball" -C "$srcdir.tmp" --strip-components=1
-  mv "$srcdir.tmp" "$srcdir"
+  mv "$tarball.part" "$tarball"
 fi
+echo "$tarball_sha256  $tarball" | sha256sum -c --quiet - || {
+  say "$tarball does not have the SHA-256 this script expects ($tarball_sha256): refusing to build it"
+  exit 1
+}
+rm -rf "$srcdir.tmp" && mkdir "$srcdir.tmp"
+tar -xzf "$tarball" -C "$srcdir.tmp" --strip-components=1
+mv "$srcdir.tmp" "$srcdir"
 cd "$srcdir"
 for p in "$root"/scripts/patches/librdkafka-*.patch; do
   [ -f "$p" ] || continue
-  # Already applied (a rebuild of the same source tree): it reverses cleanly.
-  if patch -p1 -R --dry-run -s -f < "$p" >/dev/null 2>&1; then continue; fi
   say "applying $(basename "$p")"
   patch -p1 -s -f < "$p"
 done
