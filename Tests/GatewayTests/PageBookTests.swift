@@ -151,6 +151,31 @@ final class SimulatedStream {
         #expect(book.streamCount == 0)
     }
 
+    /// Change sets published again after a worker died (the page's last steps, byte for byte, oldest first) change
+    /// nothing: no stream event, and a resumed stream still gets each step once.
+    @Test func changeSetsPublishedAgainAreStepsTheBookAlreadyTook() {
+        let (book, sink) = Self.book()
+        book.storeRecord(Self.record(1), for: "k", now: Self.instant(0))
+        for n in 1..<3 {
+            book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.at(n + 1), for: "k")
+            book.storeRecord(Self.record(n + 1), for: "k", now: Self.instant(0))
+        }
+        let stream = SimulatedStream(book, "k")
+        let held = book.figures.bytes
+        for n in 1..<3 {
+            book.storeChangeSet(Self.changeSet(n, n + 1), base: Self.hash(n), target: Self.at(n + 1), for: "k")
+        }
+        book.flushPending(now: Self.instant(5_000_000_000))
+        // Kept once: the page holds no more than before (a repeat would crowd older steps out of its history).
+        #expect(book.figures.bytes == held)
+        #expect(stream.take(sink) == [.record(Self.record(3), at: Self.at(3))])
+        #expect(
+            book.open("k", from: Self.at(1)).catchUp.map(SimulatedStream.decode) == [
+                .changeSet(Self.changeSet(1, 2), base: Self.hash(1), target: Self.at(2)),
+                .changeSet(Self.changeSet(2, 3), base: Self.hash(2), target: Self.at(3)),
+            ])
+    }
+
     /// At its limit the book refuses a stream without counting it; 8 threads opening 100 streams each against a
     /// limit of 250 get exactly 250 (the check and the count are one step).
     @Test func atItsLimitTheBookRefusesAndNeverPassesIt() async {

@@ -126,8 +126,9 @@ public final class PageBook: Sendable {
         withPage(key) { s, held in
             var page = held ?? Page()
             let before = held?.bytes ?? 0
-            // A change set published again (its worker died before the commit) is the step the page already took.
-            if page.history.last.map({ $0.base == base && $0.target == target.hash }) != true {
+            // A change set published again (its worker died before the commit; its target names its input, so only
+            // a repeat has the same bytes) is a step the page already took.
+            if !page.history.contains(where: { $0.bytes == bytes }) {
                 page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
                 page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
             }
