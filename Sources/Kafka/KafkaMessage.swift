@@ -20,6 +20,16 @@ public struct KafkaHeader: Sendable, Equatable {
     public var wireSize: Int { name.utf8.count + (value?.count ?? 0) + 10 }
 }
 
+extension [KafkaHeader] {
+    /// The value of the first header called `name`.
+    public func value(_ name: String) -> [UInt8]? { first { $0.name == name }?.value ?? nil }
+
+    /// The first header called `name` written as a decimal integer (an offset, a timestamp), or nil.
+    public func integer(_ name: String) -> Int64? {
+        value(name).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+    }
+}
+
 /// A consumed message, copied out of librdkafka.
 public struct KafkaMessage: Sendable {
     public var topic: String
@@ -58,12 +68,10 @@ public struct KafkaMessage: Sendable {
     }
 
     /// The value of the first header called `name`.
-    public func header(_ name: String) -> [UInt8]? { headers.first { $0.name == name }?.value ?? nil }
+    public func header(_ name: String) -> [UInt8]? { headers.value(name) }
 
     /// A header written as a decimal integer (an offset, a timestamp), or nil.
-    public func integerHeader(_ name: String) -> Int64? {
-        header(name).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
-    }
+    public func integerHeader(_ name: String) -> Int64? { headers.integer(name) }
 
     init(_ m: UnsafePointer<rd_kafka_message_t>) {
         let msg = m.pointee

@@ -170,12 +170,6 @@ public final class TopicRangeReader {
         try consumer.knownClusterID(timeoutMs: timeoutMs)
     }
 
-    /// The topic's id (KIP-516), or nil when the brokers give none: it tells a topic from one deleted and created
-    /// again under the same name (`topicIDs`).
-    public func topicID(timeoutMs: Int32 = 5_000) throws(KafkaError) -> String? {
-        try topicIDs([topic], timeoutMs: timeoutMs)[topic]
-    }
-
     /// The ids (KIP-516) of `topics` the brokers give, in one request; empty when they give none, cannot describe
     /// topics, or do not answer within `timeoutMs` and 5 s more (the caller then checks checkpoints against the
     /// ranges alone). Only a retriable error other than that timeout is thrown. Asked by an admin client of the

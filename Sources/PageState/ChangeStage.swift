@@ -56,7 +56,8 @@ public struct ChangeStage: Sendable {
     var step: PageStep
     /// The pages of the last batch whose stored latest layout could not be read (they started from empty).
     public private(set) var unreadableOnDisk: [PageKey] = []
-    /// Steps of the last batch no longer carried with their page's latest layout (past `CarriedStep.maxBytes`):
+    /// Steps of the last batch no longer carried with their page's latest layout (past `CarriedStep.maxCount` or
+    /// `maxBytes`):
     /// a crash before their change sets are acknowledged would leave those steps without one.
     public private(set) var uncarried = 0
 

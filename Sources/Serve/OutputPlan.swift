@@ -133,8 +133,8 @@ struct OutputPlan {
         (self.outputs, self.changeSet, self.skipped, self.republished) = (outputs, changeSet, skipped, republished)
     }
 
-    /// A step's change set (or a cleared page's tombstone) published again, after the record, with the headers it
-    /// had: its source offset is the step's input.
+    /// A step's change set (or a cleared page's tombstone) published again, after the record, with a change set's
+    /// headers for this message but naming the step's input offset (the same bytes as its first publication).
     private static func republished(
         _ step: CarriedStep, page: String, of message: KafkaMessage, on pages: ChangeSettings,
         _ trace: [KafkaHeader], _ config: String

@@ -79,9 +79,7 @@ final class PageStage {
     /// A change set acknowledged is on its topic: its step is no longer carried.
     func acknowledged(_ message: KafkaMessage, _ part: DeliveryEngine.Part, _ report: DeliveryReport) {
         if part.topic == settings.changesTopic, let key = part.key,
-            let step = part.headers.last(where: { $0.name == Wire.Header.sourceOffset })?.value.flatMap({
-                Int64(String(decoding: $0, as: UTF8.self))
-            })
+            let step = part.headers.integer(Wire.Header.sourceOffset)
         {
             pages.changeSetAcknowledged(PageKey(String(decoding: key, as: UTF8.self), of: message), step: step)
             return

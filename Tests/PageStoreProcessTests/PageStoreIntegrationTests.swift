@@ -18,7 +18,7 @@ private func pageVersion(_ key: String, _ n: Int) -> [UInt8] {
 
 /// What is wrong with the change-set topic's chains (`ChangeSetChain`): steps without a change set before them, and
 /// steps back in time; a step published again after a kill is a repeat, not a fault.
-private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
+private func chainFaults(_ changeSets: [KafkaMessage]) -> [String] {
     var chain = ChangeSetChain()
     chain.follow(changeSets)
     return chain.missing.map { "missing before \($0)" } + chain.backwards.map { "back in time: \($0)" }
@@ -68,7 +68,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         #expect(messagesRead(third) == latest.count - afterFirst, "\(third.logText)")
         let sets = try broker.readToEnd(changes, partitions: 2)
         #expect(sets.count == setsBefore.count, "\(sets.count - setsBefore.count) change sets from redeliveries")
-        #expect(backInTime(sets).isEmpty, "\(backInTime(sets).prefix(10))")
+        #expect(chainFaults(sets).isEmpty, "\(chainFaults(sets).prefix(10))")
         #expect(third.stoppedCounts["consumed"] == 240 && third.stoppedCounts["published"] == 240)
         // Every page was looked up on disk (the memory holds a handful).
         #expect(third.logText.contains("page store reopened"))
@@ -79,7 +79,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         let fourth = try run(group: uniqueName("again"), dir: store, count: 240)
         #expect(fourth.logText.contains("page store created"))
         #expect(messagesRead(fourth) == latest.count)
-        #expect(backInTime(try broker.readToEnd(changes, partitions: 2)).isEmpty)
+        #expect(chainFaults(try broker.readToEnd(changes, partitions: 2)).isEmpty)
         try expectStoreEqualsTopic(store, latest, input: input)
     }
 
@@ -108,7 +108,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         let sets = try broker.readToEnd(changes, partitions: 2)
         restarted.signal(SIGTERM)
         #expect(restarted.wait(seconds: 30) == 0, "\(restarted.logText)")
-        #expect(backInTime(sets).isEmpty, "\(backInTime(sets).prefix(10))")
+        #expect(chainFaults(sets).isEmpty, "\(chainFaults(sets).prefix(10))")
         try expectStoreEqualsTopic(store, try broker.readToEnd(state, partitions: 2), input: input)
     }
 
@@ -157,7 +157,7 @@ private func backInTime(_ changeSets: [KafkaMessage]) -> [String] {
         #expect(worker.wait(seconds: 30) == 0, "\(worker.logText.suffix(2000))")
         #expect(worker.stoppedCounts["consumed"] == 640 && worker.stoppedCounts["published"] == 640)
         #expect(worker.logText.contains(failure == "full" ? "page store writes fail" : "cannot open the page store"))
-        #expect(backInTime(try broker.readToEnd(changes, partitions: 1)).isEmpty)
+        #expect(chainFaults(try broker.readToEnd(changes, partitions: 1)).isEmpty)
     }
 
     static func run(_ tool: String, _ arguments: [String]) -> Int32 {
