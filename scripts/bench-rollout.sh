@@ -29,15 +29,6 @@ cleanup() {
 trap cleanup EXIT
 now() { date +%s.%N; }
 since() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for what deadline-s command...: runs command until it succeeds, or says what it waited for and fails.
-wait_for() {
-  local what="$1" deadline; deadline=$(( $(date +%s) + $2 )); shift 2
-  until "$@"; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then echo "bench-rollout: gave up waiting for $what" >&2; exit 1; fi
-    sleep 0.05
-  done
-}
 
 scripts/broker.sh stop >/dev/null 2>&1 || true
 broker="$(scripts/broker.sh start)"

@@ -2,11 +2,12 @@
 # own Kafka tools: one definition of each step they share. Run from the repository's root.
 
 # Builds the benchmark tool scripts/NAME.c, which links librdkafka (this project's build when it has one, with its
-# rpath), into .run/NAME unless that is newer than the source and scripts/bench-slurp.h. Prints its path.
+# rpath), into .run/NAME unless that is newer than the source and the headers it includes. Prints its path.
 build_kafka_tool() {
   local out=".run/$1" pc rpath=""
   mkdir -p .run
-  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ] || [ scripts/bench-conf.h -nt "$out" ]; then
+  if [ ! -x "$out" ] || [ "scripts/$1.c" -nt "$out" ] || [ scripts/bench-slurp.h -nt "$out" ] || [ scripts/bench-conf.h -nt "$out" ] \
+    || [ scripts/bench-clock.h -nt "$out" ]; then
     pc="$(scripts/ensure-librdkafka.sh 2>/dev/null | tail -n1)"
     [ -n "$pc" ] && rpath="-Wl,-rpath,$PWD/.deps/librdkafka/lib"
     # shellcheck disable=SC2046
@@ -53,4 +54,17 @@ records[2]["attributes"]["sku.activePrice"] = ["0.99"]
 for name, doc in (("a", page), ("b", later)):
     open(f"{sys.argv[1]}/{name}.json", "w").write(json.dumps(doc, separators=(",", ":")))
 PY
+}
+
+# A free TCP port on loopback.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# wait_for WHAT DEADLINE-S COMMAND...: runs COMMAND every 50 ms until it succeeds, or says what it waited for (as
+# $0) and exits 1.
+wait_for() {
+  local what="$1" deadline; deadline=$(( $(date +%s) + $2 )); shift 2
+  until "$@"; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then echo "$(basename "$0" .sh): gave up waiting for $what" >&2; exit 1; fi
+    sleep 0.05
+  done
 }
