@@ -129,125 +129,134 @@ struct GatewayProxyTests {
         return at
     }
 
-    @Test func behindNginxEventsArriveAtOnceAndRecordsAreCached() throws {
-        let rig = try GatewayOnTopics()
-        try rig.publish("k", version: 0)
-        let gateway = try rig.start()
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let snippet = try Self.nginxSnippet(gatewayPort: gateway.port, cache: cache.path)
-        let nginx = try ProxyProcess(
-            nginx: """
-                \(snippet.http)
-                server { listen 127.0.0.1:PORT0;
-                \(snippet.server)
-                }
-                server { listen 127.0.0.1:PORT1; location / { proxy_pass http://127.0.0.1:\(gateway.port); } }
-                """, ports: 2)
-        let (documented, stock) = (nginx.ports[0], nginx.ports[1])
-        #expect(
-            try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(documented, "/v1/layouts/k").status == 200 },
-            "\(nginx.logText)")
+    @Test func behindNginxEventsArriveAtOnceAndRecordsAreCached() async throws {
+        try await offThePool {
+            let rig = try GatewayOnTopics()
+            try rig.publish("k", version: 0)
+            let gateway = try rig.start()
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "nginx-cache-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let snippet = try Self.nginxSnippet(gatewayPort: gateway.port, cache: cache.path)
+            let nginx = try ProxyProcess(
+                nginx: """
+                    \(snippet.http)
+                    server { listen 127.0.0.1:PORT0;
+                    \(snippet.server)
+                    }
+                    server { listen 127.0.0.1:PORT1; location / { proxy_pass http://127.0.0.1:\(gateway.port); } }
+                    """, ports: 2)
+            let (documented, stock) = (nginx.ports[0], nginx.ports[1])
+            #expect(
+                try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(documented, "/v1/layouts/k").status == 200 },
+                "\(nginx.logText)")
 
-        // Behind the stock block the stream resumes from the record it holds, so it gets the small events only:
-        // with its default 4 KB buffers nginx 1.22 now and then stalls a stream in the middle of an event larger than
-        // a buffer (the 45 KB opening record: 2 of 20 runs), which the documented snippet's 64 KB buffers avoid (0 of
-        // 36); docs/operating.md says so.
-        let streams = try [gateway.port, documented, stock].map { port in
-            let s = try RawHTTP(port: port)
-            s.request("/v1/layouts/k/changes", headers: port == stock ? ["Last-Event-ID": GatewayOnTopics.id(0)] : [:])
-            return s
-        }
-        let opening = [1, 1, 0]  // events each stream gets before version 1
-        /// The gateway's sockets and their queues (`ss`): whose side holds bytes when a stream stalls.
-        func sockets() -> String {
-            let ss = Process()
-            ss.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
-            ss.arguments = [
-                "-tn",
-                "sport = :\(gateway.port) or dport = :\(gateway.port) or sport = :\(documented) or sport = :\(stock)",
-            ]
-            let out = Pipe()
-            ss.standardOutput = out
-            try? ss.run()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            ss.waitUntilExit()
-            return text
-        }
-        let opened = Self.arrivals(streams, counts: opening)
-        #expect(
-            opened.allSatisfy { $0 != nil },
-            "direct, documented, stock: \(opened); what each got: \(streams.map { String(decoding: $0.received.prefix(300), as: UTF8.self) }); nginx: \(nginx.logText); sockets: \(sockets())"
-        )
-        for v in 1...3 {
-            try rig.publish("k", version: v)
-            let at = Self.arrivals(streams, counts: opening.map { $0 + v })
-            let direct = try #require(at[0], "direct stream, version \(v)")
-            for (name, arrival) in [("documented", at[1]), ("stock proxy_pass", at[2])] {
-                let arrived = try #require(arrival, "\(name) proxy, version \(v): \(nginx.logText); \(sockets())")
-                // A proxy that buffers holds these small events until its buffer fills (past the test's end); one
-                // that passes them on is a scheduling delay behind, 0.19 s once with make test's stages on both cores.
-                #expect(
-                    arrived.timeIntervalSince(direct) < 0.5, "\(name): \(arrived.timeIntervalSince(direct)) s later")
+            // Behind the stock block the stream resumes from the record it holds, so it gets the small events only:
+            // with its default 4 KB buffers nginx 1.22 now and then stalls a stream in the middle of an event larger than
+            // a buffer (the 45 KB opening record: 2 of 20 runs), which the documented snippet's 64 KB buffers avoid (0 of
+            // 36); docs/operating.md says so.
+            let streams = try [gateway.port, documented, stock].map { port in
+                let s = try RawHTTP(port: port)
+                s.request(
+                    "/v1/layouts/k/changes", headers: port == stock ? ["Last-Event-ID": GatewayOnTopics.id(0)] : [:])
+                return s
             }
-            #expect(streams.allSatisfy { $0.events.last?.id == GatewayOnTopics.id(v) })
-        }
+            let opening = [1, 1, 0]  // events each stream gets before version 1
+            /// The gateway's sockets and their queues (`ss`): whose side holds bytes when a stream stalls.
+            func sockets() -> String {
+                let ss = Process()
+                ss.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
+                ss.arguments = [
+                    "-tn",
+                    "sport = :\(gateway.port) or dport = :\(gateway.port) or sport = :\(documented) or sport = :\(stock)",
+                ]
+                let out = Pipe()
+                ss.standardOutput = out
+                try? ss.run()
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                ss.waitUntilExit()
+                return text
+            }
+            let opened = Self.arrivals(streams, counts: opening)
+            #expect(
+                opened.allSatisfy { $0 != nil },
+                "direct, documented, stock: \(opened); what each got: \(streams.map { String(decoding: $0.received.prefix(300), as: UTF8.self) }); nginx: \(nginx.logText); sockets: \(sockets())"
+            )
+            for v in 1...3 {
+                try rig.publish("k", version: v)
+                let at = Self.arrivals(streams, counts: opening.map { $0 + v })
+                let direct = try #require(at[0], "direct stream, version \(v)")
+                for (name, arrival) in [("documented", at[1]), ("stock proxy_pass", at[2])] {
+                    let arrived = try #require(arrival, "\(name) proxy, version \(v): \(nginx.logText); \(sockets())")
+                    // A proxy that buffers holds these small events until its buffer fills (past the test's end); one
+                    // that passes them on is a scheduling delay behind, 0.19 s once with make test's stages on both cores.
+                    #expect(
+                        arrived.timeIntervalSince(direct) < 0.5, "\(name): \(arrived.timeIntervalSince(direct)) s later"
+                    )
+                }
+                #expect(streams.allSatisfy { $0.events.last?.id == GatewayOnTopics.id(v) })
+            }
 
-        // GETs through the documented snippet are cached a second (max-age=1), then revalidated: the newest record
-        // is served within two seconds of the gateway having it (nginx's cache clock counts whole seconds), and 40
-        // GETs in half a second reach the gateway a few times.
-        // (Streams move on change sets, GETs on the latest-layout topic: the gateway's own GET is waited for.)
-        #expect(
-            try waitUntil(seconds: 10, every: 0.1) {
-                try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(3)
-            })
-        let gatewayHasIt = Date()
-        let served = waitUntil(seconds: 5, every: 0.1) {
-            (try? RawHTTP.get(documented, "/v1/layouts/k"))?.body == GatewayOnTopics.record(3)
-        }
-        #expect(served && Date().timeIntervalSince(gatewayHasIt) < 2.2, "\(Date().timeIntervalSince(gatewayHasIt)) s")
-        let before = try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0
-        var hits = 0
-        for _ in 0..<40 {
-            let got = try RawHTTP.get(documented, "/v1/layouts/k")
-            #expect(got.status == 200 && got.body == GatewayOnTopics.record(3))
-            if got.headers["x-cache-status"] == "HIT" { hits += 1 }
-            usleep(12_000)
-        }
-        let reached =
-            (try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0) - before
-        #expect(hits >= 30 && reached <= 3, "\(hits) hits, \(reached) requests reached the gateway")
-    }
-
-    @Test func behindVarnishARecordIsNeverServedPastItsMaxAge() throws {
-        let rig = try GatewayOnTopics()
-        try rig.publish("k", version: 0)
-        let gateway = try rig.start()
-        let vcl = try Self.documented("vcl").replacingOccurrences(
-            of: #".host = "10.0.0.5"; .port = "8090";"#, with: #".host = "127.0.0.1"; .port = "\#(gateway.port)";"#)
-        let varnish = try ProxyProcess(varnish: vcl)
-        let port = varnish.ports[0]
-        #expect(
-            try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/k").status == 200 },
-            "\(varnish.logText)")
-        let stream = try RawHTTP(port: port)
-        stream.request("/v1/layouts/k/changes")
-        #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 }, "the stream through varnish")
-        for v in 1...3 {
-            // Varnish holds version v - 1 (asked for just now); v is published.
-            #expect(try RawHTTP.get(port, "/v1/layouts/k").body == GatewayOnTopics.record(v - 1))
-            try rig.publish("k", version: v)
+            // GETs through the documented snippet are cached a second (max-age=1), then revalidated: the newest record
+            // is served within two seconds of the gateway having it (nginx's cache clock counts whole seconds), and 40
+            // GETs in half a second reach the gateway a few times.
+            // (Streams move on change sets, GETs on the latest-layout topic: the gateway's own GET is waited for.)
             #expect(
                 try waitUntil(seconds: 10, every: 0.1) {
-                    try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(v)
+                    try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(3)
                 })
             let gatewayHasIt = Date()
             let served = waitUntil(seconds: 5, every: 0.1) {
-                (try? RawHTTP.get(port, "/v1/layouts/k"))?.body == GatewayOnTopics.record(v)
+                (try? RawHTTP.get(documented, "/v1/layouts/k"))?.body == GatewayOnTopics.record(3)
             }
-            let after = Date().timeIntervalSince(gatewayHasIt)
-            #expect(served && after < 1.5, "version \(v) served by varnish \(after) s after the gateway had it")
-            #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 + v }, "stream event \(v) through varnish")
+            #expect(
+                served && Date().timeIntervalSince(gatewayHasIt) < 2.2, "\(Date().timeIntervalSince(gatewayHasIt)) s")
+            let before = try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0
+            var hits = 0
+            for _ in 0..<40 {
+                let got = try RawHTTP.get(documented, "/v1/layouts/k")
+                #expect(got.status == 200 && got.body == GatewayOnTopics.record(3))
+                if got.headers["x-cache-status"] == "HIT" { hits += 1 }
+                usleep(12_000)
+            }
+            let reached =
+                (try GatewayEdgeTests.metric(gateway.opsPort, "layout_gateway_record_requests_total") ?? 0) - before
+            #expect(hits >= 30 && reached <= 3, "\(hits) hits, \(reached) requests reached the gateway")
+        }
+    }
+
+    @Test func behindVarnishARecordIsNeverServedPastItsMaxAge() async throws {
+        try await offThePool {
+            let rig = try GatewayOnTopics()
+            try rig.publish("k", version: 0)
+            let gateway = try rig.start()
+            let vcl = try Self.documented("vcl").replacingOccurrences(
+                of: #".host = "10.0.0.5"; .port = "8090";"#, with: #".host = "127.0.0.1"; .port = "\#(gateway.port)";"#)
+            let varnish = try ProxyProcess(varnish: vcl)
+            let port = varnish.ports[0]
+            #expect(
+                try waitUntil(seconds: 30, every: 0.1) { try RawHTTP.get(port, "/v1/layouts/k").status == 200 },
+                "\(varnish.logText)")
+            let stream = try RawHTTP(port: port)
+            stream.request("/v1/layouts/k/changes")
+            #expect(stream.read(timeout: 10) { _ in stream.events.count >= 1 }, "the stream through varnish")
+            for v in 1...3 {
+                // Varnish holds version v - 1 (asked for just now); v is published.
+                #expect(try RawHTTP.get(port, "/v1/layouts/k").body == GatewayOnTopics.record(v - 1))
+                try rig.publish("k", version: v)
+                #expect(
+                    try waitUntil(seconds: 10, every: 0.1) {
+                        try RawHTTP.get(gateway.port, "/v1/layouts/k").body == GatewayOnTopics.record(v)
+                    })
+                let gatewayHasIt = Date()
+                let served = waitUntil(seconds: 5, every: 0.1) {
+                    (try? RawHTTP.get(port, "/v1/layouts/k"))?.body == GatewayOnTopics.record(v)
+                }
+                let after = Date().timeIntervalSince(gatewayHasIt)
+                #expect(served && after < 1.5, "version \(v) served by varnish \(after) s after the gateway had it")
+                #expect(
+                    stream.read(timeout: 10) { _ in stream.events.count >= 1 + v }, "stream event \(v) through varnish")
+            }
         }
     }
 }

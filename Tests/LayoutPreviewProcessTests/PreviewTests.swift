@@ -82,18 +82,20 @@ import Testing
 }
 
 @Suite struct PreviewCommandTests {
-    @Test func argumentsThatCannotWorkAreRefused() throws {
-        let sample = Fixtures.path("samples/search-page.json")
-        for (arguments, message) in [
-            ([String](), "give one or more response files, or --topic and --key"),
-            (["--topic", "t"], "--topic needs --key"),
-            (["--topic", "t", "--key", "k", sample], "either response files or --topic"),
-            (["--key", "k", sample], "--key goes with --topic"),
-            (["--port", "70000", sample], "port must be 0…65535, not 70000"),
-        ] {
-            let r = try runCLI(["preview"] + arguments)
-            #expect(r.status == 64, "\(arguments)")
-            #expect(r.err.contains(message), "\(arguments): \(r.err)")
+    @Test func argumentsThatCannotWorkAreRefused() async throws {
+        try await offThePool {
+            let sample = Fixtures.path("samples/search-page.json")
+            for (arguments, message) in [
+                ([String](), "give one or more response files, or --topic and --key"),
+                (["--topic", "t"], "--topic needs --key"),
+                (["--topic", "t", "--key", "k", sample], "either response files or --topic"),
+                (["--key", "k", sample], "--key goes with --topic"),
+                (["--port", "70000", sample], "port must be 0…65535, not 70000"),
+            ] {
+                let r = try runCLI(["preview"] + arguments)
+                #expect(r.status == 64, "\(arguments)")
+                #expect(r.err.contains(message), "\(arguments): \(r.err)")
+            }
         }
     }
 }

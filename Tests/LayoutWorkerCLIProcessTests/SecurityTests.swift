@@ -93,75 +93,79 @@ private final class TLSProxy {
 
 @Suite(.serialized) struct SecurityTests {
     /// The worker talks TLS (CA verification and host name check on) to a TLS listener on loopback in front of the broker.
-    @Test func tlsWithCAVerificationAndAWrongCAIsRefused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let certs = try TestCertificates(in: dir)
-        let brokerPort = try TestBroker.freePort()
-        let proxy = try TLSProxy(certificates: certs, upstream: brokerPort)
-        let tls = ["security.protocol": "ssl", "ssl.ca.location": certs.ca]
-        // The broker names the proxy as its address, so every connection (bootstrap and after metadata) is TLS.
-        let broker = try TestBroker(advertisedPort: proxy.port, listenPort: brokerPort, clientProperties: tls)
-        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
-        try broker.createTopics([input, output, dlq], partitions: 1)
-        try broker.produce(input, [("a", emptyResultsList("over-tls")), ("b", Array("not json".utf8))])
-        let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-            extra: [
-                "--stop-after", "2", "--kafka-property", "security.protocol=ssl",
-                "--kafka-property", "ssl.ca.location=\(certs.ca)",
-            ])
-        #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(3000))")
-        #expect(try broker.consume(output, partitions: 1, count: 1).count == 1)
-        #expect(try broker.consume(dlq, partitions: 1, count: 1).count == 1)
+    @Test func tlsWithCAVerificationAndAWrongCAIsRefused() async throws {
+        try await offThePool {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-tls-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let certs = try TestCertificates(in: dir)
+            let brokerPort = try TestBroker.freePort()
+            let proxy = try TLSProxy(certificates: certs, upstream: brokerPort)
+            let tls = ["security.protocol": "ssl", "ssl.ca.location": certs.ca]
+            // The broker names the proxy as its address, so every connection (bootstrap and after metadata) is TLS.
+            let broker = try TestBroker(advertisedPort: proxy.port, listenPort: brokerPort, clientProperties: tls)
+            let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
+            try broker.createTopics([input, output, dlq], partitions: 1)
+            try broker.produce(input, [("a", emptyResultsList("over-tls")), ("b", Array("not json".utf8))])
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+                extra: [
+                    "--stop-after", "2", "--kafka-property", "security.protocol=ssl",
+                    "--kafka-property", "ssl.ca.location=\(certs.ca)",
+                ])
+            #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(3000))")
+            #expect(try broker.consume(output, partitions: 1, count: 1).count == 1)
+            #expect(try broker.consume(dlq, partitions: 1, count: 1).count == 1)
 
-        // The same worker trusting another CA is refused, says why, and still stops cleanly.
-        let port = try TestBroker.freePort()
-        let refused = try WorkerProcess(
-            broker: broker, input: input, output: uniqueName("out"), deadLetter: dlq, group: uniqueName("g"),
-            extra: [
-                "--kafka-property", "security.protocol=ssl", "--kafka-property", "ssl.ca.location=\(certs.otherCA)",
-            ],
-            http: "127.0.0.1:\(port)")
-        #expect(refused.waitForLog("certificate verify failed", seconds: 30), "\(refused.logText.suffix(3000))")
-        let (_, ready) = try syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!)
-        #expect(ready != 200)
-        refused.signal(SIGTERM)
-        #expect(
-            refused.wait(seconds: 30) == 0,
-            "\(refused.process.terminationReason == .uncaughtSignal ? "killed by signal" : "exit status") \(refused.process.isRunning ? -1 : refused.process.terminationStatus)\n\(refused.logText.suffix(3000))"
-        )
-        _ = proxy
+            // The same worker trusting another CA is refused, says why, and still stops cleanly.
+            let port = try TestBroker.freePort()
+            let refused = try WorkerProcess(
+                broker: broker, input: input, output: uniqueName("out"), deadLetter: dlq, group: uniqueName("g"),
+                extra: [
+                    "--kafka-property", "security.protocol=ssl", "--kafka-property", "ssl.ca.location=\(certs.otherCA)",
+                ],
+                http: "127.0.0.1:\(port)")
+            #expect(refused.waitForLog("certificate verify failed", seconds: 30), "\(refused.logText.suffix(3000))")
+            let (_, ready) = try syncGet(URL(string: "http://127.0.0.1:\(port)/readyz")!)
+            #expect(ready != 200)
+            refused.signal(SIGTERM)
+            #expect(
+                refused.wait(seconds: 30) == 0,
+                "\(refused.process.terminationReason == .uncaughtSignal ? "killed by signal" : "exit status") \(refused.process.isRunning ? -1 : refused.process.terminationStatus)\n\(refused.logText.suffix(3000))"
+            )
+            _ = proxy
+        }
     }
 
     /// SASL settings pass through to librdkafka (the test broker cannot authenticate anyone, so the handshake fails),
     /// and the password appears nowhere: not in logs, errors or /metrics.
-    @Test func saslSettingsReachLibrdkafkaAndSecretsStayHidden() throws {
-        let broker = try TestBroker()
-        let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
-        try broker.createTopics([input, output, dlq], partitions: 1)
-        let secret = "pw-\(UUID().uuidString)"
-        let port = try TestBroker.freePort()
-        let worker = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-            extra: [
-                "--kafka-property", "security.protocol=sasl_plaintext",
-                "--kafka-property", "sasl.mechanism=SCRAM-SHA-256",
-                "--kafka-property", "sasl.username=layout-worker",
-                "--kafka-property", "sasl.password=\(secret)", "--log-level", "debug",
-            ],
-            http: "127.0.0.1:\(port)")
-        // librdkafka attempted SCRAM with these settings and the broker refused the login.
-        #expect(worker.waitForLog("SASL SCRAM-SHA-256", seconds: 30), "\(worker.logText.suffix(3000))")
-        #expect(worker.waitForLog("ops endpoints listening", seconds: 10))
-        let (metrics, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
-        #expect(code == 200)
-        worker.signal(SIGTERM)
-        #expect(worker.wait(seconds: 30) == 0)
-        let log = worker.logText
-        #expect(log.contains("sasl.password=[redacted]"))
-        #expect(!log.contains(secret), "the SASL password leaked into the log")
-        #expect(!String(decoding: metrics, as: UTF8.self).contains(secret))
+    @Test func saslSettingsReachLibrdkafkaAndSecretsStayHidden() async throws {
+        try await offThePool {
+            let broker = try TestBroker()
+            let (input, output, dlq) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"))
+            try broker.createTopics([input, output, dlq], partitions: 1)
+            let secret = "pw-\(UUID().uuidString)"
+            let port = try TestBroker.freePort()
+            let worker = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
+                extra: [
+                    "--kafka-property", "security.protocol=sasl_plaintext",
+                    "--kafka-property", "sasl.mechanism=SCRAM-SHA-256",
+                    "--kafka-property", "sasl.username=layout-worker",
+                    "--kafka-property", "sasl.password=\(secret)", "--log-level", "debug",
+                ],
+                http: "127.0.0.1:\(port)")
+            // librdkafka attempted SCRAM with these settings and the broker refused the login.
+            #expect(worker.waitForLog("SASL SCRAM-SHA-256", seconds: 30), "\(worker.logText.suffix(3000))")
+            #expect(worker.waitForLog("ops endpoints listening", seconds: 10))
+            let (metrics, code) = try syncGet(URL(string: "http://127.0.0.1:\(port)/metrics")!)
+            #expect(code == 200)
+            worker.signal(SIGTERM)
+            #expect(worker.wait(seconds: 30) == 0)
+            let log = worker.logText
+            #expect(log.contains("sasl.password=[redacted]"))
+            #expect(!log.contains(secret), "the SASL password leaked into the log")
+            #expect(!String(decoding: metrics, as: UTF8.self).contains(secret))
+        }
     }
 }

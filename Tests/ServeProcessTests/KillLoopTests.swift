@@ -20,79 +20,84 @@ import Testing
     /// page's last one ended (no step without its change set) from a later input (none back in time); a step
     /// published again after a kill is a repeat a follower ignores; and every input still has its record.
     @Test(arguments: TestBroker.Kind.allCases) func killLoopWithChangeSetsNeverMovesAPageBack(kind: TestBroker.Kind)
-        throws
+        async throws
     {
-        let broker = try TestBroker.start(kind)
-        let (input, output, dlq, changes, state, group) = (
-            uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest"),
-            uniqueName("g")
-        )
-        try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
-        let flags = ["--changes-topic", changes, "--state-topic", state]
-        let total = 900
-        let producer = SteadyProducer(broker: broker, topic: input, count: total, pause: Self.pause)
-        var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
-        for _ in 0..<6 {
-            kills.kill(
-                try WorkerProcess(
-                    broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags))
+        try await offThePool {
+            let broker = try TestBroker.start(kind)
+            let (input, output, dlq, changes, state, group) = (
+                uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("changes"), uniqueName("latest"),
+                uniqueName("g")
+            )
+            try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
+            let flags = ["--changes-topic", changes, "--state-topic", state]
+            let total = 900
+            let producer = SteadyProducer(broker: broker, topic: input, count: total, pause: Self.pause)
+            var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
+            for _ in 0..<6 {
+                kills.kill(
+                    try WorkerProcess(
+                        broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags))
+            }
+            #expect(producer.finish() == nil)
+            let last = try WorkerProcess(
+                broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
+            let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
+            last.signal(SIGTERM)
+            #expect(last.wait(seconds: 20) == 0, "\(last.logText.suffix(3000))")
+            let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
+            #expect(missing.isEmpty, "\(missing.count) inputs without a record: \(missing.sorted())")
+            // Each page's change sets in topic order (one page lives on one changes partition).
+            let sets = try broker.readToEnd(changes, partitions: 3).filter {
+                $0.value != nil
+            }
+            var chain = ChangeSetChain()
+            chain.follow(sets)
+            let detail = try chainDetail(chain.missing.first, sets, broker, state)
+            #expect(chain.unreadable == 0, "\(chain.unreadable) change sets without hashes or a source offset")
+            #expect(
+                chain.missing.isEmpty && chain.backwards.isEmpty,
+                "steps without a change set before: \(chain.missing.prefix(10)); back in time: \(chain.backwards.prefix(10))\n\(detail)"
+            )
+            print(
+                "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets: \(chain.steps) steps, \(chain.missing.count) missing, \(chain.backwards.count) back in time, \(chain.repeats) repeated; dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
+            )
         }
-        #expect(producer.finish() == nil)
-        let last = try WorkerProcess(
-            broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)
-        let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
-        last.signal(SIGTERM)
-        #expect(last.wait(seconds: 20) == 0, "\(last.logText.suffix(3000))")
-        let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
-        #expect(missing.isEmpty, "\(missing.count) inputs without a record: \(missing.sorted())")
-        // Each page's change sets in topic order (one page lives on one changes partition).
-        let sets = try broker.readToEnd(changes, partitions: 3).filter {
-            $0.value != nil
-        }
-        var chain = ChangeSetChain()
-        chain.follow(sets)
-        let detail = try chainDetail(chain.missing.first, sets, broker, state)
-        #expect(chain.unreadable == 0, "\(chain.unreadable) change sets without hashes or a source offset")
-        #expect(
-            chain.missing.isEmpty && chain.backwards.isEmpty,
-            "steps without a change set before: \(chain.missing.prefix(10)); back in time: \(chain.backwards.prefix(10))\n\(detail)"
-        )
-        print(
-            "kill loop with change sets (\(kind.rawValue)): \(total) inputs over 30 pages, \(seen.count) records (\(seen.count - Set(seen).count) duplicates), \(sets.count) change sets: \(chain.steps) steps, \(chain.missing.count) missing, \(chain.backwards.count) back in time, \(chain.repeats) repeated; dead-lettered as worker-crash \(letters.count), lost \(missing.count); committed to the end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
-        )
     }
 
     /// SIGKILL and restart the worker while a producer keeps writing, against each broker: every input offset has a
     /// record (losses must be zero; duplicates are reported), and the group ends committed at every partition's end.
     @Test(arguments: TestBroker.Kind.allCases) func killLoopLosesNothingAndCommitsEverything(kind: TestBroker.Kind)
-        throws
+        async throws
     {
-        let broker = try TestBroker.start(kind)
-        let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
-        try broker.createTopics([input, output, dlq], partitions: 3)
-        let total = 900
-        let producer = SteadyProducer(broker: broker, topic: input, count: total, pause: Self.pause)
-        var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
-        var workers: [WorkerProcess] = []
-        for _ in 0..<6 {
-            let worker = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
-            workers.append(worker)
-            kills.kill(worker)
+        try await offThePool {
+            let broker = try TestBroker.start(kind)
+            let (input, output, dlq, group) = (uniqueName("in"), uniqueName("out"), uniqueName("dlq"), uniqueName("g"))
+            try broker.createTopics([input, output, dlq], partitions: 3)
+            let total = 900
+            let producer = SteadyProducer(broker: broker, topic: input, count: total, pause: Self.pause)
+            var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)
+            var workers: [WorkerProcess] = []
+            for _ in 0..<6 {
+                let worker = try WorkerProcess(
+                    broker: broker, input: input, output: output, deadLetter: dlq, group: group)
+                workers.append(worker)
+                kills.kill(worker)
+            }
+            #expect(producer.finish() == nil)
+            let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
+            workers.append(last)
+            let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
+            let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
+            #expect(
+                missing.isEmpty,
+                "\(missing.count) inputs without a record: \(missing.sorted()); \(missing.isEmpty ? "" : warnings(workers))"
+            )
+            last.signal(SIGTERM)
+            #expect(last.wait(seconds: 20) == 0)
+            print(
+                "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), dead-lettered as worker-crash \(letters.count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
+            )
         }
-        #expect(producer.finish() == nil)
-        let last = try WorkerProcess(broker: broker, input: input, output: output, deadLetter: dlq, group: group)
-        workers.append(last)
-        let (inputs, commitLag) = try committedToTheEnd(broker, input, count: total, group: group, last: last)
-        let (seen, letters, missing) = try killLoopAccount(broker, inputs, output: output, deadLetter: dlq)
-        #expect(
-            missing.isEmpty,
-            "\(missing.count) inputs without a record: \(missing.sorted()); \(missing.isEmpty ? "" : warnings(workers))"
-        )
-        last.signal(SIGTERM)
-        #expect(last.wait(seconds: 20) == 0)
-        print(
-            "kill loop (\(kind.rawValue)): \(total) inputs, \(seen.count) records, duplicates \(seen.count - Set(seen).count), dead-lettered as worker-crash \(letters.count), lost \(missing.count); every partition committed to its end \(String(format: "%.1f", commitLag)) s after the last worker started and the input was quiet; killed \(kills)"
-        )
     }
 }
 

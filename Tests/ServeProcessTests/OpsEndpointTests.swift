@@ -40,151 +40,171 @@ import Testing
         process.waitUntilExit()
     }
 
-    @Test func healthzAnswersWithinASecondBehindFiftyIdleConnections() throws {
-        let (process, log, port) = try worker()
-        defer { stop(process) }
-        #expect(port > 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        // 50 connections that send nothing, and one that sends half a request and stalls.
-        var idle = try (0..<50).map { _ in try connectTCP(host: "127.0.0.1", port: port) }
-        let slow = try connectTCP(host: "127.0.0.1", port: port)
-        _ = Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8).withUnsafeBytes { write(slow, $0.baseAddress, $0.count) }
-        idle.append(slow)
-        defer { idle.forEach { close($0) } }
-        Thread.sleep(forTimeInterval: 0.5)
-        for _ in 0..<5 {
-            let (text, seconds) = try rawHTTP(
-                port: port, parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 1)
-            #expect(statusCode(text) == 200, "\(text)")
-            #expect(seconds < 1, "took \(seconds) s")
-        }
-    }
-
-    @Test func methodsQueriesSplitRequestsAndPipelining() throws {
-        let (process, _, port) = try worker()
-        defer { stop(process) }
-        // HEAD: the headers of GET (with its length), no body.
-        let head = try rawHTTP(port: port, parts: ["HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
-            .text
-        #expect(statusCode(head) == 200)
-        #expect(head.lowercased().contains("content-length: "), "\(head)")
-        #expect(head.hasSuffix("\r\n\r\n"), "a HEAD answer has no body: \(head)")
-        // A query string is ignored.
-        let query = try rawHTTP(
-            port: port, parts: ["GET /metrics?x=1&y HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
-        ).text
-        #expect(statusCode(query) == 200 && query.contains("# TYPE layout_worker_consumed_total counter"))
-        // Other methods: 405 with Allow; unknown paths: 404.
-        let post = try rawHTTP(
-            port: port, parts: ["POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"]
-        ).text
-        #expect(statusCode(post) == 405 && post.contains("Allow: GET, HEAD"), "\(post)")
-        #expect(
-            statusCode(
-                try rawHTTP(port: port, parts: ["GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text)
-                == 404)
-        // A request split over two writes.
-        let split = try rawHTTP(
-            port: port, parts: ["GET /heal", "thz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
-        ).text
-        #expect(statusCode(split) == 200, "\(split)")
-        // Keep-alive and pipelining: two requests in one write, two answers on one connection.
-        let pipelined = try rawHTTP(
-            port: port,
-            parts: [
-                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            ]
-        ).text
-        #expect(pipelined.components(separatedBy: "HTTP/1.1 ").count - 1 == 2, "\(pipelined)")
-        #expect(pipelined.contains("HTTP/1.1 200") && pipelined.contains("HTTP/1.1 503"))
-    }
-
-    @Test func readinessSaysTheBrokersAreUnreachableAndEveryLogLineIsJSON() throws {
-        let (process, log, port) = try worker()
-        defer { stop(process) }
-        var text = ""
-        waitUntil(seconds: 15) {
-            text =
-                (try? rawHTTP(port: port, parts: ["GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]).text)
-                ?? ""
-            return text.contains("brokers unreachable")
-        }
-        #expect(statusCode(text) == 503 && text.contains("not ready: brokers unreachable: "), "\(text)")
-        #expect(text.contains("Connection refused") || text.contains("no broker connection is up"), "\(text)")
-        // The worker says so itself, with librdkafka's reason.
-        waitUntil(seconds: 10) {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cannot reach the brokers")
-        }
-        stop(process)
-        let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        let entries = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        #expect(
-            entries.count == lines.count,
-            "not JSON: \(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
-        #expect(
-            entries.contains {
-                $0["logger"] as? String == "librdkafka"
-                    && ($0["message"] as? String ?? "").contains("Connection refused")
-            })
-        #expect(entries.contains { $0["message"] as? String == "cannot reach the brokers" && $0["reason"] != nil })
-        for e in entries {
-            let time = e["time"] as? String ?? ""
-            #expect(
-                time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(e)"
-            )
-            #expect(e["level"] is String && e["logger"] is String && e["message"] is String)
-            #expect(!(e["message"] as? String ?? "").contains("@-1001"))
-        }
-    }
-
-    @Test func metricsParseWithHelpForEveryFamily() throws {
-        let (process, _, port) = try worker()
-        defer { stop(process) }
-        // Wait for the first librdkafka statistics (5 s interval) so their families are present too.
-        var families: [String: [String: Any]] = [:]
-        waitUntil(seconds: 15, every: 0.5) {
-            guard
-                let text = try? rawHTTP(
-                    port: port, parts: ["GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
-                ).text,
-                let body = text.components(separatedBy: "\r\n\r\n").dropFirst().first
-            else { return false }
-            families = (try? parseMetrics(body)) ?? [:]
-            return families["layout_worker_kafka_reply_queue"] != nil
-        }
-        #expect(!families.isEmpty)
-        for (name, family) in families {
-            #expect(family["help"] as? Bool == true, "no HELP for \(name)")
-            // prometheus_client names counters without _total; the catalog names them with it.
-            let catalogued = MetricCatalog.family(named: name) ?? MetricCatalog.family(named: name + "_total")
-            #expect(catalogued != nil, "\(name) is not in MetricCatalog")
-            #expect(catalogued.map { $0.kind.rawValue } == family["type"] as? String, "\(name): \(family)")
-        }
-        for required in [
-            "layout_worker_build_info", "process_resident_memory_bytes", "process_cpu_seconds", "process_open_fds",
-            "layout_worker_in_flight", "layout_worker_ready", "layout_worker_commits",
-        ] {
-            #expect(families[required] != nil, "missing \(required)")
-        }
-        #expect(families["layout_worker_ready"]?["sum"] as? Double == 0)
-        #expect(families["layout_worker_in_flight"]?["sum"] as? Double == 0)
-    }
-
-    @Test func ipv6AndHostNamesInHTTP() throws {
-        let hasIPv6 = ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "").contains(
-            "00000000000000000000000000000001")
-        if hasIPv6 {
-            let (process, _, port) = try worker(http: "[::1]:0")
+    @Test func healthzAnswersWithinASecondBehindFiftyIdleConnections() async throws {
+        try await offThePool {
+            let (process, log, port) = try worker()
             defer { stop(process) }
-            #expect(port > 0)
+            #expect(port > 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            // 50 connections that send nothing, and one that sends half a request and stalls.
+            var idle = try (0..<50).map { _ in try RawHTTP(port: port) }
+            let slow = try RawHTTP(port: port)
+            slow.sendRaw("GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            idle.append(slow)
+            defer { withExtendedLifetime(idle) {} }
+            Thread.sleep(forTimeInterval: 0.5)
+            for _ in 0..<5 {
+                let (text, seconds) = try RawHTTP.exchange(
+                    port: port, parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 1)
+                #expect(statusCode(text) == 200, "\(text)")
+                #expect(seconds < 1, "took \(seconds) s")
+            }
+        }
+    }
+
+    @Test func methodsQueriesSplitRequestsAndPipelining() async throws {
+        try await offThePool {
+            let (process, _, port) = try worker()
+            defer { stop(process) }
+            // HEAD: the headers of GET (with its length), no body.
+            let head = try RawHTTP.exchange(
+                port: port, parts: ["HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+            )
+            .text
+            #expect(statusCode(head) == 200)
+            #expect(head.lowercased().contains("content-length: "), "\(head)")
+            #expect(head.hasSuffix("\r\n\r\n"), "a HEAD answer has no body: \(head)")
+            // A query string is ignored.
+            let query = try RawHTTP.exchange(
+                port: port, parts: ["GET /metrics?x=1&y HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+            ).text
+            #expect(statusCode(query) == 200 && query.contains("# TYPE layout_worker_consumed_total counter"))
+            // Other methods: 405 with Allow; unknown paths: 404.
+            let post = try RawHTTP.exchange(
+                port: port,
+                parts: ["POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"]
+            ).text
+            #expect(statusCode(post) == 405 && post.contains("Allow: GET, HEAD"), "\(post)")
             #expect(
                 statusCode(
-                    try rawHTTP(
-                        host: "::1", port: port,
-                        parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
-                    ).text) == 200)
+                    try RawHTTP.exchange(
+                        port: port, parts: ["GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                    ).text)
+                    == 404)
+            // A request split over two writes.
+            let split = try RawHTTP.exchange(
+                port: port, parts: ["GET /heal", "thz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+            ).text
+            #expect(statusCode(split) == 200, "\(split)")
+            // Keep-alive and pipelining: two requests in one write, two answers on one connection.
+            let pipelined = try RawHTTP.exchange(
+                port: port,
+                parts: [
+                    "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                ]
+            ).text
+            #expect(pipelined.components(separatedBy: "HTTP/1.1 ").count - 1 == 2, "\(pipelined)")
+            #expect(pipelined.contains("HTTP/1.1 200") && pipelined.contains("HTTP/1.1 503"))
         }
-        let (process, _, port) = try worker(http: "localhost:0")
-        defer { stop(process) }
-        #expect(port > 0)
+    }
+
+    @Test func readinessSaysTheBrokersAreUnreachableAndEveryLogLineIsJSON() async throws {
+        try await offThePool {
+            let (process, log, port) = try worker()
+            defer { stop(process) }
+            var text = ""
+            waitUntil(seconds: 15) {
+                text =
+                    (try? RawHTTP.exchange(
+                        port: port, parts: ["GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                    ).text)
+                    ?? ""
+                return text.contains("brokers unreachable")
+            }
+            #expect(statusCode(text) == 503 && text.contains("not ready: brokers unreachable: "), "\(text)")
+            #expect(text.contains("Connection refused") || text.contains("no broker connection is up"), "\(text)")
+            // The worker says so itself, with librdkafka's reason.
+            waitUntil(seconds: 10) {
+                ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cannot reach the brokers")
+            }
+            stop(process)
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            let entries = lines.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+            #expect(
+                entries.count == lines.count,
+                "not JSON: \(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
+            #expect(
+                entries.contains {
+                    $0["logger"] as? String == "librdkafka"
+                        && ($0["message"] as? String ?? "").contains("Connection refused")
+                })
+            #expect(entries.contains { $0["message"] as? String == "cannot reach the brokers" && $0["reason"] != nil })
+            for e in entries {
+                let time = e["time"] as? String ?? ""
+                #expect(
+                    time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil,
+                    "\(e)"
+                )
+                #expect(e["level"] is String && e["logger"] is String && e["message"] is String)
+                #expect(!(e["message"] as? String ?? "").contains("@-1001"))
+            }
+        }
+    }
+
+    @Test func metricsParseWithHelpForEveryFamily() async throws {
+        try await offThePool {
+            let (process, _, port) = try worker()
+            defer { stop(process) }
+            // Wait for the first librdkafka statistics (5 s interval) so their families are present too.
+            var families: [String: [String: Any]] = [:]
+            waitUntil(seconds: 15, every: 0.5) {
+                guard
+                    let text = try? RawHTTP.exchange(
+                        port: port, parts: ["GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                    ).text,
+                    let body = text.components(separatedBy: "\r\n\r\n").dropFirst().first
+                else { return false }
+                families = (try? parseMetrics(body)) ?? [:]
+                return families["layout_worker_kafka_reply_queue"] != nil
+            }
+            #expect(!families.isEmpty)
+            for (name, family) in families {
+                #expect(family["help"] as? Bool == true, "no HELP for \(name)")
+                // prometheus_client names counters without _total; the catalog names them with it.
+                let catalogued = MetricCatalog.family(named: name) ?? MetricCatalog.family(named: name + "_total")
+                #expect(catalogued != nil, "\(name) is not in MetricCatalog")
+                #expect(catalogued.map { $0.kind.rawValue } == family["type"] as? String, "\(name): \(family)")
+            }
+            for required in [
+                "layout_worker_build_info", "process_resident_memory_bytes", "process_cpu_seconds", "process_open_fds",
+                "layout_worker_in_flight", "layout_worker_ready", "layout_worker_commits",
+            ] {
+                #expect(families[required] != nil, "missing \(required)")
+            }
+            #expect(families["layout_worker_ready"]?["sum"] as? Double == 0)
+            #expect(families["layout_worker_in_flight"]?["sum"] as? Double == 0)
+        }
+    }
+
+    @Test func ipv6AndHostNamesInHTTP() async throws {
+        try await offThePool {
+            let hasIPv6 = ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "").contains(
+                "00000000000000000000000000000001")
+            if hasIPv6 {
+                let (process, _, port) = try worker(http: "[::1]:0")
+                defer { stop(process) }
+                #expect(port > 0)
+                #expect(
+                    statusCode(
+                        try RawHTTP.exchange(
+                            host: "::1", port: port,
+                            parts: ["GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"]
+                        ).text) == 200)
+            }
+            let (process, _, port) = try worker(http: "localhost:0")
+            defer { stop(process) }
+            #expect(port > 0)
+        }
     }
 }

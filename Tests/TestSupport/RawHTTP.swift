@@ -12,21 +12,41 @@ public final class RawHTTP {
     /// Whether the peer closed the connection (a read found its end).
     public private(set) var closed = false
 
-    public init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    /// A connection to `host` (an IPv4 or IPv6 literal).
+    public init(host: String = "127.0.0.1", port: Int) throws {
+        fd = try Self.connect(host: host, port: port)
+    }
+
+    private static func connect(host: String, port: Int) throws -> Int32 {
+        let v6 = host.contains(":")
+        let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var connected = false
+        if v6 {
+            var addr = sockaddr_in6()
+            addr.sin6_family = sa_family_t(AF_INET6)
+            addr.sin6_port = UInt16(port).bigEndian
+            inet_pton(AF_INET6, host, &addr.sin6_addr)
+            connected = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+                }
+            }
+        } else {
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr(host)
+            connected = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
             }
         }
-        guard ok == 0 else {
+        guard connected else {
             close(fd)
-            throw CocoaError(.fileReadUnknown)
+            throw RawHTTPError(description: "cannot connect to \(v6 ? "[\(host)]" : host):\(port)")
         }
+        return fd
     }
 
     deinit { close(fd) }
@@ -127,6 +147,21 @@ public final class RawHTTP {
         }
     }
 
+    /// One exchange as the bytes go: sends `parts` (0.2 s apart, when there are several), reads until the peer
+    /// closes or `timeout` passes, and returns what was read and how long it took.
+    public static func exchange(host: String = "127.0.0.1", port: Int, parts: [String], timeout: Double = 2) throws
+        -> (text: String, seconds: Double)
+    {
+        let start = Date()
+        let c = try RawHTTP(host: host, port: port)
+        for (i, part) in parts.enumerated() {
+            if i > 0 { Thread.sleep(forTimeInterval: 0.2) }
+            c.sendRaw(part)
+        }
+        c.read(timeout: timeout - Date().timeIntervalSince(start)) { _ in false }
+        return (String(decoding: c.received, as: UTF8.self), Date().timeIntervalSince(start))
+    }
+
     /// One GET, start to end.
     public static func get(
         _ port: Int, _ path: String, headers: [String: String] = [:], method: String = "GET", body: [UInt8]? = nil
@@ -135,4 +170,9 @@ public final class RawHTTP {
         c.request(path, method: method, headers: headers, body: body)
         return c.response()
     }
+}
+
+/// A connection `RawHTTP` could not open.
+public struct RawHTTPError: Error, CustomStringConvertible {
+    public let description: String
 }
