@@ -334,6 +334,13 @@ let package = Package(
                 .product(name: "LayoutKit", package: "swift"),
             ],
             swiftSettings: strict),
+        // Cross-cutting contracts, no process: the wire names the kits and schemas repeat, the names the docs give.
+        .testTarget(
+            name: "ContractTests",
+            dependencies: [
+                "Delivery", "LayoutCompiler", "Serve", "TestSupport", .product(name: "LayoutKit", package: "swift"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "LayoutPreviewProcessTests",
             dependencies: [

@@ -2,8 +2,8 @@
 """docs/design.md's module table is Package.swift's graph: every target under Sources/ and Plugins/ has one row,
 its "uses" column is exactly its target dependencies, rows come dependencies first; the line after the table names
 the modules whose tests live in another module's test target; every test target is named after the module it tests
-and depends on it (or, for process tests, on ProcessTestSupport); every test the design names (`SomeTests.name`)
-exists. Reads `swift package describe --type json` on stdin.
+and depends on it (or, for process tests, on ProcessTestSupport), but for the cross-cutting contract tests; every
+process test is async; every test the design names (`SomeTests.name`) exists. Reads `swift package describe --type json` on stdin.
 With --write, rewrites the table and that line from Package.swift, keeping each row's "holds" text (a new module
 needs its text written by hand first: the check names it). Exits 1 naming every difference."""
 import json, os, re, sys
@@ -75,11 +75,17 @@ if untested_line != expected_line:
 
 # Every test target under Tests/ tests one module and is named after it: `XTests` holds X's own tests and depends on
 # X; `XProcessTests` exercises X through the `layout-worker` binary and depends on ProcessTestSupport (the test
-# brokers and processes). The renderer kit's tests (under clients/) are the kit's.
+# brokers and processes). The renderer kit's tests (under clients/) are the kit's. CROSS_CUTTING targets check
+# contracts between modules and files (no process, so not on ProcessTestSupport).
+CROSS_CUTTING = {"ContractTests"}
 for t in package["targets"]:
     if t.get("type") != "test" or not t["path"].startswith("Tests/"):
         continue
     name, deps = t["name"], set(t.get("target_dependencies") or [])
+    if name in CROSS_CUTTING:
+        if "ProcessTestSupport" in deps:
+            problems.append(f"test target {name}: checks contracts without processes, yet depends on ProcessTestSupport")
+        continue
     process = name.endswith("ProcessTests")
     module = name[: -len("ProcessTests")] if process else name[: -len("Tests")] if name.endswith("Tests") else ""
     if module not in targets:
@@ -88,6 +94,18 @@ for t in package["targets"]:
     needed = "ProcessTestSupport" if process else module
     if needed not in deps:
         problems.append(f"test target {name}: does not depend on {needed}")
+
+# A process test never blocks the cooperative pool (as many threads as cores: one blocked stalls every async test
+# and task of its process): each is async, its synchronous waits inside `offThePool { ... }`.
+for root, _, files in os.walk("Tests"):
+    if not root.endswith("ProcessTests"):
+        continue
+    for f in sorted(files):
+        text = open(os.path.join(root, f)).read()
+        for m in re.finditer(r"@Test\b[^{]*?\bfunc (\w+)\([^{]*\{", text):
+            if not re.search(r"\basync\b", m.group(0)):
+                problems.append(f"{root}/{f}: @Test func {m.group(1)} is synchronous: make it async and run its "
+                                "blocking body in `offThePool { ... }`")
 
 # Every test the design names exists: `Suite.test` where Tests/ has `struct Suite` and, in that file, `func test`.
 sources = {}
