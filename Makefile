@@ -19,11 +19,13 @@ PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps test-packages build swift-packages swift-build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help deps test-deps test-packages build swift-packages swift-build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state bench-transactions kill-storm fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
 FUZZ_SECONDS ?= 60
+# How long one input may take before libFuzzer calls it a hang.
+FUZZ_TIMEOUT ?= 10
 FUZZERS := JSONReader ContentTree Compile Condition ChangeSet
 
 help:
@@ -35,6 +37,8 @@ help:
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); navigation states from an origin; then make bench-state"
 	@echo "make bench-state - the page store with 100,000 and 1,000,000 pages: restarts warm vs rebuilt, GETs from disk, RSS, disk per page; a rolling restart of 3 workers beside a bare consumer"
+	@echo "make bench-transactions - what exactly-once would cost: the worker's Kafka path in KIP-447 transactions vs at-least-once, on the test broker"
+	@echo "make kill-storm - 3 workers in one group, one SIGKILLed every 6 s for 70 s under load: lost inputs, duplicates, missing change-set steps"
 	@echo "make fuzz FUZZ_SECONDS=N - every libFuzzer target for N seconds (default 60)"
 	@echo "make broker / make broker-stop - a local Tansu test broker on loopback"
 	@echo "make format - format the Swift sources (.swift-format); make test lints them"
@@ -100,29 +104,29 @@ release: deps
 # network and the disk; installed earlier, Chromium's would hold apt's lock while librdkafka waits for its build
 # packages), then three steps. The quick stage stops at its first failure. Then the rest runs at
 # once (make -j, each target's output printed when it ends): the process tests in three processes, the renderer
-# kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release), niced, in
-# the time the others wait on processes. Last, a 10 s smoke of every fuzz target, two at a time: after the others,
-# as a fuzz run starved of CPU reports its slowest input as a timeout.
+# kits, the preview in Chromium, and the fuzz targets' build (debug: 70 s instead of 260 s for release) then a 10 s
+# smoke of every target, niced, in the time the others wait on processes (a fuzz run starved of CPU takes longer
+# over one input: FUZZ_TIMEOUT 120 s instead of 10 keeps that from reading as a hang).
 test:
 	@$(MAKE) --no-print-directory BUILD_TESTS=--build-tests BESIDE_BUILD=test-packages build
 	@$(MAKE) --no-print-directory BUILT=1 test-quick
 	@echo "== quick stage passed at $$(date +%T); the rest runs at once, each part's output printed as it ends"
-	@$(MAKE) --no-print-directory -j7 -O BUILT=1 BUILD_TESTS=--build-tests FUZZ_CONFIG=debug NICE="nice -n 19" \
-	  test-service test-clients test-browser fuzz-build fuzz-seeds
-	@echo "== every test passed at $$(date +%T); the fuzz smoke"
-	@$(MAKE) --no-print-directory -j2 -O BUILT=1 FUZZ_BUILT=1 FUZZ_CONFIG=debug FUZZ_SECONDS=10 fuzz
+	@$(MAKE) --no-print-directory -j7 -O BUILT=1 BUILD_TESTS=--build-tests FUZZ_CONFIG=debug FUZZ_SECONDS=10 \
+	  FUZZ_TIMEOUT=120 NICE="nice -n 19" test-service test-clients test-browser fuzz
+	@echo "== every test passed at $$(date +%T)"
 
 # The test binary run directly: `swift test --skip-build` plans the package first (about 20 s) and holds .build's
 # lock, so two could not run at once. A filter that matches no test fails.
 TEST_BIN := $(ROOT)/.build/debug/LayoutWorkerPackageTests.xctest
 SWIFT_TESTS = LW_RANDOM_CHANGE_SETS=$(RANDOM_CHANGE_SETS) $(TEST_BIN) --testing-library swift-testing
 # The process tests (the targets named *ProcessTests: test brokers, the binary, nginx) spend most of their time
-# waiting on processes, and a process runs tests on as many threads as there are cores: three processes run them in
-# about a third of the time. The first two take these suites, the third every other: each holds one of the three
-# serialized fault suites (CommitTests, PartitionNeverStopsTests, KillLoopTests) beside a share of the rest.
+# waiting on processes; each runs off the cooperative pool, at most LW_PROCESS_TESTS_AT_ONCE (4) at once per process,
+# in three processes. The first two take these suites, the third every other: each holds one of the three
+# serialized fault suites (CommitTests, PartitionNeverStopsTests, KillLoopTests) and one of the longest tests
+# (GatewayEdgeTests' failover trials, PartitionNeverStopsTests' broker restarts, KillLoopTests) beside the rest.
 PROCESS_TESTS := ^[A-Za-z]+ProcessTests\.
-SERVICE_SHARD_1 := CommitTests|GatewayPageStoreTests|PageStoreIntegrationTests|FaultTests
-SERVICE_SHARD_2 := PartitionNeverStopsTests|GatewayEdgeTests|ChangeSetIntegrationTests|GatewayProxyTests
+SERVICE_SHARD_1 := CommitTests|GatewayPageStoreTests|PageStoreIntegrationTests|FaultTests|GatewayEdgeTests
+SERVICE_SHARD_2 := PartitionNeverStopsTests|ChangeSetIntegrationTests|GatewayProxyTests
 
 # Lint, design checks, every test but the process tests, then the samples and change sets against the schemas and
 # the deploy files: what needs no test broker, in about 90 s on a built tree.
@@ -134,6 +138,7 @@ test-quick: build test-deps
 	python3 scripts/check-design.py < $(RUN_DIR)/package.json
 	python3 scripts/check-function-length.py
 	python3 scripts/check-tracked.py
+	python3 scripts/check-doc-names.py
 	$(SWIFT_TESTS) --skip '$(PROCESS_TESTS)|^($(KIT_TESTS))\.'
 	$(BIN) compile samples/*.json > $(RUN_DIR)/samples.ndjson
 	@if [ -f ../shared/corpus/assembler/supermami-1.json ]; then \
@@ -231,6 +236,12 @@ bench-e2e: release
 bench-state: release
 	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-state.sh | tee $(RUN_DIR)/bench-state.md
 
+bench-transactions: release
+	@mkdir -p $(RUN_DIR) && $(ROOT)/scripts/bench-transactions.sh | tee $(RUN_DIR)/bench-transactions.md
+
+kill-storm: release
+	@mkdir -p $(RUN_DIR) && HEADER=1 $(ROOT)/scripts/kill-storm.sh | tee $(RUN_DIR)/kill-storm.md
+
 # `make fuzz`: every target for FUZZ_SECONDS each, one after another (make -j2 fuzz: two at once), built with
 # FUZZ_CONFIG (release: four times the runs per second of debug). The build and the runs take NICE as a prefix
 # (`make test` runs its smoke with `nice -n 19` beside the other tests).
@@ -258,7 +269,8 @@ fuzz-run-%: $(if $(FUZZ_BUILT),,fuzz-build) fuzz-seeds
 	  [ $* = ChangeSet ] && dict="" && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
 	  [ $* != Condition ] && [ $* != ChangeSet ] && [ -d ../shared/corpus/assembler ] && seeds="$$seeds ../shared/corpus/assembler"; \
 	  mkdir -p $(RUN_DIR)/fuzz/$* fuzz-artifacts; echo "== fuzz $* for $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=detect_leaks=0 $(NICE) Fuzz/.build/$(FUZZ_CONFIG)/Fuzz$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  ASAN_OPTIONS=detect_leaks=0 $(NICE) Fuzz/.build/$(FUZZ_CONFIG)/Fuzz$* -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	    -report_slow_units=$(FUZZ_TIMEOUT) \
 	    -rss_limit_mb=2048 -max_len=1048576 -detect_leaks=0 -artifact_prefix=fuzz-artifacts/$*- -print_final_stats=1 \
 	    $$dict $(RUN_DIR)/fuzz/$* $$seeds 2>&1 \
 	    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|artifact_prefix)"; \
