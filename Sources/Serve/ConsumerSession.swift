@@ -13,17 +13,6 @@ import Ops
 /// at the moments the rest of the worker must act, commits on revoke itself, and drops the messages of partitions
 /// revoked during that poll from the batch it returns (they belong to the new owner).
 final class ConsumerSession {
-    /// What the rest of the worker does when partitions come and go (called inside `fetch`, with `assigned`
-    /// already saying what the group gave this worker).
-    struct Rebalancing {
-        /// Partitions assigned: their pages are brought up to date before any of their messages is processed.
-        var assigned: ([Partition]) -> Void
-        /// Partitions about to be revoked: their outputs are finished (bounded) before the session commits.
-        var revoking: ([Partition]) -> Void
-        /// Partitions revoked and committed: what is kept for them is written or forgotten.
-        var revoked: ([Partition]) -> Void
-    }
-
     let consumer: KafkaConsumer
     private let settings: ServeSettings
     private let status: WorkerStatus
@@ -298,20 +287,5 @@ final class ConsumerSession {
     func close() {
         leaving = true
         consumer.close()
-    }
-
-    /// What of `event` a leaving session does not handle (its partitions, listed), or nil: an assignment is never
-    /// taken; a revocation is handled for the partitions the session owns (finished and committed as usual).
-    private static func whileLeaving(_ event: RebalanceEvent, owned: Set<Partition>) -> String? {
-        switch event {
-        case .assigned(let partitions): return list(partitions)
-        case .revoked(let partitions):
-            let foreign = partitions.filter { !owned.contains($0) }
-            return foreign.count == partitions.count ? list(partitions) : nil
-        }
-    }
-
-    private static func list(_ partitions: [Partition]) -> String {
-        partitions.map(\.description).joined(separator: ",")
     }
 }
