@@ -55,6 +55,11 @@ extension PageBook {
             if (checkpoints[key]?.offset ?? -1) < offset { checkpoints[key] = (topic, partition, offset) }
         }
 
+        /// The gzip of `key`'s record made before, when the page in memory is still the record hashing to `hash`.
+        func gzip(of key: String, hash: ContentHash) -> [UInt8]? {
+            pages[key].flatMap { $0.hash == hash ? $0.gzip : nil }
+        }
+
         /// Keeps the gzip of `key`'s record, when the page in memory is still that record's.
         mutating func keep(gzip compressed: [UInt8], for key: String, hash: ContentHash) {
             guard var page = pages[key], page.hash == hash, page.gzip == nil else { return }

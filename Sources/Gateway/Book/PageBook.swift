@@ -14,21 +14,6 @@ import Synchronization
 /// recently read), so a page not in memory is read from disk. Without a disk store, pages past the budget are let go
 /// and answered 404 (`evicted`) until they change again.
 public final class PageBook: Sendable {
-    /// What a page read finds.
-    public enum Lookup: Sendable {
-        case page(record: [UInt8], at: StreamPosition)
-        /// Never laid out (or cleared by a tombstone).
-        case unknown
-        /// Let go to stay within the byte budget (no page store); answered again once the page changes.
-        case evicted
-    }
-
-    /// What a new stream starts from: the events its client lacks (a new client's record is made once per record
-    /// and shared by every stream that opens on it), and where it is once it has them.
-    public struct Opening: Sendable {
-        public var catchUp: [EventBytes]
-        public var cursor: StreamCursor
-    }
 
     let settings: GatewaySettings
     /// Where events for a page's streams go (the event loops that hold them).
@@ -38,7 +23,7 @@ public final class PageBook: Sendable {
     let evictions = Atomic<Int>(0)
     let memoryHits = Atomic<Int>(0)
     let diskReads = Atomic<Int>(0)
-    private let opened = Atomic<Int>(0)
+    let opened = Atomic<Int>(0)
 
     /// Navigation states held from the origin: a page published under the same key replaces its copy there.
     let originStates: OriginCache?
@@ -259,16 +244,6 @@ public final class PageBook: Sendable {
         }
     }
 
-    /// A page's latest record compressed with gzip, made once per record while the page is in memory.
-    public func gzipRecord(_ key: String, hash: ContentHash, record: [UInt8]) -> [UInt8]? {
-        if let cached = state.withLock({ s in s.pages[key].flatMap { $0.hash == hash ? $0.gzip : nil } }) {
-            return cached
-        }
-        guard let compressed = Gzip.compress(record) else { return nil }
-        state.withLock { $0.keep(gzip: compressed, for: key, hash: hash) }
-        return compressed
-    }
-
     /// A new stream of `key` from a client at `from` (its `Last-Event-ID`, nil for a new client): what it lacks
     /// (the change sets since `from` when they are still held and smaller than the record, else the current record;
     /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
@@ -315,30 +290,4 @@ public final class PageBook: Sendable {
     /// Stops counting a stream of `key`.
     public func unsubscribe(_ key: String) { state.withLock { $0.unsubscribe(key) } }
 
-    /// Whether `key` has streams open; whether its record is in memory.
-    public func hasStreams(_ key: String) -> Bool { state.withLock { $0.streams[key] != nil } }
-    func holdsInMemory(_ key: String) -> Bool { state.withLock { $0.pages[key]?.record != nil } }
-
-    /// Streams opened since the start.
-    public var streamsOpened: Int { opened.load(ordering: .relaxed) }
-
-    /// Streams followed now.
-    public var streamCount: Int { state.withLock { $0.streamTotal } }
-
-    /// Figures for `/metrics`.
-    public struct Figures: Sendable {
-        public let pages: Int, bytes: Int, streams: Int, evictions: Int, memoryHits: Int, diskReads: Int
-        public let writeFailure: String?
-
-        init(_ book: PageBook) {
-            (pages, bytes, streams, writeFailure) = book.state.withLock { s in
-                (s.pages.count, s.bytes, s.streamTotal, s.writeFailure)
-            }
-            evictions = book.evictions.load(ordering: .relaxed)
-            memoryHits = book.memoryHits.load(ordering: .relaxed)
-            diskReads = book.diskReads.load(ordering: .relaxed)
-        }
-    }
-
-    public var figures: Figures { Figures(self) }
 }

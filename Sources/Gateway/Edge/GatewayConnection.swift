@@ -1,47 +1,6 @@
 import NIOCore
 import NIOHTTP1
 
-/// What every connection of a listener shares: one reference per connection (a stream's connection is most of
-/// what a stream costs, so nothing is copied into it).
-final class GatewayEdge: Sendable {
-    let endpoints: GatewayEndpoints
-    let book: PageBook
-    let hub: StreamHub
-    let metrics: GatewayMetrics
-    let limits: StreamLimits
-    let requestTimeout: TimeAmount
-    /// Navigation states from the origin, or nil.
-    var origin: OriginStates? { endpoints.origin }
-
-    /// A page's record and where it is: the published page's, else a navigation state's held copy.
-    func currentRecord(_ key: String) -> ([UInt8], StreamPosition)? {
-        if case .page(let record, let at) = book.read(key) { return (record, at) }
-        guard let held = origin?.cache.read(key) else { return nil }
-        return (held.record, StreamPosition(hash: held.hash, offset: nil))
-    }
-
-    init(
-        endpoints: GatewayEndpoints, book: PageBook, hub: StreamHub, metrics: GatewayMetrics, limits: StreamLimits,
-        requestTimeout: TimeAmount
-    ) {
-        self.endpoints = endpoints
-        self.book = book
-        self.hub = hub
-        self.metrics = metrics
-        self.limits = limits
-        self.requestTimeout = requestTimeout
-    }
-}
-
-extension GatewayEdge {
-    /// A new connection's handlers, on its loop: the request decoder, then the connection.
-    func addHandlers(to channel: any Channel, port: GatewayEndpoints.Port) throws {
-        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
-        try channel.pipeline.syncOperations.addHandler(decoder)
-        try channel.pipeline.syncOperations.addHandler(GatewayConnection(edge: self, port: port, decoder: decoder))
-    }
-}
-
 /// One connection: HTTP requests answered in order until one asks for a stream; then the request decoder is taken
 /// out of the pipeline and the connection becomes a stream of one page, held by its event loop's `LoopStreams`,
 /// written the shared bytes of each event. Its client leaving (the read side closing, or a reset) closes it at
