@@ -18,7 +18,7 @@ struct EmbedPreviewPage: BuildToolPlugin {
             client
             + (target.name == "Gateway"
                 ? ["gateway/index.html", "gateway/live.js", "preview/preview.css"]
-                : ["preview/index.html", "preview/preview.js", "preview/preview.css"])
+                : ["preview/index.html", "preview/preview.js", "preview/cells.js", "preview/preview.css"])
         let inputs = files.map { web.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "WebFiles.swift")
         return [
