@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Fails when a Swift function, initializer or closure-bodied accessor is longer than 80 lines, or a type longer
+"""Fails when a Swift function, initializer or closure-bodied accessor is longer than 80 lines, a type longer
 than 300 (its declaration and every extension of it in the tree; a nested type is measured as a type of its own
-and its lines are not its parent's, as docs/design.md says).
+and its lines are not its parent's, as docs/design.md says), or a source file longer than 300: Swift, and the
+renderer kits' JavaScript, TypeScript, Java and Kotlin (FILE_ROOTS), tests included.
 
-A function or type may be longer only when its doc comment (or a comment just above it) says why in a line
+A function, type or file may be longer only when its doc comment (or a comment just above it) says why in a line
 starting `/// Long:` or `// Long:` (a measured hot loop, the JSON writer). Counts lines from the declaration to its
-closing brace; braces inside string literals and comments are ignored.
+closing brace; braces inside string literals and comments are ignored. A file is excused by such a line before its
+first declaration (the header of the file's one type).
 """
 import os
 import re
@@ -13,6 +15,10 @@ import sys
 
 LIMIT = 80
 TYPE_LIMIT = 300
+FILE_LIMIT = 300
+FILE_ROOTS = ['Sources', 'Plugins', 'Fuzz/Sources', 'Benchmarks/Benchmarks', 'clients']
+FILE_SUFFIXES = ('.swift', '.js', '.ts', '.java', '.kt')
+SKIPPED_DIRECTORIES = {'.build', 'build', 'node_modules', '.gradle'}
 TYPE_DECL = re.compile(r'^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|'
                        r'indirect)\s+)*(struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][\w.]*)')
 DECL = re.compile(r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|static|class|'
@@ -137,8 +143,29 @@ def functions(path):
             yield n + 1, end - n + 1, m.group(1).strip(), excused(lines, n)
 
 
+def long_files():
+    """Source files over FILE_LIMIT lines not excused in their header: (path, lines)."""
+    for root in FILE_ROOTS:
+        for directory, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRECTORIES)
+            for name in sorted(files):
+                if not name.endswith(FILE_SUFFIXES):
+                    continue
+                path = os.path.join(directory, name)
+                lines = open(path, encoding='utf-8').read().rstrip('\n').split('\n')
+                if len(lines) <= FILE_LIMIT:
+                    continue
+                first = next((k for k, l in enumerate(lines) if TYPE_DECL.match(l.strip()) or DECL.match(l)), len(lines))
+                if not any(re.match(r'(///?|\*|/\*\*?) ?Long:', l.strip()) for l in lines[:first]):
+                    yield path, len(lines)
+
+
 def main(roots):
     bad = 0
+    for path, length in long_files():
+        print(f'{path}: {length} lines (limit {FILE_LIMIT}: split it by concern, or say why in a "Long:" line of its '
+              'header)')
+        bad += 1
     sizes, places, excuses = {}, {}, {}
     for root in roots:
         for directory, _, files in os.walk(root):
@@ -164,7 +191,7 @@ def main(roots):
                   f'(limit {TYPE_LIMIT}): '
                   + ', '.join(places[(root, name)][1:] or ['one declaration']))
             bad += 1
-    print(f'check-function-length: {bad} function(s) over {LIMIT} lines or type(s) over {TYPE_LIMIT}')
+    print(f'check-function-length: {bad} function(s) over {LIMIT} lines, type(s) or file(s) over {TYPE_LIMIT}')
     return 1 if bad else 0
 
 
