@@ -65,12 +65,12 @@ for r in $(seq 1 "$ROUNDS"); do
   "$bin" create-topics --brokers "$broker" --partition-count 6 --compacted "bench-latest-$r" "bench-latest-base-$r" >/dev/null
   # The page store of this build's change-set run (the base binary's predates it: memory only).
   rm -rf "$run/bench-page-store-$r"
-  record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --state-topic "bench-latest-$r" \
-    --state-dir "$run/bench-page-store-$r")"
+  record changes "$(measure "$bin" "changes-$r" --output bench-out --changes-topic bench-changes --latest-layout-topic "bench-latest-$r" \
+    --page-store "$run/bench-page-store-$r")"
   if [ -n "$base" ]; then
     record base-serve "$(measure "$base" "base-serve-$r" --output bench-out)"
     record base-changes "$(measure "$base" "base-changes-$r" --output bench-out --changes-topic bench-changes \
-      --state-topic "bench-latest-base-$r")"
+      --latest-layout-topic "bench-latest-base-$r")"
   fi
   record pass "$(measure "$bin" "pass-$r" --output bench-pass --pass-through)"
 done
@@ -121,7 +121,7 @@ print(f"CPU per run (worker + broker): pass-through {cpu('pass'):.2f} s, serve {
 store_bytes, store_pages = int(sys.argv[3]), int(sys.argv[4])
 if store_pages:
     print(f"latest-layout store after the last change-set run: {store_pages} pages, {store_bytes:,} bytes "
-          f"({store_bytes // store_pages:,} bytes per page; bounded by --state-max-bytes)")
+          f"({store_bytes // store_pages:,} bytes per page; bounded by --page-cache-bytes)")
 PY
 
 # Peak RSS with a backlog: the whole backlog is on the broker before the worker starts.

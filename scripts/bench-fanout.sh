@@ -26,7 +26,7 @@ t="fan-$$"
 "$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
 serve_ops="127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 "$bin" serve --brokers "$broker" --input "$t-in" --output "$t-out" --dead-letter "$t-dlq" --group "$t" \
-  --changes-topic "$t-changes" --state-topic "$t-latest" --state-dir "$work/serve-store" --http "$serve_ops" \
+  --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --page-store "$work/serve-store" --http "$serve_ops" \
   --log-format json --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   ${BENCH_SERVE_ARGS:-} 2> "$run/bench-fanout-serve.log" &
 pids+=($!)
@@ -54,8 +54,8 @@ start_clients() {
   done
 }
 for size in $SIZES; do
-  "$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 \
-    --http 127.0.0.1:0 --state-dir "$work/gateway-store-$size" --log-format json \
+  "$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0 \
+    --http 127.0.0.1:0 --page-store "$work/gateway-store-$size" --log-format json \
     > "$work/gateway-$size.out" 2> "$run/bench-fanout-gateway-$size.log" &
   gw=$!
   pids+=($gw)

@@ -17,12 +17,12 @@ t="gw-$$"
 "$bin" create-topics --brokers "$broker" --partition-count 3 "$t-in" "$t-out" "$t-dlq" "$t-changes" >/dev/null
 "$bin" create-topics --brokers "$broker" --partition-count 3 --compacted "$t-latest" >/dev/null
 "$bin" serve --brokers "$broker" --input "$t-in" --output "$t-out" --dead-letter "$t-dlq" --group "$t" \
-  --changes-topic "$t-changes" --state-topic "$t-latest" --state-dir "$work/serve-store" --http off --log-format json \
+  --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --page-store "$work/serve-store" --http off --log-format json \
   --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=10 2> "$run/bench-gateway-serve.log" &
 pids+=($!)
-"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 --http 127.0.0.1:0 \
-  --state-dir "$work/gateway-store" --log-format json > "$work/gateway.out" 2> "$run/bench-gateway.log" &
+"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0 --http 127.0.0.1:0 \
+  --page-store "$work/gateway-store" --log-format json > "$work/gateway.out" 2> "$run/bench-gateway.log" &
 gateway_pid=$!
 pids+=($gateway_pid)
 # Two versions of the page, one file per key (a file's name is its key).

@@ -40,8 +40,8 @@ http {
 CONF
 /usr/sbin/nginx -e "$work/nginx/error.log" -p "$work/nginx" -c "$work/nginx/nginx.conf" -g "daemon off;" &
 pids+=($!)
-"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --state-topic "$t-latest" --port 0 \
-  --http 127.0.0.1:0 --state-dir "$work/gateway-store" --log-format json --max-held-bytes "$HELD" \
+"$bin" gateway --brokers "$broker" --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0 \
+  --http 127.0.0.1:0 --page-store "$work/gateway-store" --log-format json --page-cache-bytes "$HELD" \
   --origin "$origin" --origin-max-bytes "$ORIGIN_HELD" --config config/default.yaml \
   > "$work/gateway.out" 2> "$root/.run/bench-origin-gateway.log" &
 gateway_pid=$!
@@ -52,5 +52,5 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 [ -n "$gateway_api" ] || { echo "the gateway did not start:"; tail -n 20 "$root/.run/bench-origin-gateway.log"; exit 1; }
-echo "navigation states (gateway --origin, --max-held-bytes $HELD, --origin-max-bytes $ORIGIN_HELD: limit $(( (HELD + ORIGIN_HELD) / 1048576 + 150 )) MiB; gateway, origin and clients share $(nproc) cores):"
+echo "navigation states (gateway --origin, --page-cache-bytes $HELD, --origin-max-bytes $ORIGIN_HELD: limit $(( (HELD + ORIGIN_HELD) / 1048576 + 150 )) MiB; gateway, origin and clients share $(nproc) cores):"
 BENCH_NGINX="http://127.0.0.1:$nginx_port" BENCH_GATEWAY_OPS="$gateway_ops" python3 scripts/bench-origin.py "$gateway_api" "$origin" "$gateway_pid" published "$STATES"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The rolling restart in `make bench-state` (or alone: scripts/bench-rollout.sh), on a fresh test broker, release
-# build. Three workers in one group (`serve --changes-topic`, each keeping its --state-dir, as a StatefulSet's pods
+# build. Three workers in one group (`serve --changes-topic`, each keeping its --page-store, as a StatefulSet's pods
 # do) over PAGES pages (10,000) of the 45 KB sample, whose latest layouts are on the state topic; RATE (40)
 # updates a second to random pages, alternating two responses. Each worker in turn gets SIGTERM, is started
 # again, and the next goes once it is ready (/readyz) plus 5 s. Right before each worker, a bare consumer
@@ -48,7 +48,7 @@ start_worker() {  # index
   [ -n "${ports[$i]:-}" ] || ports[i]="$(free_port)"
   for setting in "${group[@]}" $(instance "worker-$i"); do extra+=(--consumer-property "$setting"); done
   "$bin" serve --brokers "$broker" --input r-in --output r-out --dead-letter r-dlq --group r-group \
-    --changes-topic r-changes --state-topic r-latest --state-dir "$work/state-$i" --http "127.0.0.1:${ports[$i]}" \
+    --changes-topic r-changes --latest-layout-topic r-latest --page-store "$work/state-$i" --http "127.0.0.1:${ports[$i]}" \
     --log-format json "${extra[@]}" ${ROLLOUT_WORKER_FLAGS:-} 2>> "$work/worker-$i.log" &
   pid[w$i]=$!
 }

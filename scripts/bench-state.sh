@@ -41,8 +41,8 @@ rss_kb() { awk -v f="$2" '$1 == f ":" {print $2}' "/proc/$1/status"; }  # pid, V
 start_gateway() {
   local dir="$1" held="$2" started
   started="$(now)"
-  "$bin" gateway --brokers "$broker" --changes-topic s-changes --state-topic s-latest --port 0 --http 127.0.0.1:0 \
-    --state-dir "$dir" --max-held-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
+  "$bin" gateway --brokers "$broker" --changes-topic s-changes --latest-layout-topic s-latest --port 0 --http 127.0.0.1:0 \
+    --page-store "$dir" --page-cache-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
   gw_pid=$!; pids+=("$gw_pid")
   gw_url="" gw_ops=""
   for _ in $(seq 1 36000); do
@@ -59,8 +59,8 @@ caught_up_read() { grep -o '"latest-layouts-read":[0-9]*' "$work/gw.log" | tail 
 serve_once() {
   local dir="$1" log="$work/serve.log"
   /usr/bin/time -f "%M" -o "$work/serve.rss" "$bin" serve --brokers "$broker" --input s-in --output s-out \
-    --dead-letter s-dlq --group s-group --changes-topic s-changes --state-topic s-latest --state-dir "$dir" \
-    --stop-after 1 --http off --log-format json --state-max-bytes "$held" --consumer-property session.timeout.ms=2000 \
+    --dead-letter s-dlq --group s-group --changes-topic s-changes --latest-layout-topic s-latest --page-store "$dir" \
+    --stop-after 1 --http off --log-format json --page-cache-bytes "$held" --consumer-property session.timeout.ms=2000 \
     --consumer-property heartbeat.interval.ms=300 --consumer-property fetch.wait.max.ms=10 2> "$log"
   echo "$(grep '"message":"stopped"' "$log" | grep -o '"elapsed-ms":[0-9]*' | cut -d: -f2)" \
     "$(grep -o '"messages-read":[0-9]*' "$log" | tail -n1 | cut -d: -f2)" "$(cat "$work/serve.rss")"
@@ -122,7 +122,7 @@ done
 echo
 echo "## The page store at size (2 cores shared by broker, gateway or worker, and wrk)"
 echo
-echo "Latest layouts produced with compression.type=${BENCH_COMPRESSION:-lz4}, linger.ms=20. Memory budget: --max-held-bytes (gateway) and --state-max-bytes (worker), 5% of the pages."
+echo "Latest layouts produced with compression.type=${BENCH_COMPRESSION:-lz4}, linger.ms=20. Memory budget: --page-cache-bytes (gateway) and --page-cache-bytes (worker), 5% of the pages."
 echo
 echo "| pages | produce s | floor: a bare reader of the topic s (CPU s) | gateway ready, empty store s (CPU s) | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"

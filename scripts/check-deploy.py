@@ -92,19 +92,19 @@ check(gw.get("image", "").endswith(":" + version) and gw_spec.get("securityConte
       "the gateway's image tag and non-root user")
 check("Service" in gateway_docs, "the gateway's Service")
 
-# The page store: on a writable volume mounted at LAYOUT_WORKER_STATE_DIR, an emptyDir in the Deployments and a
+# The page store: on a writable volume mounted at LAYOUT_WORKER_PAGE_STORE, an emptyDir in the Deployments and a
 # volume claim per pod in the StatefulSets of deploy/kubernetes-stateful (the read-only root could not hold it).
 def state_dir_mounted(workload, claims):
     pod = workload.get("spec", {}).get("template", {}).get("spec", {})
     c = (pod.get("containers") or [{}])[0]
-    state_dir = {e["name"]: e.get("value") for e in c.get("env", [])}.get("LAYOUT_WORKER_STATE_DIR")
+    state_dir = {e["name"]: e.get("value") for e in c.get("env", [])}.get("LAYOUT_WORKER_PAGE_STORE")
     volumes = {v["name"]: v for v in pod.get("volumes", [])}
     return state_dir is not None and any(
         m["mountPath"] == state_dir and ("emptyDir" in volumes.get(m["name"], {}) or m["name"] in claims)
         for m in c.get("volumeMounts", []))
 
 
-check(state_dir_mounted(dep, set()), "the worker Deployment's page store is on an emptyDir at LAYOUT_WORKER_STATE_DIR")
+check(state_dir_mounted(dep, set()), "the worker Deployment's page store is on an emptyDir at LAYOUT_WORKER_PAGE_STORE")
 check(state_dir_mounted(gateway_docs.get("Deployment", {}), set()), "the gateway Deployment's page store is on an emptyDir")
 stateful = os.path.join(root, "deploy/kubernetes-stateful")
 for name in ("worker.yaml", "gateway.yaml"):
@@ -113,7 +113,7 @@ for name in ("worker.yaml", "gateway.yaml"):
     check(len(sets) == 1, f"deploy/kubernetes-stateful/{name} holds one StatefulSet")
     for s in sets:
         claims = {t["metadata"]["name"] for t in s["spec"].get("volumeClaimTemplates", [])}
-        check(state_dir_mounted(s, claims), f"{name}: the page store is on a volume claim at LAYOUT_WORKER_STATE_DIR")
+        check(state_dir_mounted(s, claims), f"{name}: the page store is on a volume claim at LAYOUT_WORKER_PAGE_STORE")
         c = s["spec"]["template"]["spec"]["containers"][0]
         check(c.get("image", "").endswith(":" + version), f"{name}: image tag is the worker's version")
         check(c.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz", f"{name}: readiness probe")

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `make kill-storm`: the crash storm an operator would try, on a fresh test broker (Tansu, in-memory), release
-# build. Three workers in one group (`serve --changes-topic --state-topic`, 6 partitions, each its own --state-dir),
+# build. Three workers in one group (`serve --changes-topic --latest-layout-topic`, 6 partitions, each its own --page-store),
 # STORM_SECONDS (70) of inputs at STORM_RATE (43) a second over STORM_KEYS (60) pages, alternating two responses
 # (scripts/bench-rollout.c load), while every STORM_KILL_EVERY (6) seconds a random worker is SIGKILLed and started
-# again (its --state-dir kept). Then the group is waited on until it has committed every input, and every topic is
+# again (its --page-store kept). Then the group is waited on until it has committed every input, and every topic is
 # read back (`layout-worker tail --format json`) and checked by scripts/kill-storm-check.py: inputs without a
 # record, duplicate records, dead letters, and, per page, change sets in topic order (a base that is not the
 # previous target: a missing step; an input before the page's last: back in time; the same step twice: repeated).
@@ -38,7 +38,7 @@ start_worker() {  # index
   local i="$1"
   [ -n "${ports[$i]:-}" ] || ports[i]="$(free_port)"
   "$bin" serve --brokers "$broker" --input s-in --output s-out --dead-letter s-dlq --group s-group \
-    --changes-topic s-changes --state-topic s-latest --state-dir "$work/state-$i" --http "127.0.0.1:${ports[$i]}" \
+    --changes-topic s-changes --latest-layout-topic s-latest --page-store "$work/state-$i" --http "127.0.0.1:${ports[$i]}" \
     --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
     --log-format json 2>> "$work/worker-$i.log" &
   pid[w$i]=$!

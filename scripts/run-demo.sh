@@ -34,7 +34,7 @@ echo '{"@type": "ResultsList", "records": [' | "$bin" produce --brokers "$broker
 total=$(( $(ls samples/*.json | wc -l) + 3 ))
 echo "== layout-worker serve (until all $total messages are accounted for)"
 "$bin" serve --brokers "$broker" --input "$in" --output "$out" --dead-letter "$dlq" --group "layout-$suffix" \
-  --changes-topic "$changes" --state-topic "$latest" --state-dir "$root/.run/demo-state/serve" \
+  --changes-topic "$changes" --latest-layout-topic "$latest" --page-store "$root/.run/demo-state/serve" \
   --stop-after "$total" --http off --consumer-property session.timeout.ms=6000 --consumer-property heartbeat.interval.ms=1000 \
   --consumer-property fetch.wait.max.ms=20 2> >(grep -E "dead-lettering|stopped" >&2)
 echo "== layout records on $out"
@@ -61,8 +61,8 @@ for _ in $(seq 1 100); do grep -q '^listening' "$root/.run/origin.out" 2>/dev/nu
 origin="http://127.0.0.1:$(sed -n 's/^listening //p' "$root/.run/origin.out")"
 echo "== layout-worker gateway: latest layouts over HTTP, change sets as server-sent events, states from $origin"
 gateway_log="$root/.run/gateway.log"
-"$bin" gateway --brokers "$broker" --changes-topic "$changes" --state-topic "$latest" --port 0 --http 127.0.0.1:0 \
-  --log-format text --state-dir "$root/.run/demo-state/gateway" --origin "$origin" --config config/default.yaml \
+"$bin" gateway --brokers "$broker" --changes-topic "$changes" --latest-layout-topic "$latest" --port 0 --http 127.0.0.1:0 \
+  --log-format text --page-store "$root/.run/demo-state/gateway" --origin "$origin" --config config/default.yaml \
   > "$root/.run/gateway.out" 2> "$gateway_log" &
 gateway_pid=$!
 # shellcheck source=scripts/gateway-scripts.sh

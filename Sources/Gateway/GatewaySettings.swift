@@ -3,8 +3,8 @@ public import Kafka
 /// Everything `layout-worker gateway` needs.
 public struct GatewaySettings: Sendable {
     public var kafka: KafkaConfiguration
-    /// The compacted latest-layout topic `serve --changes-topic` writes (`--state-topic`).
-    public var stateTopic: String
+    /// The compacted latest-layout topic `serve --changes-topic` writes (`--latest-layout-topic`).
+    public var latestLayoutTopic: String
     /// The change-set topic.
     public var changesTopic: String
     public var host = "127.0.0.1"
@@ -16,7 +16,7 @@ public struct GatewaySettings: Sendable {
     public static let defaultMaxBytes = 256 * 1024 * 1024
     /// The page store's directory (every page's record and recent change sets on disk, with the topics'
     /// checkpoints); nil: memory only, pages past `maxBytes` let go.
-    public var stateDirectory: String?
+    public var pageStoreDirectory: String?
     /// Seconds between heartbeats on an idle stream (a comment line, so proxies keep it open).
     public var heartbeatSeconds = 15
     /// Streams followed at once; past it a new one is answered 503 with `Retry-After`. nil: as many as the file
@@ -46,9 +46,9 @@ public struct GatewaySettings: Sendable {
 
     public enum CompileEndpoint: String, Sendable, CaseIterable { case off, ops, api }
 
-    public init(kafka: KafkaConfiguration, stateTopic: String, changesTopic: String) {
+    public init(kafka: KafkaConfiguration, latestLayoutTopic: String, changesTopic: String) {
         self.kafka = kafka
-        self.stateTopic = stateTopic
+        self.latestLayoutTopic = latestLayoutTopic
         self.changesTopic = changesTopic
     }
 }

@@ -133,7 +133,7 @@ public enum MetricCatalog {
         "layout_worker_state_store_layouts", .gauge, "Pages held in memory (the cache before the page store).")
     public static let storeEvictions = MetricFamily(
         "layout_worker_state_store_evictions_total", .counter,
-        "Pages let go from memory to stay within --state-max-bytes (read from the page store when needed again).")
+        "Pages let go from memory to stay within --page-cache-bytes (read from the page store when needed again).")
     public static let stateRebuildSeconds = MetricFamily(
         "layout_worker_state_rebuild_seconds", .histogram,
         "Time to bring newly assigned partitions' pages up to date from the latest-layout topic.")

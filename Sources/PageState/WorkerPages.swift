@@ -7,7 +7,7 @@ public import PageStore
 /// reaches the disk when the page's latest layout is acknowledged on the latest-layout topic, with that topic's
 /// offset as the checkpoint of the input partition's pages (so the store only ever holds what the topic holds).
 /// Until then the page's state is kept apart from the cache (`unstored`) and never evicted, so no lookup can find
-/// an older state on disk. Without a disk store (`--state-dir off`, or it could not be opened) it is the cache alone.
+/// an older state on disk. Without a disk store (`--page-store off`, or it could not be opened) it is the cache alone.
 public struct WorkerPages: Sendable {
     public typealias Page = LayoutStore.Page
 

@@ -9,7 +9,7 @@ import Darwin
 /// The one process that uses a page store directory: `serve` and `gateway` take it when they start, before they join
 /// a group or read a topic, and hold it until they exit (the kernel lets it go with the process, however it ends).
 /// A second process given the same directory (two replicas sharing a volume, or two started in one working directory
-/// with the default `--state-dir`) stops at start with an error naming the holder, instead of quietly working
+/// with the default `--page-store`) stops at start with an error naming the holder, instead of quietly working
 /// from memory.
 public final class PageStoreLock: Sendable {
     /// The lock file (`owner.lock` in the store's directory; RocksDB leaves files it does not know alone).
@@ -44,7 +44,7 @@ public final class PageStoreLock: Sendable {
                 path: directory, operation: "take the directory",
                 message:
                     "another process (\(pid.isEmpty ? "pid unknown" : "pid " + pid)) uses it; give every replica a "
-                    + "directory of its own (--state-dir, e.g. a StatefulSet volume per pod)")
+                    + "directory of its own (--page-store, e.g. a StatefulSet volume per pod)")
         }
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)

@@ -45,7 +45,7 @@ extension LayoutWorker {
 
     func shutdown() {
         logger.info("draining", metadata: ["in-flight": .stringConvertible(delivery.inFlightMessages)])
-        // What the latest-layout store holds before the partitions are revoked (bounded by --state-max-bytes).
+        // What the latest-layout store holds before the partitions are revoked (bounded by --page-cache-bytes).
         let held = pages?.held
         _ = delivery.drain(within: settings.shutdownTimeout * 3 / 4)
         session.commit(synchronous: true)

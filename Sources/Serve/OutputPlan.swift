@@ -88,7 +88,7 @@ struct OutputPlan {
             if gates.waitsFor == nil {
                 parts.append(
                     Part(
-                        topic: pages.stateTopic, partition: message.partition, key: Array(same.pageKey.utf8),
+                        topic: pages.latestLayoutTopic, partition: message.partition, key: Array(same.pageKey.utf8),
                         value: same.latest,
                         headers: OutputHeaders.latestLayout(for: message, config: config)
                             + CarriedStep.headers(same.carried), opens: gates.opens))
@@ -115,7 +115,7 @@ struct OutputPlan {
         if gates.waitsFor == nil {
             parts.append(
                 Part(
-                    topic: pages.stateTopic, partition: message.partition, key: pageKey, value: step.record,
+                    topic: pages.latestLayoutTopic, partition: message.partition, key: pageKey, value: step.record,
                     headers: OutputHeaders.latestLayout(for: message, config: config)
                         + CarriedStep.headers(step.carried), opens: gates.opens))
         }
@@ -158,7 +158,7 @@ struct OutputPlan {
     ) -> Part? {
         guard gates.waitsFor == nil else { return nil }
         return Part(
-            topic: pages.stateTopic, partition: message.partition, key: Array(page.utf8), value: nil,
+            topic: pages.latestLayoutTopic, partition: message.partition, key: Array(page.utf8), value: nil,
             headers: OutputHeaders.source(of: message) + CarriedStep.headers(carried), opens: gates.opens)
     }
 }

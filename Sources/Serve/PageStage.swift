@@ -11,14 +11,14 @@ import PageStore
 import StoreResume
 
 /// The worker's pages with change sets on: what each message does to its page (`ChangeStage`, over the memory
-/// cache and the page store), the pages of assigned partitions brought up to date (`StateLoader`), the page store
+/// cache and the page store), the pages of assigned partitions brought up to date (`PageLoader`), the page store
 /// opened on the first assignment and written as the latest-layout topic acknowledges. Owned by the loop's thread.
 final class PageStage {
     let settings: ChangeSettings
     private var changes: ChangeStage
     /// The previous layout and position per page: in memory, and on disk once the page store is open.
     private var pages: WorkerPages
-    private let loader: StateLoader
+    private let loader: PageLoader
     private let metrics: WorkerMetrics
     private let status: WorkerStatus
     private let logger: Logger
@@ -34,7 +34,7 @@ final class PageStage {
         self.settings = settings
         changes = ChangeStage(settings: settings, compiler: compiler)
         pages = WorkerPages(maxBytes: settings.storeMaxBytes)
-        loader = StateLoader(settings: settings, kafka: kafka, logger: logger)
+        loader = PageLoader(settings: settings, kafka: kafka, logger: logger)
         self.metrics = metrics
         self.status = status
         self.logger = logger
@@ -84,7 +84,7 @@ final class PageStage {
             pages.changeSetAcknowledged(PageKey(String(decoding: key, as: UTF8.self), of: message), step: step)
             return
         }
-        guard part.topic == settings.stateTopic, let key = part.key else { return }
+        guard part.topic == settings.latestLayoutTopic, let key = part.key else { return }
         pages.acknowledged(
             PageKey(String(decoding: key, as: UTF8.self), of: message), record: part.value, position: message.offset,
             steps: CarriedStep.read(from: part.headers), stateOffset: report.offset)
@@ -165,7 +165,7 @@ final class PageStage {
         pages.flush()
         guard let failure = pages.writeFailure else { return }
         metrics.pages(pages, disk: storeFigures)
-        status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
+        status.setPageStoreProblem(PageStoreOpening.writesFail(failure, logger: logger))
     }
 
     /// What memory holds: the cache's bytes and pages.
@@ -178,15 +178,15 @@ final class PageStage {
         loader.close()
     }
 
-    /// Opens the page store in `--state-dir` on the first assignment (the cluster's id is part of what it is made
+    /// Opens the page store in `--page-store` on the first assignment (the cluster's id is part of what it is made
     /// for); a directory that cannot be used leaves the worker working from memory, and says so.
     private func openStore(_ clusterID: () throws(KafkaError) -> String) throws(KafkaError) {
-        guard !storeTried, let dir = settings.stateDirectory else { return }
+        guard !storeTried, let dir = settings.pageStoreDirectory else { return }
         // The group's consumer is connected and knows the cluster (a new client would first wait for metadata).
         let cluster = try clusterID()
         storeTried = true
-        let identity = PageStoreEdge.identity(cluster: cluster, latestTopic: settings.stateTopic)
-        switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
+        let identity = PageStoreOpening.identity(cluster: cluster, latestTopic: settings.latestLayoutTopic)
+        switch PageStoreOpening.open(directory: dir, identity: identity, logger: logger) {
         case .success(let store): pages.use(store)
         case .failure(let error): storeOff("cannot open the page store: \(error.description)")
         }
@@ -196,7 +196,7 @@ final class PageStage {
     private func storeOff(_ reason: String) {
         pages.use(nil)
         metrics.pages(pages, disk: nil)
-        status.setPageStoreProblem(PageStoreEdge.off(reason, memoryLimit: "--state-max-bytes", logger: logger))
+        status.setPageStoreProblem(PageStoreOpening.off(reason, memoryLimit: "--page-cache-bytes", logger: logger))
     }
 
     /// The page store's size on disk and pages, read at most every 10 s (a directory listing).

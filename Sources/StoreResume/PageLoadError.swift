@@ -1,7 +1,7 @@
 public import Kafka
 public import PageStore
 
-/// What resuming a page store and reading its pages back from their topic can fail with (the worker's `StateLoader`
+/// What resuming a page store and reading its pages back from their topic can fail with (the worker's `PageLoader`
 /// and the gateway's feed).
 public enum PageLoadError: Error, CustomStringConvertible {
     /// The brokers: waited out when retriable (`KafkaError.isRetriable`), else the process stops.

@@ -11,7 +11,7 @@ import Testing
             let taken = try TestOrigin()  // something listening on a loopback port
             let process = layoutWorkerProcess([
                 "gateway", "--brokers", "127.0.0.1:1", "--changes-topic", "c", "--port", String(taken.port), "--http",
-                "off", "--state-dir", "off",
+                "off", "--page-store", "off",
             ])
             let err = Pipe()
             process.standardError = err

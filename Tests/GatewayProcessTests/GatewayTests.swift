@@ -25,7 +25,7 @@ struct GatewayRig {
         try broker.createTopics([input, output, dlq, changes, state], partitions: partitions)
         worker = try WorkerProcess(
             broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-            extra: ["--changes-topic", changes, "--state-topic", state])
+            extra: ["--changes-topic", changes, "--latest-layout-topic", state])
         gateway = try GatewayProcess(broker: broker, changes: changes, state: state)
         try gateway.waitUntilReady()
     }
@@ -43,7 +43,7 @@ struct GatewayRig {
                 && lines.contains { $0.contains("\"gateway stopped\"") }, "\(gateway.logText.suffix(2000))")
         gateway = try GatewayProcess(
             broker: broker, changes: changes, state: state, listenPort: gateway.port, opsPort: gateway.opsPort,
-            stateDirectory: gateway.stateDirectory)
+            pageStoreDirectory: gateway.pageStoreDirectory)
         try gateway.waitUntilReady()
     }
 

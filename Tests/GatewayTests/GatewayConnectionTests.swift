@@ -8,21 +8,21 @@ import Testing
 
 @testable import Gateway
 
-/// The gateway's connection handling in process: the listener's own pipeline (`GatewayEdge.addHandlers`) on NIO's
+/// The gateway's connection handling in process: the listener's own pipeline (`ListenerContext.addHandlers`) on NIO's
 /// embedded channels, one embedded loop for all of them, its clock moved by hand. What a client reads is the bytes
 /// the connection writes.
 @Suite struct GatewayConnectionTests {
-    /// An edge as `GatewayServer` builds it, on `loop`, with a ready status unless `ready` is false.
+    /// A listener's context as `GatewayServer` builds it, on `loop`, with a ready status unless `ready` is false.
     final class Rig {
         let loop = EmbeddedEventLoop()
         let book: PageBook
         let hub: StreamHub
-        let edge: GatewayEdge
+        let shared: ListenerContext
         let status = GatewayStatus()
 
         init(streams: Int = 100, ready: Bool = true, requestTimeout: TimeAmount = .seconds(10)) {
             var settings = GatewaySettings(
-                kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1"), stateTopic: "latest",
+                kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1"), latestLayoutTopic: "latest",
                 changesTopic: "changes")
             settings.changeSetGraceMs = 0
             let registry = PrometheusCollectorRegistry()
@@ -35,7 +35,7 @@ import Testing
             let limits = StreamLimits(
                 descriptors: (1_024, 1_024), connections: 1_000, streams: streams, opsConnections: 32,
                 boundBy: "--max-streams")
-            edge = GatewayEdge(
+            shared = ListenerContext(
                 endpoints: GatewayEndpoints(settings: settings, book: book, status: status, metrics: metrics),
                 book: book, hub: hub, metrics: metrics, limits: limits, requestTimeout: requestTimeout)
         }
@@ -43,7 +43,7 @@ import Testing
         /// A connection on the API port, as the listener sets it up.
         func connect() throws -> EmbeddedChannel {
             let channel = EmbeddedChannel(loop: loop)
-            try edge.addHandlers(to: channel, port: .api)
+            try shared.addHandlers(to: channel, port: .api)
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
             return channel
         }

@@ -69,10 +69,10 @@ import Testing
         #expect(producer.flush(timeoutMs: 10_000).pending == 0)
 
         mock.failNext(.listOffsets, with: Array(repeating: 7, count: 1_000))  // REQUEST_TIMED_OUT
-        var settings = GatewaySettings(kafka: configuration, stateTopic: "latest", changesTopic: "changes")
+        var settings = GatewaySettings(kafka: configuration, latestLayoutTopic: "latest", changesTopic: "changes")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        settings.stateDirectory = directory.path
+        settings.pageStoreDirectory = directory.path
         let feed = RunningFeed(settings: settings)
 
         var sawWhy = false
@@ -106,7 +106,7 @@ import Testing
     @Test func topicsThatDoNotExistYetAreWaitedFor() throws {
         let mock = try KafkaMockCluster(brokers: 1)
         let configuration = KafkaConfiguration(bootstrapServers: mock.bootstrapServers)
-        let settings = GatewaySettings(kafka: configuration, stateTopic: "latest", changesTopic: "changes")
+        let settings = GatewaySettings(kafka: configuration, latestLayoutTopic: "latest", changesTopic: "changes")
         let feed = RunningFeed(settings: settings)
         var deadline = ContinuousClock.now + .seconds(20)
         while feed.status.notReady?.contains("does not exist (yet)") != true && ContinuousClock.now < deadline {
@@ -134,7 +134,7 @@ import Testing
         #expect(feed.stop() == "stopped")
 
         let waiting = RunningFeed(
-            settings: GatewaySettings(kafka: configuration, stateTopic: "never", changesTopic: "changes"))
+            settings: GatewaySettings(kafka: configuration, latestLayoutTopic: "never", changesTopic: "changes"))
         deadline = ContinuousClock.now + .seconds(20)
         while waiting.status.notReady?.contains("does not exist (yet)") != true && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)

@@ -73,7 +73,8 @@ final class SimulatedStream {
 @Suite struct PageBookTests {
     static func settings(maxBytes: Int = 1 << 20) -> GatewaySettings {
         var s = GatewaySettings(
-            kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1"), stateTopic: "latest", changesTopic: "changes")
+            kafka: KafkaConfiguration(bootstrapServers: "127.0.0.1:1"), latestLayoutTopic: "latest",
+            changesTopic: "changes")
         s.maxBytes = maxBytes
         s.changeSetGraceMs = 1_000
         return s

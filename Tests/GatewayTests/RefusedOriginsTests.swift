@@ -12,7 +12,7 @@ import Testing
     @Test func eachRefusedOriginIsLoggedOnceAndAllowedOnesNever() {
         let logged = LoggedLines()
         var settings = GatewaySettings(
-            kafka: .init(bootstrapServers: "127.0.0.1:1"), stateTopic: "latest", changesTopic: "changes")
+            kafka: .init(bootstrapServers: "127.0.0.1:1"), latestLayoutTopic: "latest", changesTopic: "changes")
         settings.corsOrigins = ["https://shop.example"]
         let registry = PrometheusCollectorRegistry()
         let endpoints = GatewayEndpoints(

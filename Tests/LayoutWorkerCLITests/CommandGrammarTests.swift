@@ -57,9 +57,9 @@ import Testing
     }
 
     /// Topics have five names: `--input`/`--output` (responses and records), `--topic` (the one topic a tool acts
-    /// on), and the worker's `--dead-letter`, `--changes-topic`, `--state-topic`.
+    /// on), and the worker's `--dead-letter`, `--changes-topic`, `--latest-layout-topic`.
     @Test func topicsHaveOneVocabulary() {
-        let allowed: Set = ["input", "output", "topic", "dead-letter", "changes-topic", "state-topic"]
+        let allowed: Set = ["input", "output", "topic", "dead-letter", "changes-topic", "latest-layout-topic"]
         for command in Self.commands {
             for argument in command.arguments ?? [] where argument.kind == "option" {
                 for name in argument.long where name.contains("topic") || (argument.abstract ?? "").hasPrefix("Topic") {

@@ -12,13 +12,32 @@ import Testing
         let (arguments, used) = FormerNames.rewrite([
             "gateway", "--latest-topic", "a", "--changes-topic=c", "--latest-topic=b",
         ])
-        #expect(arguments == ["gateway", "--state-topic", "a", "--changes-topic=c", "--state-topic=b"])
+        #expect(arguments == ["gateway", "--latest-layout-topic", "a", "--changes-topic=c", "--latest-layout-topic=b"])
         #expect(used == ["--latest-topic", "--latest-topic"])
         let gateway = try GatewayCommand.parse(Array(arguments.dropFirst(1).prefix(3)))
-        #expect(gateway.stateTopic == "a" && gateway.changesTopic == "c")
+        #expect(gateway.latestLayoutTopic == "a" && gateway.changesTopic == "c")
         // Only for a command that has the new name, and never after `--`.
         #expect(FormerNames.rewrite(["offsets", "--latest-topic", "a"]).used.isEmpty)
         #expect(FormerNames.rewrite(["serve", "--", "--latest-topic"]).arguments == ["serve", "--", "--latest-topic"])
+    }
+
+    /// The page settings' one name in both commands: what was `state-*` (serve and gateway) and `max-held-bytes`
+    /// (gateway) is read as `page-*`.
+    @Test func thePageSettingsOldNamesAreReadInBothCommands() throws {
+        for command in ["serve", "gateway"] {
+            let old = [
+                "--state-topic", "t", "--state-dir", "d", command == "serve" ? "--state-max-bytes" : "--max-held-bytes",
+                "9",
+            ]
+            let (arguments, used) = FormerNames.rewrite([command] + old)
+            #expect(
+                arguments == [command, "--latest-layout-topic", "t", "--page-store", "d", "--page-cache-bytes", "9"],
+                "\(command)")
+            #expect(used.count == 3)
+        }
+        let serve = try ServeCommand.parse(
+            Array(FormerNames.rewrite(["serve", "--state-dir", "d", "--state-max-bytes", "9"]).arguments.dropFirst()))
+        #expect(serve.pageStore == "d" && serve.pageCacheBytes == "9")
     }
 
     /// Flags renamed for one grammar: replay's topics are serve's `--input`/`--output`, `--json` is `--format json`,
@@ -42,24 +61,25 @@ import Testing
         try "latest-topic: from-file\n".write(to: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: path) }
         let file = try SettingsSources(settingsFlag: path.path, environment: [:])
-        #expect(file.value(nil, "state-topic") == "from-file")
+        #expect(file.value(nil, "latest-layout-topic") == "from-file")
         #expect(
-            file.formerNamesUsed.map(\.old) == ["latest-topic"] && file.formerNamesUsed.map(\.new) == ["state-topic"])
+            file.formerNamesUsed.map(\.old) == ["latest-topic"]
+                && file.formerNamesUsed.map(\.new) == ["latest-layout-topic"])
         let both = try SettingsSources(
             settingsFlag: path.path, environment: ["LAYOUT_WORKER_LATEST_TOPIC": "from-environment"])
-        #expect(both.value(nil, "state-topic") == "from-environment")
+        #expect(both.value(nil, "latest-layout-topic") == "from-environment")
         #expect(both.formerNamesUsed.map(\.old) == ["LAYOUT_WORKER_LATEST_TOPIC", "latest-topic"])
         // The new name wins over the old one.
         let newer = try SettingsSources(
             settingsFlag: nil,
-            environment: ["LAYOUT_WORKER_LATEST_TOPIC": "old", "LAYOUT_WORKER_STATE_TOPIC": "new"])
-        #expect(newer.value(nil, "state-topic") == "new")
+            environment: ["LAYOUT_WORKER_LATEST_TOPIC": "old", "LAYOUT_WORKER_LATEST_LAYOUT_TOPIC": "new"])
+        #expect(newer.value(nil, "latest-layout-topic") == "new")
     }
 
     @Test func anUnknownFlagGetsTheNearestKnownOne() throws {
         let r = try runCLI(["gateway", "--latest-topc", "x"])
         #expect(
-            r.status == 64 && r.err.contains("Unknown option '--latest-topc'; did you mean '--state-topic'?"),
+            r.status == 64 && r.err.contains("Unknown option '--latest-topc'; did you mean '--latest-layout-topic'?"),
             "\(r.err)")
         #expect(r.err.contains("Usage: layout-worker gateway"))
         let near = try runCLI(["tail", "--topic", "t", "--cout", "3"])

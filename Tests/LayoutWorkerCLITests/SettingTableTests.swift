@@ -66,6 +66,6 @@ import Testing
         #expect(throws: ValidationError.self) { try SettingTable.maxInFlight.parse("many", "max-in-flight") }
         #expect(throws: ValidationError.self) { try SettingTable.pageKey.parse("url", "page-key") }
         #expect(try SettingTable.pageKey.parse("response", "page-key") == .response)
-        #expect(try SettingTable.stateMaxBytes.parse("1024", "state-max-bytes") == 1024)
+        #expect(try SettingTable.pageCacheBytes.parse("1024", "page-cache-bytes") == 1024)
     }
 }

@@ -88,7 +88,7 @@ private final class Offsets: Sendable {
     /// Inputs delivered again (after a crash, from the rebuilt store's positions) leave their page where it is:
     /// no change set goes back in time, a tombstone's position holds too, and newer inputs go on from the newest.
     @Test func redeliveredInputsNeverMoveAPageBack() throws {
-        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let v = (0..<4).map { try! layout("v\($0)", rows: $0 + 2) }
         let hash = { (b: RecordOutline) in ContentHash(of: b.bytes) }
@@ -115,7 +115,8 @@ private final class Offsets: Sendable {
             stage.outcomes([(message(key: "p", value: [], offset: 104), v[3])], on: &pages)[0].step)
         #expect(fresh.changeSet.base == nil && fresh.changeSet.target.hash == hash(v[3]))
         // A store rebuilt from the latest-layout topic knows the positions: the same answer after a restart.
-        var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var rebuilt = ChangeStage(
+            settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
         rebuiltPages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[3].bytes), position: 104),
@@ -129,7 +130,7 @@ private final class Offsets: Sendable {
     /// committed (a worker may have died after the page's latest layout was acknowledged, before they were); the
     /// steps travel with the page, to a worker that reads the page back, and go once their inputs are committed.
     @Test func theInputAPageIsAtDeliveredAgainPublishesItsUncommittedStepsAgain() throws {
-        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let v = (0..<3).map { try! layout("v\($0)", rows: $0 + 2) }
         let key = PageKey("p", in: .partition(topic: "in", partition: 0))
@@ -150,7 +151,8 @@ private final class Offsets: Sendable {
         #expect(again[0].redelivered == 101 && again[0].republished.isEmpty)
         #expect(again[1].redelivered == 101 && again[1].republished == steps)
         // A worker reading the page back (with its steps) does the same; with 101 committed, only 101's step.
-        var rebuilt = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var rebuilt = ChangeStage(
+            settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
         rebuiltPages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[1].bytes), position: 101, steps: steps), for: key)
@@ -159,7 +161,7 @@ private final class Offsets: Sendable {
             [(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages, committed: committed)
         #expect(taken[0].republished == [steps[1]])
         // A worker of another group (a new one reading the input again) publishes none of them: they were not its.
-        var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
+        var settings = ChangeSettings(changesTopic: "c", latestLayoutTopic: "s")
         settings.group = "another"
         var other = ChangeStage(settings: settings, compiler: compiler)
         var otherPages = WorkerPages(maxBytes: settings.storeMaxBytes)
@@ -187,7 +189,7 @@ private final class Offsets: Sendable {
                     .utf8)
             return try compiler.compile(response).get().outline
         }
-        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let (page1, page2) = (try results(1, 12), try results(13, 24))
         let out = stage.outcomes(
@@ -205,7 +207,7 @@ private final class Offsets: Sendable {
     }
 
     @Test func pageKeyFromTheResponse() throws {
-        var settings = ChangeSettings(changesTopic: "c", stateTopic: "s")
+        var settings = ChangeSettings(changesTopic: "c", latestLayoutTopic: "s")
         settings.pageKey = .response
         var stage = ChangeStage(settings: settings, compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
@@ -227,7 +229,7 @@ private final class Offsets: Sendable {
     }
 
     @Test func messageKeyedPagesAreSeparateAndTombstonesClearThem() throws {
-        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let record = try layout("a", rows: 3)
         func base(_ key: String?, partition: Int32 = 0) -> ContentHash?? {
@@ -249,7 +251,7 @@ private final class Offsets: Sendable {
     }
 
     @Test func aBatchKeepsEachPageInOrderAcrossTombstones() throws {
-        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", stateTopic: "s"), compiler: compiler)
+        var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let a1 = try layout("a1", rows: 3), a2 = try layout("a2", rows: 4)
         let a3 = try layout("a3", rows: 2), b1 = try layout("b1", rows: 5)

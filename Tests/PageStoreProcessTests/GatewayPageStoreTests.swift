@@ -27,7 +27,7 @@ import Testing
         _ broker: TestBroker, changes: String, state: String, dir: String, extra: [String] = []
     ) throws -> GatewayProcess {
         let gateway = try GatewayProcess(
-            broker: broker, changes: changes, state: state, stateDirectory: dir, extra: extra)
+            broker: broker, changes: changes, state: state, pageStoreDirectory: dir, extra: extra)
         try #require(gateway.port > 0, "\(gateway.logText)")
         #expect(
             try waitUntil(seconds: 60, every: 0.1) { try RawHTTP.get(gateway.opsPort, "/readyz").status == 200 },
@@ -56,7 +56,7 @@ import Testing
             try broker.produce(state, (0..<200).map { ("page-\($0)", Self.record($0)) })
             let dir = broker.workDirectory.appendingPathComponent("gateway-store").path
             // About 44 pages' worth of memory for 200 pages.
-            let budget = ["--max-held-bytes", "2000000"]
+            let budget = ["--page-cache-bytes", "2000000"]
             var gateway = try Self.startGateway(broker, changes: changes, state: state, dir: dir, extra: budget)
             #expect(Self.caughtUpAfter(gateway) == 200)
             for round in 0..<2 {

@@ -39,11 +39,11 @@ private func chainFaults(_ changeSets: [KafkaMessage]) -> [String] {
             func produce(version n: Int) throws { try broker.produce(input, pages.map { ($0, pageVersion($0, n)) }) }
             let store = broker.workDirectory.appendingPathComponent("store-a").path
             // About six pages' worth of memory: nearly every lookup goes to disk.
-            let flags = ["--changes-topic", changes, "--state-topic", state, "--state-max-bytes", "20000"]
+            let flags = ["--changes-topic", changes, "--latest-layout-topic", state, "--page-cache-bytes", "20000"]
             func run(group: String, dir: String, count: Int) throws -> WorkerProcess {
                 let worker = try WorkerProcess(
                     broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                    extra: flags + ["--state-dir", dir, "--stop-after", String(count)])
+                    extra: flags + ["--page-store", dir, "--stop-after", String(count)])
                 #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")
                 return worker
             }
@@ -97,7 +97,7 @@ private func chainFaults(_ changeSets: [KafkaMessage]) -> [String] {
             let store = broker.workDirectory.appendingPathComponent("store").path
             let group = uniqueName("g")
             let flags = [
-                "--changes-topic", changes, "--state-topic", state, "--state-dir", store, "--batch-size", "16",
+                "--changes-topic", changes, "--latest-layout-topic", state, "--page-store", store, "--batch-size", "16",
             ]
             // Killed (SIGKILL) while it writes: somewhere in the middle of the 400 inputs.
             let victim = try WorkerProcess(
@@ -149,7 +149,7 @@ private func chainFaults(_ changeSets: [KafkaMessage]) -> [String] {
             let port = try TestBroker.freePort()
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--changes-topic", changes, "--state-topic", state, "--state-dir", place + "/store"],
+                extra: ["--changes-topic", changes, "--latest-layout-topic", state, "--page-store", place + "/store"],
                 http: "127.0.0.1:\(port)")
             let ready = URL(string: "http://127.0.0.1:\(port)/readyz")!
             let warned = waitUntil(seconds: 90) {

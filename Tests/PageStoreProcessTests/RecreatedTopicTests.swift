@@ -62,7 +62,7 @@ import Testing
             )
             try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
             let stateDir = broker.workDirectory.appendingPathComponent("worker-store").path
-            let flags = ["--changes-topic", changes, "--state-topic", state, "--state-dir", stateDir]
+            let flags = ["--changes-topic", changes, "--latest-layout-topic", state, "--page-store", stateDir]
             try broker.produce(input, (0..<5).map { ("k\($0)", emptyResultsList("old-\($0)")) })
             var worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)

@@ -18,7 +18,7 @@ import Testing
                 ["gateway", "--changes-topic", changes, "--port", "0", "--http", "off"],
                 ["serve", "--input", uniqueName("in"), "--output", uniqueName("out"), "--changes-topic", changes],
             ] {
-                let (status, _, stderr) = try runCLI(command + ["--brokers", broker.address, "--state-dir", dir])
+                let (status, _, stderr) = try runCLI(command + ["--brokers", broker.address, "--page-store", dir])
                 #expect(status == 1, "\(command[0]): \(stderr)")
                 #expect(
                     stderr.contains("another process (pid \(first.process.processIdentifier)) uses it"),

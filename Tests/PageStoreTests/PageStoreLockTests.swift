@@ -15,7 +15,7 @@ import Testing
             Issue.record("a second taker got the directory")
         } catch {
             #expect(error.description.contains("another process (pid \(getpid()))"), "\(error)")
-            #expect(error.description.contains("--state-dir"))
+            #expect(error.description.contains("--page-store"))
         }
         first = nil
         #expect(throws: Never.self) { _ = try PageStoreLock.take(directory: dir) }

@@ -9,20 +9,20 @@ final class GatewayProcess {
     private(set) var opsPort = 0
 
     /// The page store's directory (one of its own in the broker's work directory unless given).
-    let stateDirectory: String
+    let pageStoreDirectory: String
 
     init(
         broker: TestBroker, changes: String, state: String, listenPort: Int = 0, opsPort listenOps: Int = 0,
-        stateDirectory: String? = nil, extra: [String] = [], environment: [String: String]? = nil,
+        pageStoreDirectory: String? = nil, extra: [String] = [], environment: [String: String]? = nil,
         launcher: [String] = []
     ) throws {
-        self.stateDirectory =
-            stateDirectory ?? broker.workDirectory.appendingPathComponent("gateway-state-\(UUID().uuidString)").path
+        self.pageStoreDirectory =
+            pageStoreDirectory ?? broker.workDirectory.appendingPathComponent("gateway-state-\(UUID().uuidString)").path
         process = layoutWorkerProcess(
             [
-                "gateway", "--brokers", broker.address, "--changes-topic", changes, "--state-topic", state,
+                "gateway", "--brokers", broker.address, "--changes-topic", changes, "--latest-layout-topic", state,
                 "--port", String(listenPort), "--http", "127.0.0.1:\(listenOps)", "--log-format", "json",
-                "--state-dir", self.stateDirectory,
+                "--page-store", self.pageStoreDirectory,
             ] + extra)
         if !launcher.isEmpty, let binary = process.executableURL?.path {
             // e.g. a shell that lowers the descriptor limit first: `sh -c 'ulimit -n 256; exec "$0" "$@"'`.

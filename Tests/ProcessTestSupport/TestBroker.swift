@@ -311,9 +311,9 @@ final class WorkerProcess {
             ] + extra
                 // A page store of its own unless the test names one (workers of one group side by side would share
                 // the default directory).
-                + (extra.contains("--state-dir")
+                + (extra.contains("--page-store")
                     ? []
-                    : ["--state-dir", broker.workDirectory.appendingPathComponent("state-\(UUID().uuidString)").path]),
+                    : ["--page-store", broker.workDirectory.appendingPathComponent("state-\(UUID().uuidString)").path]),
             environment: environment)
         log = broker.workDirectory.appendingPathComponent("worker-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

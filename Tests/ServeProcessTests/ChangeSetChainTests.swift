@@ -26,7 +26,7 @@ import Testing
             let store = broker.workDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
             func flags(_ dir: String) -> [String] {
                 [
-                    "--changes-topic", changes, "--state-topic", state, "--state-dir", dir,
+                    "--changes-topic", changes, "--latest-layout-topic", state, "--page-store", dir,
                     "--producer-property", "allow.auto.create.topics=false",
                 ]
             }

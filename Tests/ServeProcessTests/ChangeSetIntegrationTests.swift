@@ -92,7 +92,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
             try broker.produce(input, messages)
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--stop-after", "22", "--changes-topic", changes, "--state-topic", state])
+                extra: ["--stop-after", "22", "--changes-topic", changes, "--latest-layout-topic", state])
             #expect(worker.wait(seconds: 60) == 0, "\(worker.logText)")
             let records = try broker.consume(output, partitions: 1, count: 22).filter { $0.value != nil }
             let sets = try broker.consume(changes, partitions: 1, count: 22)
@@ -143,7 +143,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
                 }
             }
             let group = uniqueName("g")
-            let flags = ["--changes-topic", changes, "--state-topic", state]
+            let flags = ["--changes-topic", changes, "--latest-layout-topic", state]
             // 1. A worker processes two steps and is killed (SIGKILL: no drain, offsets possibly uncommitted).
             try produce(step: 0)
             try produce(step: 1)
@@ -218,7 +218,7 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
             try broker.createTopics([state], partitions: 1)
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--changes-topic", changes, "--state-topic", state])
+                extra: ["--changes-topic", changes, "--latest-layout-topic", state])
             let status = worker.wait(seconds: 60)
             #expect(status != nil && status != 0, "\(worker.logText.suffix(2000))")
             #expect(
@@ -250,8 +250,8 @@ private func recordsByOffset(_ messages: [KafkaMessage]) -> [Int64: [UInt8]] {
             try broker.produce(input, [("a", page("a", step: 0)), ("b", page("b", step: 0))])
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state]
-                    + (pageStore ? [] : ["--state-dir", "off"]))
+                extra: ["--stop-after", "2", "--changes-topic", changes, "--latest-layout-topic", state]
+                    + (pageStore ? [] : ["--page-store", "off"]))
             #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
             #expect(
                 worker.logEntries.filter { $0["message"] as? String == "unreadable latest layout skipped" }.count == 1)

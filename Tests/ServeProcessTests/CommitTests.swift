@@ -219,7 +219,7 @@ final class SteadyProducer: Sendable {
             mock.failNext(.listOffsets, with: Array(repeating: KafkaMockCluster.requestTimedOut, count: 100_000))
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: group,
-                extra: ["--changes-topic", changes, "--state-topic", state])
+                extra: ["--changes-topic", changes, "--latest-layout-topic", state])
             let waited = worker.waitForLog("cannot read latest layouts yet; trying again", seconds: 60)
             #expect(waited, "\(worker.logText.suffix(3000))")
             // It goes on trying (a second attempt logged), not stopping.
@@ -249,7 +249,7 @@ final class SteadyProducer: Sendable {
                 uniqueName("g")
             )
             try broker.createTopics([input, output, dlq, changes, state], partitions: 1)
-            let flags = ["--changes-topic", changes, "--state-topic", state]
+            let flags = ["--changes-topic", changes, "--latest-layout-topic", state]
             try broker.produce(input, (0..<5).map { ("k\($0)", emptyResultsList("m\($0)")) })
             let first = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: group, extra: flags)

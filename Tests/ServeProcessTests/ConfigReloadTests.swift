@@ -39,7 +39,7 @@ import Testing
             let port = try TestBroker.freePort()
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--config", path.path, "--changes-topic", changes, "--state-topic", state],
+                extra: ["--config", path.path, "--changes-topic", changes, "--latest-layout-topic", state],
                 http: "127.0.0.1:\(port)")
             func metric(_ name: String) throws -> Double { try scrapedMetric(port: port, name) }
 

@@ -29,7 +29,7 @@ import Testing
                 uniqueName("g")
             )
             try broker.createTopics([input, output, dlq, changes, state], partitions: 3)
-            let flags = ["--changes-topic", changes, "--state-topic", state]
+            let flags = ["--changes-topic", changes, "--latest-layout-topic", state]
             let total = 900
             let producer = SteadyProducer(broker: broker, topic: input, count: total, pause: Self.pause)
             var kills = KillPoints(broker: broker, group: group, topic: input, producer: producer)

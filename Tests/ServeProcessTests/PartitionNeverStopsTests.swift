@@ -66,7 +66,7 @@ private func header(_ m: KafkaMessage, _ name: String) -> String? {
                 broker: broker, input: input, output: output, deadLetter: dlq, group: group,
                 extra: consumerFlags + [
                     "--stop-after", "\(messages.count)", "--changes-topic", changes,
-                    "--state-topic", latest,
+                    "--latest-layout-topic", latest,
                 ])
             // The change stage carries the paging window from one extreme page to the next (the second overflow).
             #expect(worker.wait(seconds: 90) == 0, "\(worker.logText.suffix(3000))")

@@ -66,7 +66,7 @@ import Tracing
                 [(key: "a", value: good, headers: headers), (key: "b", value: Array("{".utf8), headers: headers)])
             let worker = try WorkerProcess(
                 broker: broker, input: input, output: output, deadLetter: dlq, group: uniqueName("g"),
-                extra: ["--stop-after", "2", "--changes-topic", changes, "--state-topic", state])
+                extra: ["--stop-after", "2", "--changes-topic", changes, "--latest-layout-topic", state])
             #expect(worker.wait(seconds: 60) == 0, "\(worker.logText.suffix(2000))")
             func traceparent(_ m: KafkaMessage?) -> String? {
                 m?.header("traceparent").map { String(decoding: $0, as: UTF8.self) }

@@ -10,7 +10,7 @@ import Testing
 @testable import Serve
 
 private let compiler = Samples.compiler
-private let pages = ChangeSettings(changesTopic: "changes", stateTopic: "latest")
+private let pages = ChangeSettings(changesTopic: "changes", latestLayoutTopic: "latest")
 private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")]
 
 /// What one message becomes on the topics, and in which order its outputs may be produced: the guarantees of

@@ -56,11 +56,11 @@ public struct GatewayFeed: Sendable {
     /// One reading of the topics, from the page store's checkpoints, until `stop()` or an error.
     private func follow(stop: @escaping () -> Bool) throws(KafkaError) {
         status.setStartStep("waiting for the topics")
-        guard let latestPartitions = waitForTopic(settings.stateTopic, stop: stop),
+        guard let latestPartitions = waitForTopic(settings.latestLayoutTopic, stop: stop),
             let changePartitions = waitForTopic(settings.changesTopic, stop: stop)
         else { return }
         let started = ContinuousClock.now
-        let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.stateTopic)
+        let latest = try TopicRangeReader(configuration: settings.kafka, topic: settings.latestLayoutTopic)
         defer { latest.close() }
         let changes = try TopicRangeReader(configuration: settings.kafka, topic: settings.changesTopic)
         defer { changes.close() }
@@ -99,7 +99,7 @@ public struct GatewayFeed: Sendable {
                 changesStarted = true
                 flush(latest, latestPartitions, changes, changePartitions)
                 if let failure = book.caughtUp() {
-                    status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
+                    status.setPageStoreProblem(PageStoreOpening.writesFail(failure, logger: logger))
                 }
                 let seconds = (ContinuousClock.now - started) / .seconds(1)
                 status.setCaughtUp(seconds: seconds, messages: read)
@@ -160,7 +160,7 @@ public struct GatewayFeed: Sendable {
     ) {
         guard book.disk != nil else { return }
         for p in latestPartitions {
-            if let at = latest.position(p) { book.reached(settings.stateTopic, partition: p, offset: at) }
+            if let at = latest.position(p) { book.reached(settings.latestLayoutTopic, partition: p, offset: at) }
         }
         if let changes {
             for p in changePartitions {
@@ -169,7 +169,7 @@ public struct GatewayFeed: Sendable {
         }
         let failedBefore = book.writeFailure != nil
         if let failure = book.flush(), !failedBefore {
-            status.setPageStoreProblem(PageStoreEdge.writesFail(failure, logger: logger))
+            status.setPageStoreProblem(PageStoreOpening.writesFail(failure, logger: logger))
         }
     }
 
@@ -180,19 +180,20 @@ public struct GatewayFeed: Sendable {
         _ latest: TopicRangeReader, _ latestPartitions: [Int32], _ changes: TopicRangeReader,
         _ changePartitions: [Int32]
     ) throws(KafkaError) -> (latest: [Int32: Int64], changes: [Int32: Int64]) {
-        guard let dir = settings.stateDirectory else { return ([:], [:]) }
+        guard let dir = settings.pageStoreDirectory else { return ([:], [:]) }
         status.setStartStep("asking the brokers for the cluster id")
         let cluster = try latest.knownClusterID()
-        let identity = PageStoreEdge.identity(
-            cluster: cluster, latestTopic: settings.stateTopic, changesTopic: settings.changesTopic)
+        let identity = PageStoreOpening.identity(
+            cluster: cluster, latestTopic: settings.latestLayoutTopic, changesTopic: settings.changesTopic)
         status.setStartStep("opening the page store")
         let store: PageStore
-        switch PageStoreEdge.open(directory: dir, identity: identity, logger: logger) {
+        switch PageStoreOpening.open(directory: dir, identity: identity, logger: logger) {
         case .success(let opened): store = opened
         case .failure(let error):
             status.setPageStoreProblem(
-                PageStoreEdge.off(
-                    "cannot open the page store: \(error.description)", memoryLimit: "--max-held-bytes", logger: logger)
+                PageStoreOpening.off(
+                    "cannot open the page store: \(error.description)", memoryLimit: "--page-cache-bytes",
+                    logger: logger)
             )
             return ([:], [:])
         }
@@ -202,7 +203,7 @@ public struct GatewayFeed: Sendable {
             let plan = try StoreResume(store: store, logger: logger).plan(
                 pages: latest,
                 latestPartitions.map {
-                    .init(checkpoint: Partition(settings.stateTopic, $0), read: $0, scope: .whole)
+                    .init(checkpoint: Partition(settings.latestLayoutTopic, $0), read: $0, scope: .whole)
                 },
                 companion: (changes, changePartitions))
             var starts: (latest: [Int32: Int64], changes: [Int32: Int64]) = ([:], plan.companion)
@@ -218,8 +219,8 @@ public struct GatewayFeed: Sendable {
                 // one, reading both topics as a new store would.
                 book.closeStore()
                 status.setPageStoreProblem(
-                    PageStoreEdge.off(
-                        "cannot use the page store: \(error)", memoryLimit: "--max-held-bytes", logger: logger))
+                    PageStoreOpening.off(
+                        "cannot use the page store: \(error)", memoryLimit: "--page-cache-bytes", logger: logger))
                 return ([:], [:])
             }
         }

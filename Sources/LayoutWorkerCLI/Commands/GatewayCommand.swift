@@ -24,16 +24,16 @@ struct GatewayCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(SettingTable.stateTopic) var stateTopic: String?
+    @Option(SettingTable.latestLayoutTopic) var latestLayoutTopic: String?
     @Option(SettingTable.changesTopic)
     var changesTopic: String?
     @Option(SettingTable.host) var host: String?
     @Option(SettingTable.port)
     var port: String?
-    @Option(SettingTable.maxHeldBytes) var maxHeldBytes: String?
+    @Option(SettingTable.pageCacheBytes) var pageCacheBytes: String?
     @Option(SettingTable.maxStreams)
     var maxStreams: String?
-    @Option(SettingTable.stateDir) var stateDir: String?
+    @Option(SettingTable.pageStore) var pageStore: String?
     @Option(SettingTable.http) var http: String?
     @Option(SettingTable.corsOrigin) var corsOrigin: String?
     @Option(SettingTable.config) var config: String?
@@ -58,8 +58,9 @@ struct GatewayCommand: AsyncParsableCommand {
             throw ValidationError("no change-set topic: pass --changes-topic or set LAYOUT_WORKER_CHANGES_TOPIC")
         }
         let latest =
-            try sources.read(SettingTable.stateTopic, stateTopic) ?? SettingTable.stateTopic(defaultFor: changes)
-        var settings = GatewaySettings(kafka: resolved.kafka, stateTopic: latest, changesTopic: changes)
+            try sources.read(SettingTable.latestLayoutTopic, latestLayoutTopic)
+            ?? SettingTable.latestLayoutTopic(defaultFor: changes)
+        var settings = GatewaySettings(kafka: resolved.kafka, latestLayoutTopic: latest, changesTopic: changes)
         settings.host = try sources.read(SettingTable.host, host)
         settings.port = try sources.read(SettingTable.port, port) ?? GatewaySettings.defaultPort
         // The API's address is tried before anything starts, as the ops port's is: a gateway that cannot listen
@@ -68,7 +69,7 @@ struct GatewayCommand: AsyncParsableCommand {
         if let problem = api.bindProblem() {
             throw ValidationError("port \(api): cannot listen there (\(problem)); choose another --host or --port")
         }
-        settings.maxBytes = try sources.read(SettingTable.maxHeldBytes, maxHeldBytes)
+        settings.maxBytes = try sources.read(SettingTable.pageCacheBytes, pageCacheBytes)
         settings.maxStreams = try sources.read(SettingTable.maxStreams, maxStreams)
         if let origins = try sources.read(SettingTable.corsOrigin, corsOrigin) {
             settings.corsOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -78,15 +79,16 @@ struct GatewayCommand: AsyncParsableCommand {
             try sources.read(SettingTable.http, http) ?? "127.0.0.1:\(GatewaySettings.defaultOpsPort)")
         (settings.opsHost, settings.opsPort) = (ops?.host, ops?.port ?? settings.opsPort)
         let dir =
-            try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/gateway-" + latest
-        settings.stateDirectory = SettingValidation.unlessOff(dir)
+            try sources.read(SettingTable.pageStore, pageStore) ?? SettingTable.defaultPageStoreRoot + "/gateway-"
+            + latest
+        settings.pageStoreDirectory = SettingValidation.unlessOff(dir)
         settings.origin = try originSettings(sources)
         settings.compileEndpoint = try sources.read(SettingTable.compileEndpoint, compileEndpoint)
         settings.maxCompileBytes = try sources.read(SettingTable.originMaxResponseBytes, originMaxResponseBytes)
         let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
         let compilers = try compilerSlot(settings, configPath, resolved.logger)
         // The page store's directory is this process's alone, from before it reads a topic to its exit.
-        let storeLock = try settings.stateDirectory.map(PageStoreOwner.take)
+        let storeLock = try settings.pageStoreDirectory.map(PageStoreOwner.take)
         defer { withExtendedLifetime(storeLock) {} }
         let logger = resolved.logger
         let (host, opsHost) = (settings.host, settings.opsHost)

@@ -57,13 +57,13 @@ struct ServeCommand: AsyncParsableCommand {
     var producerProperty: [String] = []
     @Option(SettingTable.changesTopic)
     var changesTopic: String?
-    @Option(SettingTable.stateTopic)
-    var stateTopic: String?
+    @Option(SettingTable.latestLayoutTopic)
+    var latestLayoutTopic: String?
     @Option(SettingTable.pageKey)
     var pageKey: String?
-    @Option(SettingTable.stateMaxBytes)
-    var stateMaxBytes: String?
-    @Option(SettingTable.stateDir) var stateDir: String?
+    @Option(SettingTable.pageCacheBytes)
+    var pageCacheBytes: String?
+    @Option(SettingTable.pageStore) var pageStore: String?
     @Option(SettingTable.stopAfter)
     var stopAfter: String?
     @Flag(name: .customLong("pass-through"), help: .hidden) var passThrough = false
@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         serve.producerProperties = producerProperties
         serve.changes = try changeSettings(sources)
         // The page store's directory is this process's alone, from before it joins the group to its exit.
-        let storeLock = try serve.changes?.stateDirectory.map(PageStoreOwner.take)
+        let storeLock = try serve.changes?.pageStoreDirectory.map(PageStoreOwner.take)
         defer { withExtendedLifetime(storeLock) {} }
 
         let configPath = try sources.read(SettingTable.config, config) ?? DefaultMappingConfig.path()
@@ -167,14 +167,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard let topic = try sources.read(SettingTable.changesTopic, changesTopic) else { return nil }
         var changes = ChangeSettings(
             changesTopic: topic,
-            stateTopic: try sources.read(SettingTable.stateTopic, stateTopic)
-                ?? SettingTable.stateTopic(defaultFor: topic))
+            latestLayoutTopic: try sources.read(SettingTable.latestLayoutTopic, latestLayoutTopic)
+                ?? SettingTable.latestLayoutTopic(defaultFor: topic))
         changes.pageKey = try sources.read(SettingTable.pageKey, pageKey)
-        changes.storeMaxBytes = try sources.read(SettingTable.stateMaxBytes, stateMaxBytes)
+        changes.storeMaxBytes = try sources.read(SettingTable.pageCacheBytes, pageCacheBytes)
         let group = try sources.read(SettingTable.group, group)
         changes.group = group
-        let dir = try sources.read(SettingTable.stateDir, stateDir) ?? SettingTable.defaultStateRoot + "/serve-" + group
-        changes.stateDirectory = SettingValidation.unlessOff(dir)
+        let dir =
+            try sources.read(SettingTable.pageStore, pageStore) ?? SettingTable.defaultPageStoreRoot + "/serve-" + group
+        changes.pageStoreDirectory = SettingValidation.unlessOff(dir)
         return changes
     }
 }

@@ -82,7 +82,7 @@ enum FormerNames {
 
     /// For a parse error naming an unknown option of `arguments`' command that ArgumentParser finds no near name for,
     /// the message with the nearest option the command has, an old name counting as its new one (`Unknown option
-    /// '--latest-topc'; did you mean '--state-topic'?`); nil for any other error.
+    /// '--latest-topc'; did you mean '--latest-layout-topic'?`); nil for any other error.
     static func unknownOptionMessage(_ message: String, arguments: [String]) -> String? {
         guard let match = message.firstMatch(of: /Unknown option '--([^']+)'/), !message.contains("Did you mean")
         else { return nil }

@@ -103,21 +103,25 @@ enum SettingTable {
     static let changesTopic = Setting<String?>(
         "changes-topic", [.serve, .gateway],
         "serve: also publish a change set per message against the page's previous layout; gateway: stream these")
-    static let stateTopic = Setting<String?>(
-        "state-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
+    static let latestLayoutTopic = Setting<String?>(
+        "latest-layout-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
         shown: "<changes-topic>.latest")
-    /// `--state-topic`'s default: the change-set topic's name with `.latest`.
-    static func stateTopic(defaultFor changesTopic: String) -> String { changesTopic + ".latest" }
+    /// `--latest-layout-topic`'s default: the change-set topic's name with `.latest`.
+    static func latestLayoutTopic(defaultFor changesTopic: String) -> String { changesTopic + ".latest" }
     static let pageKey = Setting<ChangeSettings.PageKeySource>(
         "page-key", [.serve], "Page key for change sets", default: .messageKey)
-    static let stateMaxBytes = Setting<Int>(
-        "state-max-bytes", [.serve], "Memory for latest layouts in front of the page store (a cache: bytes)",
+    /// The worker's and the gateway's (the same default: `ChangeSettings.defaultStoreMaxBytes`,
+    /// `GatewaySettings.defaultMaxBytes`).
+    static let pageCacheBytes = Setting<Int>(
+        "page-cache-bytes", [.serve, .gateway],
+        "Memory for pages (latest layouts, and the gateway's recent change sets) in front of the page store, in bytes; past it the least recently read pages are read from the page store",
         default: ChangeSettings.defaultStoreMaxBytes, atLeast: 1)
-    static let stateDir = Setting<String?>(
-        "state-dir", [.serve, .gateway],
+    static let pageStore = Setting<String?>(
+        "page-store", [.serve, .gateway],
         "Page store directory: every page's latest layout, position and change sets on disk, read back from its checkpoints on start ('off': memory only)",
-        shown: "\(defaultStateRoot)/<serve-GROUP | gateway-TOPIC>")
-    static let defaultStateRoot = "layout-worker-state"
+        shown: "\(defaultPageStoreRoot)/<serve-GROUP | gateway-TOPIC>")
+    /// Kept as it was when the flag was `--state-dir`: a store found where the last release put it is reopened.
+    static let defaultPageStoreRoot = "layout-worker-state"
 
     // HTTP servers of the preview and the gateway.
     static let host = Setting<String>(
@@ -128,10 +132,6 @@ enum SettingTable {
         "Port to listen on (preview \(defaultPreviewPort), gateway \(GatewaySettings.defaultPort)); 0 picks a free one",
         atLeast: 0, atMost: 65535)
     static let defaultPreviewPort = 8088
-    static let maxHeldBytes = Setting<Int>(
-        "max-held-bytes", [.gateway],
-        "Bytes of records and change sets the gateway holds in memory; past it the least recently read pages are read from the page store",
-        default: GatewaySettings.defaultMaxBytes, atLeast: 1)
     static let maxStreams = Setting<Int?>(
         "max-streams", [.gateway],
         "Event streams followed at once; past it new ones are answered 503 with Retry-After (default: as many as the descriptor limit and memory allow, logged at start)",
@@ -191,15 +191,18 @@ enum SettingTable {
         tombstones, maxMessageBytes, maxInFlight, maxInFlightBytes, producerStallMs,
         consumerProperty, producerProperty, batchSize, shutdownTimeoutMs, crashStateDir, http, livenessStallSeconds,
         stopAfter, debugCrashKey,
-        changesTopic, stateTopic, pageKey, stateMaxBytes, stateDir,
-        host, port, maxHeldBytes, maxStreams, corsOrigin,
+        changesTopic, latestLayoutTopic, pageKey, pageCacheBytes, pageStore,
+        host, port, maxStreams, corsOrigin,
         origin, originTimeoutMs, originMaxResponseBytes, originConcurrency, originPaths, originMaxBytes, originMaxAge,
         originStaleWhileRevalidate, originStaleIfError, originRefresh, compileEndpoint,
     ]
 
     /// Names settings had before, each with its name now: still read as flags, file keys and variables, with a
     /// warning (`FormerNames`).
-    static let renamed = ["latest-topic": stateTopic.name]
+    static let renamed = [
+        "latest-topic": latestLayoutTopic.name, "state-topic": latestLayoutTopic.name, "state-dir": pageStore.name,
+        "state-max-bytes": pageCacheBytes.name, "max-held-bytes": pageCacheBytes.name,
+    ]
 
     /// Every name a settings file or `LAYOUT_WORKER_*` variable may use.
     static let names = Set(all.map(\.name))

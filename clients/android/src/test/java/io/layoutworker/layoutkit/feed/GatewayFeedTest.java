@@ -123,7 +123,7 @@ public class GatewayFeedTest {
     /** A gateway on {@code port} (0: any), with {@code extra} arguments; returns the port it printed. */
     int gateway(String bin, String brokers, int port, String name, String... extra) throws Exception {
         List<String> command = new ArrayList<>(List.of(bin, "gateway", "--brokers", brokers, "--changes-topic",
-                "changes", "--port", String.valueOf(port), "--http", "127.0.0.1:0", "--state-dir",
+                "changes", "--port", String.valueOf(port), "--http", "127.0.0.1:0", "--page-store",
                 work.resolve("gateway-state").toString(), "--log-format", "json"));
         command.addAll(List.of(extra));
         start(name, command.toArray(new String[0]));
@@ -200,7 +200,7 @@ public class GatewayFeedTest {
         String brokers = broker(bin, tansu);
         start("worker", bin, "serve", "--brokers", brokers, "--input", "in", "--output", "out", "--changes-topic",
                 "changes", "--config", "config/default.yaml", "--http", "off", "--group", "android-feed",
-                "--state-dir", work.resolve("worker-state").toString(), "--consumer-property", "session.timeout.ms=2000",
+                "--page-store", work.resolve("worker-state").toString(), "--consumer-property", "session.timeout.ms=2000",
                 "--consumer-property", "heartbeat.interval.ms=300", "--consumer-property", "fetch.wait.max.ms=10");
         int port = gateway(bin, brokers, 0, "gateway-1");
 

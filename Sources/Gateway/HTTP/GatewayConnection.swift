@@ -10,7 +10,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
-    let edge: GatewayEdge
+    let shared: ListenerContext
     let port: GatewayEndpoints.Port
     private var decoder: ByteToMessageHandler<HTTPRequestDecoder>?
     private var head: HTTPRequestHead?
@@ -34,8 +34,8 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// An event did not fit (the client reads slower than events come): once it catches up, it gets the record.
     private var behind = false
 
-    init(edge: GatewayEdge, port: GatewayEndpoints.Port, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
-        self.edge = edge
+    init(shared: ListenerContext, port: GatewayEndpoints.Port, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+        self.shared = shared
         self.port = port
         self.decoder = decoder
     }
@@ -50,8 +50,8 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         deadline = nil
         if streaming {
             streaming = false
-            edge.hub.streams(on: context.eventLoop).remove(self)
-            edge.book.unsubscribe(key)
+            shared.hub.streams(on: context.eventLoop).remove(self)
+            shared.book.unsubscribe(key)
         }
         self.context = nil
         context.fireChannelInactive()
@@ -64,7 +64,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             head = h
             body = nil
             bodyTooLarge = false
-            if h.method == .POST, case .compile(let max, let cors, _) = edge.endpoints.answer(h, on: port) {
+            if h.method == .POST, case .compile(let max, let cors, _) = shared.endpoints.answer(h, on: port) {
                 body = ([], max, cors)
             }
         case .body(let buffer):
@@ -82,7 +82,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             let posted = body?.bytes ?? []
             if bodyTooLarge {
                 bodyTooLarge = false
-                return respond(edge.endpoints.tooLarge(), head, context, keepAlive: false)
+                return respond(shared.endpoints.tooLarge(), head, context, keepAlive: false)
             }
             if waiting {
                 queued.append((head, posted))
@@ -122,39 +122,39 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         deadline?.cancel()
         // Cancelled when an answer is written or a stream starts (on this loop, before it could fire).
         let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: edge.requestTimeout) { channel.close(promise: nil) }
+        deadline = context.eventLoop.scheduleTask(in: shared.requestTimeout) { channel.close(promise: nil) }
     }
 
     private func answer(_ head: HTTPRequestHead, _ posted: [UInt8], _ context: ChannelHandlerContext) {
-        switch edge.endpoints.answer(head, on: port) {
+        switch shared.endpoints.answer(head, on: port) {
         case .response(let response):
             respond(response, head, context)
         case .origin(let key, let state, let held, let cors):
-            guard let origin = edge.origin else { return }
-            let endpoints = edge.endpoints
+            guard let origin = shared.origin else { return }
+            let endpoints = shared.endpoints
             later(head, context, origin.fetch(key, state, held: held, on: context.eventLoop)) { result in
                 endpoints.stateAnswer(result.mapError { $0 as any Error }, key: key, head, cors: cors, origin)
             }
         case .compile(_, let cors, let compilers):
-            let endpoints = edge.endpoints
+            let endpoints = shared.endpoints
             let compiled = context.eventLoop.makeFutureWithTask { endpoints.compile(posted, cors: cors, compilers) }
             later(head, context, compiled) { result in
                 (try? result.get()) ?? .error(.internalServerError, "compile-failed", "the compile did not finish")
             }
         case .stream(let key, let from, let headers, let state):
-            guard let opening = edge.book.subscribe(key, from: from, limit: edge.limits.streams) else {
-                edge.metrics.streamsRefused.increment()
+            guard let opening = shared.book.subscribe(key, from: from, limit: shared.limits.streams) else {
+                shared.metrics.streamsRefused.increment()
                 var busy = HTTPAnswer.error(
                     .serviceUnavailable, "too-many-streams",
                     "this gateway follows as many streams as its descriptors and memory allow; try again (or another replica)"
                 )
-                busy.set("retry-after", String(edge.limits.retryAfterSeconds))
+                busy.set("retry-after", String(shared.limits.retryAfterSeconds))
                 respond(busy, head, context, keepAlive: false)
                 return
             }
             startStream(
                 key, opening, headers: headers, http11: head.version != .http1_0 && head.version != .http0_9, context)
-            if let state, let origin = edge.origin {
+            if let state, let origin = shared.origin {
                 // A navigation state: what is held goes out now; the origin is asked when it is not fresh, and
                 // the state followed while streams are open.
                 if opening.catchUp.isEmpty { sendCurrentRecord() }
@@ -214,8 +214,8 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         chunked = http11
         streaming = true
         cursor = opening.cursor
-        edge.hub.streams(on: context.eventLoop).add(self)
-        edge.metrics.streamsOpened.increment()
+        shared.hub.streams(on: context.eventLoop).add(self)
+        shared.metrics.streamsOpened.increment()
         var out = ByteBuffer()
         // HTTP/1.0 has no chunked coding (RFC 9112 §7.1): the body ends with the connection.
         HTTPAnswer.writeHead(
@@ -229,7 +229,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(http11 ? event.chunked : event.plain), promise: nil)
         }
         context.flush()
-        if !opening.catchUp.isEmpty { edge.metrics.eventsWritten.increment(by: Int64(opening.catchUp.count)) }
+        if !opening.catchUp.isEmpty { shared.metrics.eventsWritten.increment(by: Int64(opening.catchUp.count)) }
     }
 
     /// Writes `event` if this stream's client takes it; whether it was written.
@@ -252,7 +252,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// The page's record, when it is news to the client and not older than what it holds.
     @discardableResult
     private func sendCurrentRecord() -> Bool {
-        guard let context, let (record, at) = edge.currentRecord(key), cursor.wants(record: at) else { return false }
+        guard let context, let (record, at) = shared.currentRecord(key), cursor.wants(record: at) else { return false }
         guard context.channel.isWritable else {
             behind = true
             return false
@@ -260,7 +260,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         let frames = EventBytes.frames(GatewayEvent.record(record, at: at).serverSentEvent)
         context.writeAndFlush(wrapOutboundOut(chunked ? frames.chunked : frames.plain), promise: nil)
         cursor.moved(to: at)
-        edge.metrics.recordsForSlowStreams.increment()
+        shared.metrics.recordsForSlowStreams.increment()
         return true
     }
 

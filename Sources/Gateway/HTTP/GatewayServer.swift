@@ -39,14 +39,14 @@ public enum GatewayServer {
                 settings: originSettings, compilers: compilers, cache: originCache, group: group, metrics: metrics,
                 streams: book, sink: hub, logger: logger)
         }
-        let edge = GatewayEdge(
+        let shared = ListenerContext(
             endpoints: GatewayEndpoints(
                 settings: settings, book: book, status: status, metrics: metrics, logger: logger, origin: origin,
                 compilers: compilers), book: book,
             hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
         let services: [any Service] = [
             HTTPService(
-                settings: settings, group: group, edge: edge, logger: logger, onListening: onListening),
+                settings: settings, group: group, shared: shared, logger: logger, onListening: onListening),
             FeedService(
                 feed: GatewayFeed(settings: settings, book: book, status: status, metrics: metrics, logger: logger)),
         ]
@@ -58,23 +58,23 @@ public enum GatewayServer {
 struct HTTPService: Service {
     let settings: GatewaySettings
     let group: MultiThreadedEventLoopGroup
-    let edge: GatewayEdge
+    let shared: ListenerContext
     let logger: Logger
     let onListening: @Sendable (GatewayServer.Bound, StreamLimits) -> Void
 
     func run() async throws {
         do {
-            let api = ConnectionGate(limit: edge.limits.connections)
+            let api = ConnectionGate(limit: shared.limits.connections)
             let apiChannel = try await listen(settings.host, settings.port, .api, api)
             var opsChannel: (any Channel)?
             if let host = settings.opsHost {
                 opsChannel = try await listen(
-                    host, settings.opsPort, .ops, ConnectionGate(limit: edge.limits.opsConnections))
+                    host, settings.opsPort, .ops, ConnectionGate(limit: shared.limits.opsConnections))
             }
-            logger.info("gateway limits", metadata: ["limits": "\(edge.limits)"])
-            let heartbeats = edge.hub.startHeartbeats(every: settings.heartbeatSeconds)
+            logger.info("gateway limits", metadata: ["limits": "\(shared.limits)"])
+            let heartbeats = shared.hub.startHeartbeats(every: settings.heartbeatSeconds)
             // Navigation states followed by streams are fetched again on a timer of their own.
-            let refresh = edge.origin.map { origin in
+            let refresh = shared.origin.map { origin in
                 let loop = group.next()
                 return Task { await origin.run(on: loop) }
             }
@@ -85,17 +85,17 @@ struct HTTPService: Service {
                 metadata: [
                     "api": .string("\(settings.host):\(bound.api)"),
                     "ops": .string(bound.ops.map { "\(settings.opsHost ?? ""):\($0)" } ?? "off"),
-                    "latest-layout-topic": .string(settings.stateTopic),
+                    "latest-layout-topic": .string(settings.latestLayoutTopic),
                     "change-set-topic": .string(settings.changesTopic),
                 ])
-            onListening(bound, edge.limits)
+            onListening(bound, shared.limits)
             try? await gracefulShutdown()
             logger.info("gateway stopping: listeners closed, streams ended")
             for task in heartbeats { task.cancel() }
             refresh?.cancel()
             try? await apiChannel.close()
             try? await opsChannel?.close()
-            await edge.hub.endAll()
+            await shared.hub.endAll()
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -107,7 +107,7 @@ struct HTTPService: Service {
     private func listen(_ host: String, _ port: Int, _ role: GatewayEndpoints.Port, _ gate: ConnectionGate)
         async throws -> any Channel
     {
-        let edge = self.edge
+        let shared = self.shared
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1_024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -120,7 +120,7 @@ struct HTTPService: Service {
             )
             .childChannelInitializer { channel in
                 gate.admit(channel)
-                return channel.eventLoop.makeCompletedFuture { try edge.addHandlers(to: channel, port: role) }
+                return channel.eventLoop.makeCompletedFuture { try shared.addHandlers(to: channel, port: role) }
             }
             .bind(host: host, port: port).get()
         gate.attach(channel)

@@ -187,7 +187,7 @@ public struct GatewayEndpoints: Sendable {
         case .evicted:
             return .error(
                 .notFound, "evicted",
-                "this page was let go to stay within the gateway's memory (it runs without a page store: --state-dir off or unusable); it is served again once it changes",
+                "this page was let go to stay within the gateway's memory (it runs without a page store: --page-store off or unusable); it is served again once it changes",
                 key: key)
         }
         return RecordRepresentation.answer(record, hash: at.hash, head, cacheControl: Self.recordCacheControl, metrics)

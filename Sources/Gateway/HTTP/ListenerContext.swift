@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// What every connection of a listener shares: one reference per connection (a stream's connection is most of
 /// what a stream costs, so nothing is copied into it).
-final class GatewayEdge: Sendable {
+final class ListenerContext: Sendable {
     let endpoints: GatewayEndpoints
     let book: PageBook
     let hub: StreamHub
@@ -33,11 +33,11 @@ final class GatewayEdge: Sendable {
     }
 }
 
-extension GatewayEdge {
+extension ListenerContext {
     /// A new connection's handlers, on its loop: the request decoder, then the connection.
     func addHandlers(to channel: any Channel, port: GatewayEndpoints.Port) throws {
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
         try channel.pipeline.syncOperations.addHandler(decoder)
-        try channel.pipeline.syncOperations.addHandler(GatewayConnection(edge: self, port: port, decoder: decoder))
+        try channel.pipeline.syncOperations.addHandler(GatewayConnection(shared: self, port: port, decoder: decoder))
     }
 }

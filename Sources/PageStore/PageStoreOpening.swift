@@ -1,9 +1,9 @@
 public import Logging
 
-/// The page store's edge, the same for every process that keeps one (serve's worker and the gateway): the identity
+/// How a process opens its page store, the same for every process that keeps one (serve's worker and the gateway): the identity
 /// a store is opened with, opening it and saying how it opened, and what is said when it cannot be used or stops
 /// taking writes (the process then goes on from memory, and its status says so).
-public enum PageStoreEdge {
+public enum PageStoreOpening {
     /// What a store is made for: the cluster (its id) and the topics its pages and checkpoints come from. A store
     /// made for another identity is rebuilt when opened.
     public static func identity(cluster: String, latestTopic: String, changesTopic: String? = nil) -> String {
@@ -17,12 +17,12 @@ public enum PageStoreEdge {
         do {
             let (store, opening) = try PageStore.open(directory: directory, identity: identity)
             switch opening {
-            case .created: logger.info("page store created", metadata: ["state-dir": .string(directory)])
-            case .reopened: logger.info("page store reopened", metadata: ["state-dir": .string(directory)])
+            case .created: logger.info("page store created", metadata: ["page-store": .string(directory)])
+            case .reopened: logger.info("page store reopened", metadata: ["page-store": .string(directory)])
             case .rebuilt(let reason):
                 logger.warning(
                     "page store rebuilt from the topics",
-                    metadata: ["state-dir": .string(directory), "reason": .string(reason)])
+                    metadata: ["page-store": .string(directory), "reason": .string(reason)])
             }
             return .success(store)
         } catch {

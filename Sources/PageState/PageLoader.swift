@@ -9,7 +9,7 @@ public import StoreResume
 /// Brings the pages of newly assigned input partitions up to date from the "latest layout" topic: with a page store
 /// on disk, from each input partition's checkpoint to the end (only what it missed; the whole partition when the
 /// checkpoint cannot be trusted); without one, the whole partition into memory.
-public final class StateLoader {
+public final class PageLoader {
     let settings: ChangeSettings
     let kafka: KafkaConfiguration
     let logger: Logger
@@ -37,7 +37,7 @@ public final class StateLoader {
 
     private func openReader() throws(KafkaError) -> TopicRangeReader {
         if let reader { return reader }
-        let made = try TopicRangeReader(configuration: kafka, topic: settings.stateTopic)
+        let made = try TopicRangeReader(configuration: kafka, topic: settings.latestLayoutTopic)
         reader = made
         return made
     }
@@ -106,7 +106,7 @@ public final class StateLoader {
             if !reader.isDone {
                 throw .kafka(
                     .timedOut(
-                        "reading latest layouts from \(settings.stateTopic)[\(input.number)] took longer than \(timeoutMs) ms",
+                        "reading latest layouts from \(settings.latestLayoutTopic)[\(input.number)] took longer than \(timeoutMs) ms",
                         isRetriable: false))
             }
             try sink.write(checkpoint: reader.position(input.number) ?? end)
@@ -127,7 +127,7 @@ public final class StateLoader {
             } catch {
                 throw .kafka(
                     error.about(
-                        "latest-layout topic \(settings.stateTopic) partition \(p) (create it compacted with as many "
+                        "latest-layout topic \(settings.latestLayoutTopic) partition \(p) (create it compacted with as many "
                             + "partitions as the input)"))
             }
         }
