@@ -43,9 +43,10 @@ public struct ChangeStage: Sendable {
         /// An input at or before the page's position (delivered again after a crash or a rebalance): the page
         /// stays where it is, so no new change set and no latest layout are made from it.
         /// Its record is published again, carrying attributes from the page's stored layout (so it shows no less
-        /// than the page already does; nil for a tombstone). The input the page is at (`position`) publishes again
-        /// the change sets of the steps its group has not committed (`republish`): a worker that died after the
-        /// page's latest layout was acknowledged may not have published them.
+        /// than the page already does; nil for a tombstone). An input the page carries a step of publishes that
+        /// step's change set again (`republish`): a worker that died after the page's latest layout was
+        /// acknowledged may not have published it, and the group's commit passes the input only once this one is
+        /// acknowledged, so every step before the commit has its change set on the topic.
         case redelivered(page: String, position: Int64, record: [UInt8]?, republish: [CarriedStep])
         /// No page key (or a tombstone that cannot name a page): nothing to track.
         case untracked
@@ -164,7 +165,7 @@ public struct ChangeStage: Sendable {
                         .redelivered(
                             page: key.page, position: position,
                             record: batch[i].record.map { step.carried($0, after: layout).bytes },
-                            republish: offset == position ? steps : [])
+                            republish: steps.filter { $0.offset == offset })
                     ))
                 continue
             }

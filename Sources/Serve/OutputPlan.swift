@@ -11,7 +11,8 @@ import PageStore
 /// Order: a change set is produced after the other outputs of its message are acknowledged (`afterOthers`), and
 /// after the page's latest layout is stored when a later message of the batch stores it (`waitsFor`): a crash in
 /// between would lose the change set, so the latest layout carries the page's steps whose inputs the group has not
-/// committed (`CarriedStep`): the input the page is at, delivered again, publishes them again. No change set is ever
+/// committed (`CarriedStep`): each input a carried step came from, delivered again, publishes that step again. No
+/// change set is ever
 /// published for a step the page has not taken.
 struct OutputPlan {
     /// Why a record was published without a change set (the `reason` of `layout_worker_change_sets_skipped_total`).

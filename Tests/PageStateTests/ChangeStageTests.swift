@@ -126,10 +126,10 @@ private final class Offsets: Sendable {
                 == 104)
     }
 
-    /// The input a page is at, delivered again, publishes again the change sets of the steps its group has not
-    /// committed (a worker may have died after the page's latest layout was acknowledged, before they were); the
-    /// steps travel with the page, to a worker that reads the page back, and go once their inputs are committed.
-    @Test func theInputAPageIsAtDeliveredAgainPublishesItsUncommittedStepsAgain() throws {
+    /// Each input a page carries a step of, delivered again, publishes that step's change set again (a worker may
+    /// have died after the page's latest layout was acknowledged, before the change set was); the steps travel with
+    /// the page, to a worker that reads the page back, and go once their inputs are committed.
+    @Test func eachInputACarriedStepCameFromDeliveredAgainPublishesThatStepAgain() throws {
         var stage = ChangeStage(settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var pages = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
         let v = (0..<3).map { try! layout("v\($0)", rows: $0 + 2) }
@@ -143,19 +143,23 @@ private final class Offsets: Sendable {
         }
         // Each step carries what the page took so far: the second (the one storing the latest layout) carries both.
         #expect(first[0].step?.carried == [steps[0]] && first[1].step?.carried == steps)
-        // Nothing committed: 100 again publishes nothing (the page is past it); 101 again publishes both.
+        // Nothing committed: each input again publishes its own step again (the page stays at 101).
         let again = stage.outcomes(
             [
                 (message(key: "p", value: [], offset: 100), v[0]), (message(key: "p", value: [], offset: 101), v[1]),
             ], on: &pages)
-        #expect(again[0].redelivered == 101 && again[0].republished.isEmpty)
-        #expect(again[1].redelivered == 101 && again[1].republished == steps)
-        // A worker reading the page back (with its steps) does the same; with 101 committed, only 101's step.
+        #expect(again[0].redelivered == 101 && again[0].republished == [steps[0]])
+        #expect(again[1].redelivered == 101 && again[1].republished == [steps[1]])
+        // A worker reading the page back (with its steps) does the same, batch by batch: 100 in one batch, then the
+        // group commits it, then 101 in the next (the commit passed 100 only once its step was published again; a
+        // worker that published every step only at 101, filtered by the commit, left 100's step without one).
         var rebuilt = ChangeStage(
             settings: ChangeSettings(changesTopic: "c", latestLayoutTopic: "s"), compiler: compiler)
         var rebuiltPages = WorkerPages(maxBytes: rebuilt.settings.storeMaxBytes)
         rebuiltPages.loaded(
             LayoutStore.Page(layout: try RecordOutline(bytes: v[1].bytes), position: 101, steps: steps), for: key)
+        let before = rebuilt.outcomes([(message(key: "p", value: [], offset: 100), v[0])], on: &rebuiltPages)
+        #expect(before[0].redelivered == 101 && before[0].republished == [steps[0]])
         let committed = [Partition("in", 0): Int64(101)]
         let taken = rebuilt.outcomes(
             [(message(key: "p", value: [], offset: 101), v[1])], on: &rebuiltPages, committed: committed)

@@ -106,7 +106,7 @@ private let trace = [KafkaHeader("traceparent", text: "00-0af7651916cd43dd8448eb
     }
 
     /// The page's latest layout carries its uncommitted steps; the input the page is at, delivered again, publishes
-    /// their change sets again after its record, each naming its own input, byte for byte as the first time.
+    /// its step's change set again after its record, naming its input, byte for byte as the first time.
     @Test func theInputThePageIsAtDeliveredAgainPublishesItsStepsAgain() throws {
         var stage = ChangeStage(settings: pages, compiler: compiler)
         var held = WorkerPages(maxBytes: stage.settings.storeMaxBytes)
