@@ -7,6 +7,7 @@ names in deploy/) or the doc's own examples (its fenced blocks) define; EXTERNAL
 import glob
 import os
 import re
+import subprocess
 import sys
 
 DOCS = ["README.md"] + sorted(glob.glob("docs/*.md"))
@@ -51,8 +52,9 @@ def known_names():
 
 def main():
     types, members_of = known_names()
-    basenames = {os.path.basename(f) for f in files(".", (".swift", ".kt", ".java", ".js", ".ts", ".md", ".yaml",
-                                                         ".yml", ".json", ".h", ".c", ".py", ".sh"))}
+    # The repository's own files (not the dependencies .deps/ and .build/ hold).
+    tracked = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split("\n")
+    basenames = {os.path.basename(f) for f in tracked if f}
     problems = []
     for doc in DOCS:
         text = open(doc).read()
