@@ -262,8 +262,7 @@ fuzz-seeds: build
 	  $(BIN) diff --responses samples/search-page.json $$s > $(RUN_DIR)/fuzz-seeds/changes/$$n.json; \
 	  $(BIN) diff --responses - $$s > $(RUN_DIR)/fuzz-seeds/changes/empty-$$n.json; done
 
-# FUZZ_BUILT=1: the build is there (`make test` made it), so it is not planned again (20 s).
-fuzz-run-%: $(if $(FUZZ_BUILT),,fuzz-build) fuzz-seeds
+fuzz-run-%: fuzz-build fuzz-seeds
 	@seeds="Fuzz/seeds/json samples"; dict="-dict=Fuzz/numbers.dict"; \
 	  [ $* = Condition ] && dict="" && seeds="Fuzz/seeds/conditions"; \
 	  [ $* = ChangeSet ] && dict="" && seeds="$(RUN_DIR)/fuzz-seeds/changes"; \
