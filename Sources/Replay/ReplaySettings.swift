@@ -9,6 +9,8 @@ public struct ReplaySettings: Sendable {
     /// Nil replays every partition.
     public var partitions: [Int32]?
     public var range: ReplayRange
+    /// `--start` and `--stop` as written (`ago:6h`, not the time it gave), recorded in the checkpoint.
+    public var rangeAsWritten = (start: "beginning", stop: "end")
     /// Output topic; unused in a dry run.
     public var toTopic: String?
     /// Dead-letter topic; nil means `<to-topic>.dead-letters`.
@@ -16,6 +18,7 @@ public struct ReplaySettings: Sendable {
     public var dryRun = false
     /// Records per second at most; nil is unlimited.
     public var rate: Double?
+    /// The checkpoint file; a dry run neither reads nor writes it.
     public var checkpointPath: String?
     /// Keep tailing after the end offsets read at the start.
     public var follow = false

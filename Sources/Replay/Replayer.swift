@@ -54,6 +54,11 @@ public final class Replayer {
         defer { reader.close() }
         var bounds = try self.bounds(of: chosen, reader: reader)
         let checkpoint = try resume(&bounds)
+        if let path = settings.checkpointPath, !checkpoint.done.isEmpty,
+            bounds.values.allSatisfy({ $0.start >= $0.stop })
+        {
+            progress("replay: checkpoint \(path) has every partition done to its stop; nothing left to read")
+        }
         let tally = ReplayTally(
             summary: ReplaySummary(
                 topic: settings.fromTopic, toTopic: settings.dryRun ? nil : settings.toTopic, dryRun: settings.dryRun,
@@ -106,12 +111,14 @@ public final class Replayer {
 
     /// The checkpoint to keep (the saved one, whose done offsets move each range's start on), or a new one.
     private func resume(_ bounds: inout [Int32: (start: Int64, stop: Int64)]) throws -> ReplayCheckpoint {
-        guard let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) else {
-            return ReplayCheckpoint(topic: settings.fromTopic)
+        let asked = ReplayCheckpoint(
+            topic: settings.fromTopic, output: settings.toTopic, partitions: settings.partitions,
+            start: settings.rangeAsWritten.start, stop: settings.rangeAsWritten.stop)
+        // A dry run neither continues a checkpoint nor writes one: it must not cancel the real backfill.
+        guard !settings.dryRun, let path = settings.checkpointPath, let saved = try ReplayCheckpoint.load(path) else {
+            return asked
         }
-        guard saved.topic == settings.fromTopic else {
-            throw Failure(description: "checkpoint \(path) is for topic \(saved.topic), not \(settings.fromTopic)")
-        }
+        if let refusal = saved.refusal(toContinue: asked, path: path) { throw Failure(description: refusal) }
         for (p, b) in bounds {
             if let done = saved.done[String(p)] { bounds[p] = (min(max(b.start, done + 1), b.stop), b.stop) }
         }
@@ -231,7 +238,7 @@ public final class Replayer {
 
     /// Writes the checkpoint (with `--checkpoint`): each partition's offsets done without a gap.
     private func save(_ tally: ReplayTally) {
-        guard let path = settings.checkpointPath else { return }
+        guard !settings.dryRun, let path = settings.checkpointPath else { return }
         for c in tally.tracker.committable() {
             tally.checkpoint.done[String(c.partition.number)] = c.offset - 1
             tally.tracker.confirmed(c)

@@ -156,6 +156,37 @@ private func summary(_ json: String) throws -> JSONDocument { try JSONReader().r
         }
     }
 
+    /// docs/backfills.md's sequence: a dry run with the checkpoint, then the real run. The dry run writes no checkpoint,
+    /// so the real run replays everything; the same checkpoint with another output or start is refused, naming it.
+    @Test func aDryRunsCheckpointDoesNotCancelTheBackfill() async throws {
+        try await offThePool {
+            let (broker, input, output) = try setUp(perPartition: 4)
+            let checkpoint = broker.workDirectory.appendingPathComponent("dry.checkpoint").path
+            let base = ["replay", "--brokers", broker.address, "--input", input, "--checkpoint", checkpoint]
+            let dry = try runCLI(base + ["--dry-run"])
+            #expect(dry.status == 0, "\(dry.err)")
+            #expect(dry.err.contains("--dry-run neither reads nor writes the checkpoint"), "\(dry.err)")
+            #expect(!FileManager.default.fileExists(atPath: checkpoint), "a dry run wrote the checkpoint")
+            let real = try runCLI(base + ["--output", output])
+            #expect(real.status == 0, "\(real.err)")
+            #expect(Set(sources(try broker.consume(output, partitions: 3, count: 12, timeout: 10))).count == 12)
+            let other = uniqueName("other")
+            try broker.createTopics([other], partitions: 3)
+            let intoOther = try runCLI(base + ["--output", other])
+            #expect(intoOther.status == 1)
+            #expect(
+                intoOther.err.contains(
+                    "checkpoint \(checkpoint) was written by a replay of \(input) into \(output), not \(other)"),
+                "\(intoOther.err)")
+            let fromElsewhere = try runCLI(base + ["--output", output, "--start", "offset:2"])
+            #expect(fromElsewhere.status == 1)
+            #expect(fromElsewhere.err.contains("--start beginning, not offset:2"), "\(fromElsewhere.err)")
+            let again = try runCLI(base + ["--output", output])
+            #expect(again.status == 0, "\(again.err)")
+            #expect(again.err.contains("nothing left to read"), "\(again.err)")
+        }
+    }
+
     @Test func theLiveGroupIsUntouched() async throws {
         try await offThePool {
             let (broker, input, output) = try setUp(perPartition: 5)

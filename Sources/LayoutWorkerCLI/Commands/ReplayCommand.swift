@@ -36,7 +36,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(SettingTable.config) var config: String?
     @Option(help: "At most this many records per second, e.g. 500 or 500/s.") var rate: String?
     @Flag(name: .customLong("dry-run"), help: "Compile and report diagnostics; produce nothing.") var dryRun = false
-    @Option(help: "Checkpoint file: records the last acknowledged offset per partition; a rerun continues after it.")
+    @Option(
+        help:
+            "Checkpoint file: the last acknowledged offset per partition, with the input, output and range; the same command continues after it, another is refused. A dry run neither reads nor writes it."
+    )
     var checkpoint: String?
     @Flag(help: "Keep tailing after the end offsets read at the start.") var follow = false
     @Option(help: "The summary: text, or json (one document on stdout).") var format: OutputFormat = .text
@@ -96,6 +99,7 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var settings = ReplaySettings(kafka: kafka, fromTopic: try topicToRead(sources), range: range)
+        settings.rangeAsWritten = (start, stop)
         if let partitions {
             settings.partitions = try partitions.split(separator: ",").map {
                 guard let p = Int32($0.trimmingCharacters(in: .whitespaces)), p >= 0 else {
@@ -110,6 +114,9 @@ struct ReplayCommand: AsyncParsableCommand {
         settings.limits = try limits.resolve(sources)
         settings.dryRun = dryRun
         settings.checkpointPath = checkpoint
+        if dryRun, let checkpoint {
+            Output.error("replay: --dry-run neither reads nor writes the checkpoint \(checkpoint)")
+        }
         settings.follow = follow
         if let rate {
             guard let r = Double(rate.replacingOccurrences(of: "/s", with: "")), r > 0 else {
