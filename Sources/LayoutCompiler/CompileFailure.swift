@@ -9,6 +9,8 @@ public struct CompileFailure: Error, Sendable, CustomStringConvertible {
         case invalidJSON = "invalid-json"
         /// The JSON is not an assembler response (not an object, or no content items at all).
         case notAssemblerResponse = "not-assembler-response"
+        /// The JSON is a layout record or change set (this service's output), not an assembler response.
+        case layoutRecord = "layout-record"
         /// The strict policy rejected a response with error diagnostics.
         case strictPolicy = "strict-policy"
         /// The input is larger than allowed.

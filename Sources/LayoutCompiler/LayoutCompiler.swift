@@ -44,6 +44,9 @@ public struct LayoutCompiler: Sendable {
                     code: .notAssemblerResponse,
                     message: "the root is \(article(document.kind(document.root))), not an object"))
         }
+        if let written = WrittenLayout.recognize(document) {
+            return .failure(CompileFailure(code: .layoutRecord, message: written))
+        }
         let tree = ContentTree(document: document)
         guard !tree.items.isEmpty else {
             var message = "no content items (objects with a string @type) anywhere in the response"

@@ -1,5 +1,6 @@
 import LayoutCompiler
 import LayoutJSON
+import LayoutRecord
 import TestSupport
 import Testing
 
@@ -202,6 +203,29 @@ private let base = """
         #expect(failure.code == code)
         #expect(failure.offset == offset)
         #expect(!failure.message.isEmpty)
+    }
+
+    /// A record `compile` wrote, fed back in, fails as a layout record: it is not compiled again from the content
+    /// items its rows' models carry. A change set likewise; a response with `version` and `sections` beside its
+    /// root `@type` is still a response.
+    @Test func aLayoutRecordOrChangeSetIsNotTakenAsAResponse() throws {
+        let record = try Samples.record("search-page", source: RecordSource(file: "search-page.json"))
+        guard case .failure(let f) = Samples.compiler.compile(record) else {
+            Issue.record("a layout record compiled as a response")
+            return
+        }
+        #expect(f.code == .layoutRecord)
+        #expect(f.message.hasPrefix("this is a layout record (written by layout-worker), not an assembler response"))
+        #expect(f.message.contains(#"(its source: {"file":"search-page.json"})"#), "\(f.message)")
+        let changeSet = #"{"version":2,"kind":"layout-change-set","base":null,"target":{},"ops":[]}"#
+        guard case .failure(let g) = Samples.compiler.compile(Array(changeSet.utf8)) else {
+            Issue.record("a change set compiled as a response")
+            return
+        }
+        #expect(g.code == .layoutRecord)
+        #expect(g.message.hasPrefix("this is a layout change set"))
+        let response = #"{"@type":"ResultsList","version":2,"sections":[],"records":[]}"#
+        #expect((try? Samples.compiler.compile(Array(response.utf8)).get()) != nil)
     }
 
     @Test func tooLargeAndTooDeep() throws {

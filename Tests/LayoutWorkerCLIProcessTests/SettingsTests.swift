@@ -208,6 +208,35 @@ import Testing
         }
     }
 
+    /// A topic a command writes that is also its input is refused at start (exit 64), naming the flag and the topic:
+    /// serve would consume its own records, a replay write into the range it reads.
+    @Test func aTopicWrittenThatIsAlsoTheInputIsRefused() async throws {
+        try await offThePool {
+            let config = ["--config", Fixtures.path("config/default.yaml"), "--brokers", "127.0.0.1:1"]
+            let serve = ["serve", "--http", "off"] + config
+            let same = try cli(serve + ["--input", "responses", "--output", "responses"])
+            #expect(same.status == 64, "\(same.err)")
+            #expect(
+                same.err.contains(
+                    "--output responses is also the input topic: serve would read back what it writes, a loop"),
+                "\(same.err)")
+            let pattern = try cli(serve + ["--input", "^resp.*", "--output", "responses-out"])
+            #expect(pattern.status == 64)
+            #expect(pattern.err.contains("--output responses-out matches the input pattern ^resp.*"), "\(pattern.err)")
+            let changes = try cli(serve + ["--input", "in", "--output", "out", "--changes-topic", "in"])
+            #expect(changes.status == 64)
+            #expect(changes.err.contains("--changes-topic in is also the input topic"), "\(changes.err)")
+            let replay = ["replay"] + config
+            let replayed = try cli(replay + ["--input", "t", "--output", "t"])
+            #expect(replayed.status == 64)
+            #expect(
+                replayed.err.contains("--output t is also the input topic: replay would read back"), "\(replayed.err)")
+            let deadLetter = try cli(replay + ["--input", "t", "--output", "u", "--dead-letter", "t"])
+            #expect(deadLetter.status == 64)
+            #expect(deadLetter.err.contains("--dead-letter t is also the input topic"), "\(deadLetter.err)")
+        }
+    }
+
     /// Start errors name the setting and say what is wrong, with exit 64 (usage) or 2 (config).
     @Test func startErrorsNameTheSettingAndSayWhatIsWrong() async throws {
         try await offThePool {

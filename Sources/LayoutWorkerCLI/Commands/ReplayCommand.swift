@@ -127,6 +127,14 @@ struct ReplayCommand: AsyncParsableCommand {
         if !dryRun && output == nil {
             throw ValidationError("no output topic: pass --output (or set LAYOUT_WORKER_OUTPUT), or --dry-run")
         }
+        if !dryRun, let output {
+            try SettingValidation.noLoop(
+                inputs: [settings.fromTopic],
+                writes: [
+                    ("--output", output), ("--dead-letter", settings.deadLetterTopic ?? DeadLetter.topic(for: output)),
+                ],
+                command: "replay")
+        }
         return settings
     }
 

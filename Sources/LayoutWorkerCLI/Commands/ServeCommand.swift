@@ -80,6 +80,12 @@ struct ServeCommand: AsyncParsableCommand {
         serve.consumerProperties = consumerProperties
         serve.producerProperties = producerProperties
         serve.changes = try changeSettings(sources)
+        try SettingValidation.noLoop(
+            inputs: serve.inputTopics,
+            writes: [("--output", serve.outputTopic), ("--dead-letter", serve.deadLetterTopic)]
+                + (serve.changes.map {
+                    [("--changes-topic", $0.changesTopic), ("--latest-layout-topic", $0.latestLayoutTopic)]
+                } ?? []), command: "serve")
         // The page store's directory is this process's alone, from before it joins the group to its exit.
         let storeLock = try serve.changes?.pageStoreDirectory.map(PageStoreOwner.take)
         defer { withExtendedLifetime(storeLock) {} }

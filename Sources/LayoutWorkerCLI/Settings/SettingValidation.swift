@@ -74,4 +74,25 @@ enum SettingValidation {
         regerror(status, &regex, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// Refuses a topic written (`writes`: flag and topic) that is also read (`inputs`: names, or `^` patterns as
+    /// librdkafka matches them): the command would read back what it writes, a loop that never ends.
+    static func noLoop(inputs: [String], writes: [(flag: String, topic: String)], command: String) throws {
+        for (flag, topic) in writes {
+            guard let input = inputs.first(where: { $0 == topic || ($0.hasPrefix("^") && matches($0, topic)) })
+            else { continue }
+            let how = input == topic ? "is also the input topic" : "matches the input pattern \(input)"
+            throw ValidationError(
+                "\(flag) \(topic) \(how): \(command) would read back what it writes, a loop; write to another topic")
+        }
+    }
+
+    /// Whether the extended regular expression `pattern` matches `text` (a pattern that does not compile matches
+    /// nothing: it is refused on its own).
+    private static func matches(_ pattern: String, _ text: String) -> Bool {
+        var regex = regex_t()
+        guard regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB) == 0 else { return false }
+        defer { regfree(&regex) }
+        return regexec(&regex, text, 0, nil, 0) == 0
+    }
 }
