@@ -82,4 +82,36 @@ enum AdminRequest {
         return controller >= 0
             && (0..<Int(metadata.pointee.broker_cnt)).contains { metadata.pointee.brokers[$0].id == controller }
     }
+
+    /// `topic`'s configuration as the brokers describe it (name → value; a broker may leave out what is at its
+    /// default). A topic the brokers do not know throws its error.
+    static func topicConfig(_ handle: OpaquePointer, _ topic: String, timeoutMs: Int32) throws(KafkaError)
+        -> [String: String]
+    {
+        var resources: [OpaquePointer?] = [rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic)]
+        defer { resources.forEach { rd_kafka_ConfigResource_destroy($0) } }
+        let event = try run(handle, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs: timeoutMs) { options, queue in
+            resources.withUnsafeMutableBufferPointer {
+                rd_kafka_DescribeConfigs(handle, $0.baseAddress, $0.count, options, queue)
+            }
+        }
+        defer { rd_kafka_event_destroy(event) }
+        var config: [String: String] = [:]
+        var count = 0
+        guard let result = rd_kafka_event_DescribeConfigs_result(event),
+            let described = rd_kafka_DescribeConfigs_result_resources(result, &count), count > 0,
+            let resource = described[0]
+        else { return config }
+        let err = rd_kafka_ConfigResource_error(resource)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(err, message: rd_kafka_ConfigResource_error_string(resource).map { String(cString: $0) })
+        }
+        var entries = 0
+        guard let list = rd_kafka_ConfigResource_configs(resource, &entries) else { return config }
+        for i in 0..<entries {
+            guard let entry = list[i], let name = rd_kafka_ConfigEntry_name(entry) else { continue }
+            config[String(cString: name)] = rd_kafka_ConfigEntry_value(entry).map { String(cString: $0) }
+        }
+        return config
+    }
 }

@@ -129,6 +129,11 @@ public final class KafkaAdmin {
         try AdminRequest.topicIDs(handle, topics, timeoutMs: timeoutMs)
     }
 
+    /// `topic`'s configuration (name → value) as the brokers describe it; a broker may leave out defaults.
+    public func topicConfig(_ topic: String, timeoutMs: Int32 = 5_000) throws(KafkaError) -> [String: String] {
+        try AdminRequest.topicConfig(handle, topic, timeoutMs: timeoutMs)
+    }
+
     /// The number of partitions of `topic`, or nil when the broker does not know it.
     public func partitionCount(topic: String, timeoutMs: Int32 = 5_000) throws(KafkaError) -> Int? {
         var metadata: UnsafePointer<rd_kafka_metadata>?

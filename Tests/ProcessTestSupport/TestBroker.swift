@@ -148,13 +148,14 @@ final class TestBroker {
     }
 
     /// Creates topics with `partitions` partitions each.
-    func createTopics(_ names: [String], partitions: Int32) throws {
+    func createTopics(_ names: [String], partitions: Int32, config: [String: String] = [:]) throws {
         if let mock {
             for name in names { try mock.createTopic(name, partitions: partitions) }
             return
         }
         let admin = try KafkaAdmin(configuration: configuration)
-        let results = try admin.createTopics(names.map { NewTopic(name: $0, partitions: partitions) })
+        let results = try admin.createTopics(
+            names.map { NewTopic(name: $0, partitions: partitions, config: config) })
         for (name, error) in results { if let error { throw TestBrokerError("create \(name): \(error)") } }
     }
 

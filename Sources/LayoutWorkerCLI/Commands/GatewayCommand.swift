@@ -120,6 +120,10 @@ struct GatewayCommand: AsyncParsableCommand {
                         path: configPath, slot: compilers, maxInputBytes: settings.maxCompileBytes, metrics: metrics,
                         logger: logger, watchInterval: watchSeconds > 0 ? .seconds(watchSeconds) : nil)))
         }
+        configured.append(
+            .init(
+                service: CompactionCheck(kafka: resolved.kafka, topic: latest, logger: logger),
+                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         try await ServiceGroup(
             configuration: .init(services: configured, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         ).run()

@@ -131,6 +131,12 @@ struct ServeCommand: AsyncParsableCommand {
         {
             services.append(OpsListener.service(at: address, registry: registry, probes: status, logger: logger))
         }
+        if let changes = serve.changes {
+            services.append(
+                .init(
+                    service: CompactionCheck(kafka: serve.kafka, topic: changes.latestLayoutTopic, logger: logger),
+                    successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
+        }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
