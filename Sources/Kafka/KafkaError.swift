@@ -50,6 +50,16 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
             isRetriable: isRetriable)
     }
 
+    /// The topic a subscription waits for, when this is the consumer's error saying it is not available
+    /// (librdkafka: `Subscribed topic not available: NAME: …`, `UNKNOWN_TOPIC_OR_PART`); else nil.
+    public var missingSubscribedTopic: String? {
+        let prefix = "Subscribed topic not available: "
+        guard code == .unknownTopicOrPartition, message.hasPrefix(prefix) else { return nil }
+        // Topic names hold no ':' (Kafka allows letters, digits, '.', '_' and '-').
+        let topic = message.dropFirst(prefix.count).prefix { $0 != ":" }
+        return topic.isEmpty ? nil : String(topic)
+    }
+
     /// The same error, its message saying first what it was about (`context`).
     public func about(_ context: String) -> KafkaError {
         KafkaError(
@@ -92,6 +102,8 @@ extension KafkaError {
         public static let partitionEOF = Code(RD_KAFKA_RESP_ERR__PARTITION_EOF)
         /// `TOPIC_ALREADY_EXISTS`: a topic to create exists.
         public static let topicAlreadyExists = Code(RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
+        /// `UNKNOWN_TOPIC_OR_PART`: the cluster does not have the topic or partition (yet).
+        public static let unknownTopicOrPartition = Code(RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
         /// `_INVALID_ARG`: a configuration problem.
         public static let invalidArgument = Code(RD_KAFKA_RESP_ERR__INVALID_ARG)
     }

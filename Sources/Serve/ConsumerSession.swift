@@ -94,6 +94,7 @@ final class ConsumerSession {
                     fatal = e
                     return []
                 }
+                if let topic = e.missingSubscribedTopic { status.setInputMissing(topic, true) }
                 logger.warning("consumer error", metadata: ["error": .string(e.description)])
             }
         }
@@ -221,6 +222,7 @@ final class ConsumerSession {
         case .assigned(let partitions):
             if firstAssigned == nil { firstAssigned = .now }
             status.setJoined(true)
+            for topic in Set(partitions.map(\.topic)) { status.setInputMissing(topic, false) }
             assigned.formUnion(partitions)
             rebalancing.assigned(partitions)
             if paused { consumer.pause(partitions) }

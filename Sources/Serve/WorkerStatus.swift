@@ -15,6 +15,7 @@ public final class WorkerStatus: Probed {
     private let lastConnectionError = Mutex<String?>(nil)
     private let breakerOff = Mutex<String?>(nil)
     private let storeProblem = Mutex<String?>(nil)
+    private let missingTopics = Mutex<Set<String>>([])
 
     /// `stallLimitSeconds`: the longest the loop may stand still before liveness fails (outside state rebuilds).
     public init(stallLimitSeconds: Int = Heartbeat.defaultStallLimitSeconds) {
@@ -50,6 +51,11 @@ public final class WorkerStatus: Probed {
     package func setAssigned(_ n: Int) { assignedCount.store(n, ordering: .relaxed) }
     /// Why the crash-loop breaker is off, or nil while it works.
     package func setCrashBreakerOff(_ reason: String?) { breakerOff.withLock { $0 = reason } }
+    /// An input topic the subscription waits for does not exist (the consumer said so), or, with `false`, now has
+    /// partitions assigned.
+    package func setInputMissing(_ topic: String, _ missing: Bool) {
+        missingTopics.withLock { if missing { $0.insert(topic) } else { $0.remove(topic) } }
+    }
     /// Why the page store on disk is not used or not written (the worker goes on from memory), or nil while it is.
     package func setPageStoreProblem(_ reason: String?) { storeProblem.withLock { $0 = reason } }
 
@@ -62,6 +68,8 @@ public final class WorkerStatus: Probed {
     public var assignedPartitions: Int { assignedCount.load(ordering: .relaxed) }
     /// Why the crash-loop breaker is off (readiness still passes, with a warning), or nil.
     public var crashBreakerOff: String? { breakerOff.withLock { $0 } }
+    /// Input topics the consumer said do not exist, sorted.
+    public var missingInputs: [String] { missingTopics.withLock { $0.sorted() } }
     /// Why the page store is off or failing (readiness still passes, with a warning), or nil.
     public var pageStoreProblem: String? { storeProblem.withLock { $0 } }
 
@@ -72,8 +80,14 @@ public final class WorkerStatus: Probed {
         if let reason = outputBlocked { return .failing("output blocked: \(reason)") }
         if let reason = unreachable { return .failing("brokers unreachable: \(reason)") }
         if rebuildingFlag.load(ordering: .relaxed) { return .failing("rebuilding latest layouts") }
-        if !isJoined { return .failing("not yet a member of the consumer group") }
+        let missing = missingInputs
+        let absent =
+            missing.isEmpty
+            ? nil
+            : "input topic\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) do\(missing.count > 1 ? "" : "es") not exist (yet): create \(missing.count > 1 ? "them" : "it"), or check --input"
+        if !isJoined { return .failing(absent ?? "not yet a member of the consumer group") }
         var ready = "ready; \(assignedPartitions) partition(s) assigned"
+        if let absent { ready += "; warning: \(absent)" }
         if let off = crashBreakerOff { ready += "; warning: the crash-loop breaker is off (\(off))" }
         if let problem = pageStoreProblem { ready += "; warning: working from memory: \(problem)" }
         return .passing(ready)
