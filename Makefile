@@ -19,7 +19,7 @@ PASSED = @echo "== $@ passed at $$(date +%T)"
 BIN := $(ROOT)/.build/debug/layout-worker
 RELEASE_BIN := $(ROOT)/.build/release/layout-worker
 
-.PHONY: help deps test-deps test-packages build swift-packages swift-build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state bench-transactions kill-storm fuzz fuzz-build fuzz-seeds broker broker-stop format clean
+.PHONY: help tag deps test-deps test-packages build swift-packages swift-build release test test-quick test-service test-service-1 test-service-2 test-service-3 client-fixtures test-clients test-android test-web test-swift-kit test-browser run bench bench-compare bench-e2e bench-state bench-transactions kill-storm fuzz fuzz-build fuzz-seeds broker broker-stop format clean
 
 # What `swift format` formats and `make test` lints (the configuration is .swift-format).
 FORMAT_PATHS := Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources clients/swift/Package.swift clients/swift/Sources clients/swift/Tests
@@ -36,6 +36,7 @@ help:
 	@echo "make bench  - compile-throughput benchmarks (ordo-one/benchmark), then compile's NDJSON stdin path against files"
 	@echo "make bench-compare BASE=REV - compile (the command, and make bench's in-process benchmark) against revision REV's"
 	@echo "make bench-e2e - records/s through the broker, serve vs pass-through; peak RSS with backlogs; the gateway with 1,000 streams, then 10,000 and 18,000 on one page (RSS per stream, fan-out, freshness per hop); navigation states from an origin; then make bench-state"
+	@echo "make tag - tag HEAD with layout-worker --version (the version an app's Package.swift resolves the Swift kit at)"
 	@echo "make bench-state - the page store with 100,000 and 1,000,000 pages: restarts warm vs rebuilt, GETs from disk, RSS, disk per page; a rolling restart of 3 workers beside a bare consumer"
 	@echo "make bench-transactions - what exactly-once would cost: the worker's Kafka path in KIP-447 transactions vs at-least-once, on the test broker"
 	@echo "make kill-storm - 3 workers in one group, one SIGKILLed every 6 s for 70 s under load: lost inputs, duplicates, missing change-set steps"
@@ -180,7 +181,13 @@ test-web: build client-fixtures
 KIT_TESTS := LayoutKitTests|LayoutFeedTests
 test-swift-kit: build client-fixtures
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures $(SWIFT_TESTS) --filter '^($(KIT_TESTS))\.'
+	LW_BIN=$(BIN) clients/swift/install-test.sh
 	$(PASSED)
+
+# Tags HEAD with the version `layout-worker --version` prints: the tag an app's Package.swift resolves (`from:`).
+tag: build
+	@v="$$($(BIN) --version)"; if git rev-parse -q --verify "refs/tags/$$v" >/dev/null; then \
+	  echo "tag $$v exists (at $$(git rev-parse --short "$$v^{commit}"))"; else git tag -a "$$v" -m "layout-worker $$v" && echo "tagged $$v"; fi
 
 # The Android kit (clients/android: javac and JUnit 4 from Debian) against the fixtures, the server property test's
 # 10,000 random change sets (written by `swift test`; made here when missing) and a real gateway on a test broker.

@@ -15,9 +15,15 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "LayoutWorker",
-    platforms: [.macOS(.v15)],
+    // iOS and tvOS for the renderer kit's products, which an app adds by this repository's URL (the service itself
+    // builds for macOS and Linux).
+    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15)],
     products: [
         .executable(name: "layout-worker", targets: ["layout-worker"]),
+        // The renderer kit (clients/swift/Sources): what an app adds by this repository's URL and a version tag.
+        // Neither depends on anything, so an app resolving them fetches none of the service's dependencies.
+        .library(name: "LayoutKit", targets: ["LayoutKit"]),
+        .library(name: "LayoutFeed", targets: ["LayoutFeed"]),
         .library(name: "LayoutCompiler", targets: ["LayoutCompiler", "MappingFiles"]),
         .library(name: "LayoutDiff", targets: ["LayoutDiff", "AttributeCarrying"]),
         .library(name: "SplitMix", targets: ["SplitMix"]),
@@ -36,16 +42,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
-        // The renderer kit: the change-set applier and content hash, shared with the server.
-        .package(path: "clients/swift"),
     ],
     targets: [
+        // The renderer kit, the same sources clients/swift/Package.swift builds (an app may add that one by path):
+        // records, change sets and the applier the worker shares with apps (`Wire`), and a page followed through
+        // the gateway.
+        .target(
+            name: "LayoutKit", path: "clients/swift/Sources/LayoutKit", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(
+            name: "LayoutFeed", dependencies: ["LayoutKit"], path: "clients/swift/Sources/LayoutFeed",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // SplitMix64: the one deterministic random generator (trace span ids, property tests, benchmark shapes).
         .target(name: "SplitMix", swiftSettings: strict),
         // bytes → JSON: a strict, zero-copy tape reader and a byte writer.
         .target(name: "CJSONScan"),
         .target(
-            name: "LayoutJSON", dependencies: ["CJSONScan", .product(name: "LayoutKit", package: "swift")],
+            name: "LayoutJSON", dependencies: ["CJSONScan", "LayoutKit"],
             swiftSettings: strict),
         // JSON → content tree: content items found by `@type`, with tree paths.
         .target(name: "ContentTree", dependencies: ["LayoutJSON"], swiftSettings: strict),
@@ -59,19 +71,19 @@ let package = Package(
         // resolved sections → layout record → bytes.
         .target(
             name: "LayoutRecord",
-            dependencies: ["Adaptors", "ContentTree", "LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            dependencies: ["Adaptors", "ContentTree", "LayoutJSON", "LayoutKit"],
             swiftSettings: strict),
         // layout record → change set: records read back, diffed by id, change sets written and applied.
         .target(
             name: "LayoutDiff",
-            dependencies: ["LayoutJSON", "LayoutRecord", .product(name: "LayoutKit", package: "swift")],
+            dependencies: ["LayoutJSON", "LayoutRecord", "LayoutKit"],
             swiftSettings: strict),
         // The pure compiler: bytes in, layout record bytes out.
         .target(
             name: "LayoutCompiler",
             dependencies: [
                 "LayoutJSON", "ContentTree", "Adaptors", "Mapping", "LayoutRecord",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         // Mapping config files read from disk (the compiler takes their bytes).
@@ -92,7 +104,7 @@ let package = Package(
             name: "AttributeCarrying",
             dependencies: [
                 "Adaptors", "LayoutCompiler", "LayoutJSON", "LayoutDiff", "LayoutRecord",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         // The Kafka edge: librdkafka (C) and the Swift wrapper that owns every call into it.
@@ -109,7 +121,7 @@ let package = Package(
         .target(
             name: "PageStore",
             dependencies: [
-                "CRocksDB", .product(name: "LayoutKit", package: "swift"),
+                "CRocksDB", "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -133,7 +145,7 @@ let package = Package(
             name: "Delivery",
             dependencies: [
                 "Kafka", "LayoutCompiler", "LayoutRecord", "SplitMix",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -145,7 +157,7 @@ let package = Package(
             name: "Replay",
             dependencies: [
                 "Kafka", "Delivery", "Ops", "LayoutCompiler",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -165,7 +177,7 @@ let package = Package(
             dependencies: [
                 "Kafka", "Delivery", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON", "AttributeCarrying",
                 "PageStore", "StoreResume",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -176,7 +188,7 @@ let package = Package(
             dependencies: [
                 "Kafka", "Delivery", "Ops", "PageState", "LayoutCompiler", "LayoutRecord", "LayoutDiff", "LayoutJSON",
                 "Mapping", "MappingFiles", "ConfigReload", "ContentTree", "PageStore", "StoreResume",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -191,7 +203,7 @@ let package = Package(
             dependencies: [
                 "Kafka", "Ops", "LayoutJSON", "CZlib", "PageStore", "StoreResume", "CAllocator", "LayoutCompiler",
                 "LayoutDiff", "LayoutRecord", "ConfigReload",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -210,7 +222,7 @@ let package = Package(
             dependencies: [
                 "LayoutCompiler", "LayoutDiff", "LayoutRecord", "LayoutJSON", "AttributeCarrying", "Kafka", "Ops",
                 "Mapping",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -226,7 +238,7 @@ let package = Package(
                 "LayoutCompiler", "Serve", "PageState", "Delivery", "Replay", "LayoutDiff", "Kafka", "Mapping",
                 "MappingFiles", "ConfigReload",
                 "LayoutJSON", "LayoutRecord", "LayoutPreview", "CAllocator", "Ops", "Gateway", "PageStore",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 "ContentTree",
                 "AttributeCarrying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -255,12 +267,12 @@ let package = Package(
             dependencies: [
                 "LayoutDiff", "LayoutJSON", "LayoutCompiler", "LayoutRecord", "Mapping", "MappingFiles",
                 "AttributeCarrying", "Adaptors", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "PageStoreTests",
-            dependencies: ["PageStore", "TestSupport", .product(name: "LayoutKit", package: "swift")],
+            dependencies: ["PageStore", "TestSupport", "LayoutKit"],
             swiftSettings: strict),
         .testTarget(
             name: "StoreResumeTests",
@@ -272,7 +284,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "Kafka", "KafkaTesting", "Ops", "PageStore", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -290,7 +302,7 @@ let package = Package(
             name: "ProcessTestSupport",
             dependencies: [
                 "Delivery", "Kafka", "KafkaTesting", "LayoutJSON", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             path: "Tests/ProcessTestSupport",
             swiftSettings: strict),
@@ -301,7 +313,7 @@ let package = Package(
             dependencies: [
                 "Serve", "ProcessTestSupport", "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", "LayoutDiff",
                 "LayoutJSON", "LayoutRecord", "Mapping", "ConfigReload", "Ops", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -312,15 +324,15 @@ let package = Package(
             name: "PageStoreProcessTests",
             dependencies: [
                 "PageStore", "ProcessTestSupport", "Delivery", "Kafka", "LayoutJSON", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "GatewayProcessTests",
             dependencies: [
                 "ProcessTestSupport", "Delivery", "Kafka", "PageStore", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
-                .product(name: "LayoutFeed", package: "swift"),
+                "LayoutKit",
+                "LayoutFeed",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -331,14 +343,14 @@ let package = Package(
             name: "LayoutWorkerCLIProcessTests",
             dependencies: [
                 "ProcessTestSupport", "Delivery", "Kafka", "LayoutCompiler", "Serve", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         // Cross-cutting contracts, no process: the wire names the kits and schemas repeat, the names the docs give.
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "Delivery", "LayoutCompiler", "Serve", "TestSupport", .product(name: "LayoutKit", package: "swift"),
+                "Delivery", "LayoutCompiler", "Serve", "TestSupport", "LayoutKit",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -346,14 +358,14 @@ let package = Package(
             dependencies: [
                 "LayoutPreview", "ProcessTestSupport", "Delivery", "Kafka", "LayoutCompiler", "LayoutDiff",
                 "LayoutJSON", "LayoutRecord", "Ops", "Serve", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
-                "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", .product(name: "LayoutKit", package: "swift"),
+                "Delivery", "Kafka", "KafkaTesting", "LayoutCompiler", "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -361,7 +373,7 @@ let package = Package(
             name: "PageStateTests",
             dependencies: [
                 "PageState", "PageStore", "Kafka", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -375,7 +387,7 @@ let package = Package(
             name: "ServeTests",
             dependencies: [
                 "Serve", "PageState", "PageStore", "Delivery", "Kafka", "LayoutCompiler", "TestSupport", "Ops",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -402,7 +414,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LayoutRecordTests",
-            dependencies: ["LayoutRecord", "LayoutJSON", .product(name: "LayoutKit", package: "swift")],
+            dependencies: ["LayoutRecord", "LayoutJSON", "LayoutKit"],
             swiftSettings: strict),
         .testTarget(
             name: "AttributeCarryingTests",
@@ -415,7 +427,7 @@ let package = Package(
             name: "LayoutPreviewTests",
             dependencies: [
                 "LayoutPreview", "LayoutCompiler", "LayoutDiff", "LayoutRecord", "Mapping", "TestSupport",
-                .product(name: "LayoutKit", package: "swift"),
+                "LayoutKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -430,12 +442,12 @@ let package = Package(
         // The renderer kit's own tests (clients/swift/Tests), built here with the rest so that one build serves both;
         // `swift test` in clients/swift runs the same tests against the kit alone.
         .testTarget(
-            name: "LayoutKitTests", dependencies: [.product(name: "LayoutKit", package: "swift")],
+            name: "LayoutKitTests", dependencies: ["LayoutKit"],
             path: "clients/swift/Tests/LayoutKitTests"),
         .testTarget(
             name: "LayoutFeedTests",
             dependencies: [
-                .product(name: "LayoutFeed", package: "swift"), .product(name: "LayoutKit", package: "swift"),
+                "LayoutFeed", "LayoutKit",
             ],
             path: "clients/swift/Tests/LayoutFeedTests"),
     ]

@@ -7,7 +7,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "LayoutWorker", path: ".."),
-        .package(path: "../clients/swift"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -27,7 +26,7 @@ let package = Package(
                 .product(name: "LayoutCompiler", package: "LayoutWorker"),
                 .product(name: "LayoutDiff", package: "LayoutWorker"),
                 .product(name: "SplitMix", package: "LayoutWorker"),
-                .product(name: "LayoutKit", package: "swift"),
+                .product(name: "LayoutKit", package: "LayoutWorker"),
             ],
             path: "Benchmarks/DiffBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -7,7 +7,7 @@ let fuzzers = ["FuzzJSONReader", "FuzzContentTree", "FuzzCompile", "FuzzConditio
 let package = Package(
     name: "LayoutWorkerFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "LayoutWorker", path: ".."), .package(path: "../clients/swift")],
+    dependencies: [.package(name: "LayoutWorker", path: "..")],
     targets: [.target(name: "FuzzSupport")]
         + fuzzers.map { name in
             .executableTarget(
@@ -15,7 +15,7 @@ let package = Package(
                 dependencies: [
                     "FuzzSupport", .product(name: "LayoutCompiler", package: "LayoutWorker"),
                     .product(name: "LayoutDiff", package: "LayoutWorker"),
-                    .product(name: "LayoutKit", package: "swift"),
+                    .product(name: "LayoutKit", package: "LayoutWorker"),
                 ])
         }
 )
