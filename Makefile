@@ -174,6 +174,7 @@ test-clients: test-android test-web test-swift-kit
 test-web: build client-fixtures
 	@TSC="$$($(ROOT)/scripts/ensure-typescript.sh)" && $$TSC -p clients/web/tsconfig.json
 	LW_FIXTURES=$(RUN_DIR)/client-fixtures node --test clients/web/test/*.test.js
+	LW_BIN=$(BIN) clients/web/install-test.sh
 	$(PASSED)
 
 # The Swift kit's tests are built with the package's (one build of LayoutKit for both); `swift test` in clients/swift

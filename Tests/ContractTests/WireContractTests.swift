@@ -26,11 +26,16 @@ import Testing
             empty.replacingOccurrences(of: "${FORMAT_VERSION}", with: String(Wire.formatVersion))
                 == "`\(Wire.emptyRecord)`")
         // The declarations give the same literal types.
-        let dts = Fixtures.text("clients/web/layout-client.d.ts")
+        let dts = Fixtures.text("clients/web/wire.d.ts")
         #expect(dts.contains("export declare const FORMAT_VERSION: \(Wire.formatVersion);"))
         #expect(dts.contains("export declare const CHANGE_SET_KIND: \"\(Wire.changeSetKind)\";"))
         #expect(dts.contains("export declare const RECORD_MEDIA_TYPE: \"\(Wire.recordMediaType)\";"))
         #expect(dts.contains("export declare const CHANGE_SET_MEDIA_TYPE: \"\(Wire.changeSetMediaType)\";"))
+        // The package's major version is the format version it reads.
+        let package = try #require(
+            try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("clients/web/package.json"))) as? [String: Any])
+        let version = try #require(package["version"] as? String)
+        #expect(version.split(separator: ".").first == "\(Wire.formatVersion)"[...], "package.json version \(version)")
     }
 
     /// The Android kit's `Wire.java`: its constants, and every member name it reads is one of `Wire.Key`'s.

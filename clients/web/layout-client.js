@@ -1,6 +1,6 @@
 // layout-client.js: the web side of layout-worker's contract (layout records and change sets, version 2).
 // Plain ES modules, no dependencies; this entry point exports everything, and a page that needs less can import
-// the module that has it. Types: layout-client.d.ts.
+// the module that has it. Types: a .d.ts beside each module; package.json names them all.
 //
 //   wire.js                 FORMAT_VERSION, EMPTY_RECORD, media types, BUILT_IN_PLACEHOLDERS, the errors
 //   content-hash.js         xxh64Hex(text) -> the content hash change sets name records by
