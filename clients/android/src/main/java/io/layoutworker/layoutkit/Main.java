@@ -18,7 +18,7 @@ import java.nio.file.Paths;
 public final class Main {
     private Main() {}
 
-    static final String USAGE = "usage: java -jar layoutkit-android.jar apply BASE CHANGE_SET\n"
+    static final String USAGE = "usage: java -jar layoutkit-android.jar apply BASE CHANGE_SET | --version\n"
             + "  BASE        a layout record file, or - for a change set from empty\n"
             + "  CHANGE_SET  a change set file, or - for change sets on stdin, one per line, oldest first";
 
@@ -26,7 +26,15 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The kit's version (the worker's), from the jar's manifest; null outside a jar. */
+    public static String version() { return Main.class.getPackage().getImplementationVersion(); }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && ("--version".equals(args[0]) || "version".equals(args[0]))) {
+            String v = version();
+            out.println(v != null ? v : "unknown (not run from the jar)");
+            return 0;
+        }
         if (args.length != 3 || !"apply".equals(args[0])) {
             err.println(USAGE);
             return 64;

@@ -33,6 +33,20 @@ public final class LayoutFeed {
         default void onRetry(Exception cause, long pauseMs) {}
     }
 
+    /**
+     * A change set the feed cannot apply for another reason than a stale base (a bug on the gateway's side or this
+     * kit's: report it; never retried). Unchecked, so {@code new Thread(feed::run)} compiles in Java as in Kotlin;
+     * {@link #getCause()} is the {@link ChangeSetException}.
+     */
+    public static final class UnappliableChangeSet extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnappliableChangeSet(ChangeSetException cause) { super(cause.getMessage(), cause); }
+
+        /** What the applier said. */
+        @Override public synchronized ChangeSetException getCause() { return (ChangeSetException) super.getCause(); }
+    }
+
     /** How the feed pauses between attempts (tests replace it). */
     public interface Sleeper {
         void sleep(long ms) throws InterruptedException;
@@ -86,10 +100,10 @@ public final class LayoutFeed {
     public PageLayout page() { return state.page(); }
 
     /**
-     * Follows the page until {@link #stop()}. Throws only for a change set that cannot be applied for another reason
-     * than a stale base (a bug to report, never retried).
+     * Follows the page until {@link #stop()}. Throws only {@link UnappliableChangeSet}, for a change set that cannot
+     * be applied for another reason than a stale base (a bug to report, never retried).
      */
-    public void run() throws ChangeSetException {
+    public void run() {
         runner = Thread.currentThread();
         long retry = firstRetryMs;
         while (!stopped) {
@@ -101,6 +115,8 @@ public final class LayoutFeed {
                 pause = retry;
                 retry = Math.min(mostRetryMs, retry * 2);
                 if (!stopped) listener.onRetry(e, pause);
+            } catch (ChangeSetException e) {
+                throw new UnappliableChangeSet(e);
             }
             if (stopped) break;
             try {

@@ -3,7 +3,9 @@ package io.layoutworker.layoutkit.feed;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
+import io.layoutworker.layoutkit.ChangeSetException;
 import io.layoutworker.layoutkit.PageLayout;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -110,5 +112,30 @@ public class LayoutFeedTest {
         // The first stream sent no Last-Event-ID; the one after the drop sends the hash of the record fetched.
         assertEquals(null, gateway.lastEventIds.get(1));
         assertEquals(PageLayout.of(c).hash().toString(), gateway.lastEventIds.get(3));
+    }
+
+    /**
+     * The documented line in Java: {@code run()} throws no checked exception, so it is a {@code Runnable}. A change
+     * set that cannot be applied (not a stale base) ends the thread with {@code UnappliableChangeSet}, its cause
+     * what the applier said.
+     */
+    @Test public void runIsARunnableAndAnUnappliableChangeSetEndsItUnchecked() throws Exception {
+        byte[] a = file("sample-search-page.record.json");
+        String ha = PageLayout.of(a).hash().toString();
+        Scripted gateway = new Scripted();
+        byte[] broken = ("{\"version\":2,\"kind\":\"layout-change-set\",\"base\":\"" + ha + "\",\"ops\":7}")
+                .getBytes(StandardCharsets.UTF_8);
+        gateway.answers.add(new Scripted.Answer(200, null, events("record", ha + "@1", a, "change-set", "x@2", broken)));
+        final List<PageLayout.Step> steps = new ArrayList<>();
+        LayoutFeed feed = new LayoutFeed("http://gateway.test", "home", gateway, steps::add).sleeper(ms -> {});
+        gateway.feed = feed;
+        final Throwable[] ended = new Throwable[1];
+        Thread thread = new Thread(feed::run, "layout-feed");
+        thread.setUncaughtExceptionHandler((t, e) -> ended[0] = e);
+        thread.start();
+        thread.join(10_000);
+        assertEquals(1, steps.size());
+        if (!(ended[0] instanceof LayoutFeed.UnappliableChangeSet)) fail("the feed ended with " + ended[0]);
+        assertTrue(((LayoutFeed.UnappliableChangeSet) ended[0]).getCause() instanceof ChangeSetException);
     }
 }
