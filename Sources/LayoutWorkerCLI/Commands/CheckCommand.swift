@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         help:
-            "Mapping config (YAML). Without it: the first argument unless that is a response (.json or '-'), else LAYOUT_WORKER_CONFIG, else config/default.yaml (here, beside the binary, or in /etc/layout-worker)."
+            "Mapping config (YAML). Without it: the first argument unless that is a response (.json, .ndjson, .jsonl or '-'), else LAYOUT_WORKER_CONFIG, else config/default.yaml (here, beside the binary, or in /etc/layout-worker)."
     ) var config: String?
 
     @Argument(
@@ -42,11 +42,14 @@ struct CheckCommand: ParsableCommand {
         _ paths: [String], flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> (config: String, responses: [String]) {
         if let flag { return (flag, paths) }
-        if let first = paths.first, first != "-", !first.lowercased().hasSuffix(".json") {
+        if let first = paths.first, first != "-", !Self.responseSuffixes.contains(where: first.lowercased().hasSuffix) {
             return (first, Array(paths.dropFirst()))
         }
         return (try DefaultMappingConfig.path(given: nil, environment: environment), paths)
     }
+
+    /// Files taken for responses, not for the config, in the first argument.
+    static let responseSuffixes = [".json", ".ndjson", ".jsonl"]
 
     @Option(help: "Output: text (for people) or json (one document, for CI).")
     var format: OutputFormat = .text

@@ -50,7 +50,9 @@ struct CompileCommand: ParsableCommand {
             }
         }
         queue.flush()
-        for (hint, count) in queue.hints.sorted(by: { $0.value > $1.value }) { Output.error(hint.advice(count: count)) }
+        for (hint, count) in queue.hints.sorted(by: { $0.value > $1.value }) {
+            if let summary = hint.summary(count: count) { Output.error(summary) }
+        }
         if queue.failed > 0 {
             Output.error("\(queue.failed) of \(queue.total) input\(queue.total == 1 ? "" : "s") failed")
             throw ExitCode(1)

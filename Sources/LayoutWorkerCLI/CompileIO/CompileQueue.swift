@@ -17,8 +17,9 @@ struct CompileQueue {
     enum Outcome: Sendable {
         case line([UInt8])
         case text([UInt8])
-        /// What failed and why; for a line of stdin that is not JSON, what it says about how stdin was written.
-        case failure(String, hint: StandardInputHint? = nil)
+        /// What failed and why; for a line of stdin that is not JSON (`notJSONLine`), what it says about how stdin
+        /// was written, if anything.
+        case failure(String, hint: StandardInputHint? = nil, notJSONLine: Bool = false)
     }
 
     static let batchPerJob = 8
@@ -33,7 +34,8 @@ struct CompileQueue {
     /// Inputs written out so far, and how many of them failed.
     private(set) var total = 0
     private(set) var failed = 0
-    /// Lines of stdin that failed in a way that says how stdin was written, by what they say.
+    /// Lines of stdin that failed in a way that says how stdin was written, by what they say (the advice is written
+    /// before the first, the errors of the first `StandardInputHint.linesShown`).
     private(set) var hints: [StandardInputHint: Int] = [:]
 
     init(compiler: LayoutCompiler, maxInputBytes: Int, pretty: Bool, jobs: Int) {
@@ -62,10 +64,20 @@ struct CompileQueue {
             switch outcome {
             case .line(let bytes): Output.outLine(bytes)
             case .text(let bytes): Output.out(bytes)
-            case .failure(let message, let hint):
-                Output.error(message)
+            case .failure(let message, let hint, let notJSONLine):
                 failed += 1
-                if let hint { hints[hint, default: 0] += 1 }
+                // Once stdin has shown pieces of a response, its other lines that are not JSON are more of them.
+                let sticky: StandardInputHint? =
+                    notJSONLine && hints[.pieceOfAResponse] != nil ? .pieceOfAResponse : nil
+                guard let hint = hint ?? sticky else {
+                    Output.error(message)
+                    continue
+                }
+                // A handful of lines failing one way, after what it says; the rest counted (`StandardInputHint`).
+                let seen = hints[hint, default: 0]
+                hints[hint] = seen + 1
+                if seen == 0 { Output.error(hint.advice) }
+                if seen < StandardInputHint.linesShown { Output.error(message) }
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -90,8 +102,15 @@ struct CompileQueue {
                 }
                 return .line(compiled.bytes)
             case .failure(let failure):
-                let hint = input.name.hasPrefix("stdin:") ? StandardInputHint(failure, line: input.bytes) : nil
-                return .failure("\(input.name): \(failure)", hint: hint)
+                guard input.name.hasPrefix("stdin:") else {
+                    let ndjson = NDJSONFileHint.holdsOneValueALine(
+                        input.bytes, reason: failure.syntax, offset: failure.offset)
+                    let advice = ndjson ? NDJSONFileHint.advice(input.name, pipedTo: "compile") : ""
+                    return .failure("\(input.name): \(failure)\(advice)")
+                }
+                return .failure(
+                    "\(input.name): \(failure)", hint: StandardInputHint(failure, line: input.bytes),
+                    notJSONLine: failure.code == .invalidJSON)
             }
         }
     }

@@ -25,7 +25,11 @@ struct InspectedResponse {
         do {
             document = try JSONReader(maxDepth: compiler.config.options.maxDepth).read(input.bytes)
         } catch {
-            return .failure(InputError(name: input.name, message: "\(error)", code: "invalid-json"))
+            let ndjson =
+                !input.name.hasPrefix("stdin:")
+                && NDJSONFileHint.holdsOneValueALine(input.bytes, reason: error.reason, offset: error.offset)
+            let advice = ndjson ? NDJSONFileHint.advice(input.name, pipedTo: "check CONFIG -") : ""
+            return .failure(InputError(name: input.name, message: "\(error)\(advice)", code: "invalid-json"))
         }
         let tree = ContentTree(document: document)
         return .success(

@@ -32,17 +32,26 @@ enum StandardInputHint: Hashable, Sendable {
         }
     }
 
-    /// The advice for `count` lines like this.
-    func advice(count: Int) -> String {
-        let lines = "\(count) line\(count == 1 ? "" : "s") of stdin"
+    /// The lines of stdin failing the same way whose errors are shown; the advice comes before the first.
+    static let linesShown = 3
+
+    /// What the lines say about how stdin was written, and what to do: said once, before the first of them.
+    var advice: String {
         switch self {
         case .pieceOfAResponse:
-            return "\(lines) held a piece of a response: stdin is one response a line (NDJSON), and a pretty-printed "
+            return "stdin holds pieces of a response: stdin is one response a line (NDJSON), and a pretty-printed "
                 + "response spans lines; pass the file as an argument, or make each response one line (jq -c . FILE)"
         case .responsesRunTogether:
-            return "\(lines) held more than one response: stdin is one response a line (NDJSON), and files without a "
+            return "stdin holds responses run together: stdin is one response a line (NDJSON), and files without a "
                 + "final newline run together under cat; pass the files as arguments, or end each response with a "
                 + "newline (jq -c . FILES)"
         }
+    }
+
+    /// After the run: how many lines failed this way, when more than were shown.
+    func summary(count: Int) -> String? {
+        guard count > Self.linesShown else { return nil }
+        let what = self == .pieceOfAResponse ? "a piece of a response" : "more than one response"
+        return "\(count) lines of stdin held \(what); the errors of \(count - Self.linesShown) more are not shown"
     }
 }
