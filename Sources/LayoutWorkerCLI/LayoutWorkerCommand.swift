@@ -1,4 +1,5 @@
 public import ArgumentParser
+import Foundation
 import Ops
 import Serve
 
@@ -24,8 +25,16 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
     /// does, with a long file list taken apart from ArgumentParser (`FileList`), old flag names under their new ones
     /// and an unknown flag answered with the nearest known one (`FormerNames`).
     public static func main(_ arguments: [String]?) async {
-        let (rewritten, used) = FormerNames.rewrite(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        var (rewritten, used) = FormerNames.rewrite(arguments ?? Array(CommandLine.arguments.dropFirst()))
         let parsed: any ParsableCommand
+        do {
+            // Options from the environment, the same rule for every command (`EnvironmentOptions`).
+            let environment = ProcessInfo.processInfo.environment
+            try EnvironmentOptions.refuseUnknown(environment)
+            rewritten = try EnvironmentOptions.apply(to: rewritten, environment: environment)
+        } catch {
+            exitWithUsage(error, of: EnvironmentOptions.command(of: rewritten) ?? Self.self)
+        }
         do {
             parsed = try FileList.parse(Self.self, rewritten)
         } catch {
@@ -47,21 +56,24 @@ public struct LayoutWorkerCommand: AsyncParsableCommand {
         } catch {
             guard let message = ConnectionOptions.unreachableMessage(error, of: parsed) else {
                 guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-                // A usage error found while running: the command's own usage, not the top level's.
-                let command = type(of: parsed)
-                let usage =
-                    helpMessage(for: command, columns: 1_000).split(separator: "\n")
-                    .first { $0.hasPrefix("USAGE: ") }.map { $0.dropFirst("USAGE: ".count) } ?? ""
-                let name = "layout-worker " + (command.configuration.commandName ?? "")
-                Output.write(
-                    2,
-                    Array(
-                        "Error: \(self.message(for: error))\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
-                            .utf8))
-                exit(withError: ExitCode.validationFailure)
+                exitWithUsage(error, of: type(of: parsed))
             }
             Output.write(2, Array(("Error: " + message + "\n").utf8))
             exit(withError: ExitCode.failure)
         }
+    }
+
+    /// Exits 64 for a usage error found outside ArgumentParser's parse: the message and `command`'s own usage, not
+    /// the top level's.
+    private static func exitWithUsage(_ error: any Error, of command: any ParsableCommand.Type) -> Never {
+        let usage =
+            helpMessage(for: command, columns: 1_000).split(separator: "\n")
+            .first { $0.hasPrefix("USAGE: ") }.map { $0.dropFirst("USAGE: ".count) } ?? ""
+        let name = ["layout-worker", command.configuration.commandName].compactMap { $0 }.joined(separator: " ")
+        Output.write(
+            2,
+            Array(
+                "Error: \(message(for: error))\nUsage: \(usage)\n  See '\(name) --help' for more information.\n".utf8))
+        exit(withError: ExitCode.validationFailure)
     }
 }

@@ -149,6 +149,39 @@ import Testing
         }
     }
 
+    /// One rule for every command: each option comes from `LAYOUT_WORKER_<OPTION>` (a flag from true or false), the
+    /// command line winning; a variable no command has is refused by every command, `compile` too, with a
+    /// suggestion only when one is close.
+    @Test func everyOptionOfEveryCommandComesFromTheEnvironment() async throws {
+        try await offThePool {
+            let broker = try TestBroker()
+            let topic = "env-\(UUID().uuidString.prefix(8))"
+            try broker.createTopics([topic], partitions: 1)
+            let env = ["LAYOUT_WORKER_BROKERS": broker.address, "LAYOUT_WORKER_TOPIC": topic]
+            let produced = try cli(
+                ["produce", Fixtures.path("samples/search-page.json")],
+                environment: env.merging(["LAYOUT_WORKER_KEY": "key-from-env"]) { a, _ in a })
+            #expect(produced.status == 0, "\(produced.err)")
+            let tail = try cli(["tail"], environment: env.merging(["LAYOUT_WORKER_FORMAT": "json"]) { a, _ in a })
+            #expect(tail.status == 0 && tail.out.contains("key-from-env"), "\(tail.out) \(tail.err)")
+            let flagWins = try cli(
+                ["tail", "--format", "summary"],
+                environment: env.merging(["LAYOUT_WORKER_FORMAT": "json"]) { a, _ in a })
+            #expect(flagWins.status == 0 && !flagWins.out.hasPrefix("{"), "\(flagWins.out)")
+            let pretty = try cli(
+                ["compile", Fixtures.path("samples/search-page.json")], environment: ["LAYOUT_WORKER_PRETTY": "true"])
+            #expect(pretty.status == 0 && pretty.out.split(separator: "\n").count > 10, "\(pretty.err)")
+            let notAFlagValue = try cli(
+                ["compile", Fixtures.path("samples/search-page.json")], environment: ["LAYOUT_WORKER_PRETTY": "maybe"])
+            #expect(notAFlagValue.status == 64 && notAFlagValue.err.contains("--pretty is a flag; give true or false"))
+            let unknown = try cli(
+                ["compile", Fixtures.path("samples/search-page.json")], environment: ["LAYOUT_WORKER_NOPE": "1"])
+            #expect(unknown.status == 64, "\(unknown.err)")
+            #expect(unknown.err.contains("unknown environment variable LAYOUT_WORKER_NOPE: no command has --nope"))
+            #expect(!unknown.err.contains("did you mean"), "\(unknown.err)")
+        }
+    }
+
     /// Values are shown only for properties librdkafka knows whose names say nothing secret (an allow-list). A
     /// misspelled key is refused by name before anything is logged, with the property it was likely meant to be,
     /// and its value appears nowhere; so does a correct secret's, while a known harmless value is shown.

@@ -99,11 +99,6 @@ enum FormerNames {
 
     /// The long options (without `--`) of the command `arguments` name, as its help lists them.
     static func options(of arguments: [String]) -> Set<String> {
-        let command =
-            LayoutWorkerCommand.configuration.subcommands.first {
-                $0.configuration.commandName == arguments.first
-            } ?? LayoutWorkerCommand.self
-        let help = LayoutWorkerCommand.helpMessage(for: command, columns: 1_000)
-        return Set(help.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+        Set(EnvironmentOptions.options(of: EnvironmentOptions.command(of: arguments) ?? LayoutWorkerCommand.self).keys)
     }
 }

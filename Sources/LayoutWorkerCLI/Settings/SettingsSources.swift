@@ -13,7 +13,8 @@ import Yams
 /// (`LAYOUT_WORKER_KAFKA_SASL_PASSWORD`), whose value may hold commas; and a mapping in the file. The
 /// comma-separated `LAYOUT_WORKER_KAFKA_PROPERTY=k=v,k=v` is read too, for values without commas.
 ///
-/// An unknown key in the file or an unknown `LAYOUT_WORKER_*` variable is an error that names the closest known one.
+/// An unknown key in the file is an error that names the closest known one; so is an unknown `LAYOUT_WORKER_*` variable
+/// (`EnvironmentOptions`: every option of every command has one).
 struct SettingsSources {
     /// A file value: a scalar, a list or a mapping (property maps).
     enum FileValue {
@@ -31,7 +32,7 @@ struct SettingsSources {
     private(set) var formerNamesUsed: [(old: String, new: String, place: String)] = []
 
     /// Reads the environment and the settings file (`--settings`, else `LAYOUT_WORKER_SETTINGS`), takes old names
-    /// under their new ones, and refuses unknown names in either.
+    /// under their new ones, and refuses unknown keys in the file.
     init(settingsFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let path = settingsFlag ?? environment[Self.environmentPrefix + "SETTINGS"].flatMap { $0.isEmpty ? nil : $0 }
         filePath = path
@@ -131,23 +132,13 @@ struct SettingsSources {
         return out
     }
 
-    /// Refuses unknown file keys and unknown `LAYOUT_WORKER_*` variables, naming the closest known one.
+    /// Refuses unknown file keys, naming the closest known one (unknown variables are refused for every command by
+    /// `EnvironmentOptions.refuseUnknown` before it runs).
     func validate() throws {
         for key in file.keys.sorted() where !SettingTable.names.contains(key) {
             throw ValidationError(
                 "unknown setting '\(key)' in \(filePath ?? "the settings file")\(Suggestion.clause(for: key, among: SettingTable.names))"
             )
-        }
-        let variables = Dictionary(uniqueKeysWithValues: SettingTable.names.map { (Self.variable($0), $0) })
-        let propertyPrefixes = SettingTable.propertySettings.values.map { Self.environmentPrefix + $0 }
-        for name in environment.keys.sorted() where name.hasPrefix(Self.environmentPrefix) {
-            if variables[name] != nil
-                || propertyPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count })
-            {
-                continue
-            }
-            let suggestion = Suggestion.clause(for: name, among: Set(variables.keys))
-            throw ValidationError("unknown environment variable \(name)\(suggestion)")
         }
     }
 
