@@ -43,4 +43,15 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     case clientMissing = "client-missing"
     case configNotFound = "config-not-found"
     case configEncoding = "config-encoding"
+
+    /// A problem of the response's own data (an `@error`, a malformed field, duplicate ids), which no config
+    /// change fixes: `check` reports it apart from the config's findings and fails on it only with `--fail-on-data`.
+    public var isResponseData: Bool {
+        switch self {
+        case .cartridgeError, .invalidType, .typeAndClass, .duplicateType, .duplicateRowId, .duplicateSectionId,
+            .rowsUnreadable, .pagingOutOfRange, .groupTypeMismatch:
+            return true
+        default: return false
+        }
+    }
 }

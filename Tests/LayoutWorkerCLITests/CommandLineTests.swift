@@ -250,10 +250,16 @@ private func sha256(_ data: Data) throws -> String {
         let response = try #require((doc["responses"] as? [[String: Any]])?.first)
         let rows = (response["sections"] as? [[String: Any]] ?? []).flatMap { $0["rows"] as? [[String: Any]] ?? [] }
         #expect(rows.contains { $0["id"] as? String == "prod01000" && $0["renderer"] as? String == "SaleProductCell" })
-        // Errors: ok false, exit 1, every config finding with its line and column.
-        let bad = try run(["check", "--format", "json", "config/default.yaml", "samples/cartridge-error.json"])
+        // A response's own data problems: marked, counted apart, failing only with --fail-on-data.
+        let data = try run(["check", "--format", "json", "config/default.yaml", "samples/cartridge-error.json"])
+        #expect(data.status == 0 && schema.validate(Array(data.out.utf8)).isEmpty, "\(data.out)")
+        #expect(data.out.contains(#""ok" : true"#) && data.out.contains(#""data" : true"#), "\(data.out)")
+        let bad = try run([
+            "check", "--format", "json", "--fail-on-data", "config/default.yaml", "samples/cartridge-error.json",
+        ])
         #expect(bad.status == 1 && schema.validate(Array(bad.out.utf8)).isEmpty)
         #expect(bad.out.contains(#""ok" : false"#) && bad.out.contains(#""code" : "rows-unreadable""#), "\(bad.out)")
+        // Errors: ok false, exit 1, every config finding with its line and column.
         try inDirectory(["overlap.yaml": Self.overlapping, "broken.yaml": "renderers: [\n"]) { dir in
             let overlap = try run(["check", "--format", "json", "overlap.yaml"], directory: dir)
             #expect(overlap.status == 1 && schema.validate(Array(overlap.out.utf8)).isEmpty)
@@ -434,10 +440,17 @@ private func sha256(_ data: Data) throws -> String {
         #expect(wrong.err.contains("Usage: layout-worker explain [--config"), "\(wrong.err)")
     }
 
-    @Test func checkReportsUnresolvedRowsInResponses() throws {
-        let result = try run(["check", "config/default.yaml", "samples/cartridge-error.json"])
-        #expect(result.status == 1)
-        #expect(result.out.contains("error [rows-unreadable]"))
+    /// The CI command the docs give passes on the samples, one of which holds data problems on purpose: they are
+    /// reported, marked `data`, apart from the config's findings; `--fail-on-data` fails on them.
+    @Test func checkReportsAResponsesDataProblemsApartFromTheConfigs() throws {
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("samples"))
+            .filter { $0.hasSuffix(".json") }.sorted().map { "samples/" + $0 }
+        let result = try run(["check", "config/default.yaml"] + samples)
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("  data error [rows-unreadable]"), "\(result.out)")
+        #expect(result.out.contains("ok (and 2 data problems of the responses themselves"), "\(result.out)")
+        let strict = try run(["check", "--fail-on-data", "config/default.yaml", "samples/cartridge-error.json"])
+        #expect(strict.status == 1 && strict.err.contains("1 finding at error or worse"), "\(strict.err)")
     }
 }
 

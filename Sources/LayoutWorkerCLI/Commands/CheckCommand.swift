@@ -58,6 +58,13 @@ struct CheckCommand: ParsableCommand {
         name: .customLong("fail-on"), help: "The least severe finding that fails the check: error, warning or info.")
     var failOn: Threshold = .error
 
+    @Flag(
+        name: .customLong("fail-on-data"),
+        help:
+            "Fail on the responses' own data problems too (an @error, a malformed field, duplicate ids: marked 'data', reported apart; no config change fixes them)."
+    )
+    var failOnData = false
+
     @Option(
         help:
             "A file listing the renderers one app version has (one a line, or a JSON list): report the rows it would draw with a fallback or not at all."
@@ -102,17 +109,20 @@ struct CheckCommand: ParsableCommand {
         }
         report.findings =
             ConfigChecker().check(mapping, against: responses.isEmpty ? nil : survey).map(CheckReport.configFinding)
-        report.tally(failOn: failOn.severity)
+        report.tally(failOn: failOn.severity, failOnData: failOnData)
         emit(report)
+        let data =
+            report.dataProblems == 0 || failOnData
+            ? ""
+            : " (and \(report.dataProblems) data problem\(report.dataProblems == 1 ? "" : "s") of the responses themselves, marked 'data': not failing without --fail-on-data)"
         guard report.ok else {
             if format == .text {
-                let failing = Diagnostic.Severity.allCases.filter { $0 >= failOn.severity }
-                let n = failing.reduce(0) { $0 + (report.counts[$1.rawValue] ?? 0) }
-                Output.error("\(n) finding\(n == 1 ? "" : "s") at \(failOn.rawValue) or worse")
+                let n = report.failing(at: failOn.severity, failOnData: failOnData)
+                Output.error("\(n) finding\(n == 1 ? "" : "s") at \(failOn.rawValue) or worse\(data)")
             }
             throw ExitCode(1)
         }
-        if format == .text { Output.line("ok") }
+        if format == .text { Output.line("ok\(data)") }
     }
 
     private func emit(_ report: CheckReport) {

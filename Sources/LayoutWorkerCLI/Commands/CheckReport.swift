@@ -18,6 +18,8 @@ struct CheckReport: Encodable {
         var column: Int?
         var path: String?
         var message: String
+        /// True for a problem of the response's own data (`DiagnosticCode.isResponseData`), not the config's.
+        var data: Bool?
     }
 
     struct Row: Encodable {
@@ -65,6 +67,8 @@ struct CheckReport: Encodable {
     var ok = true
     /// Findings by severity, config and responses together.
     var counts: [String: Int] = ["error": 0, "warning": 0, "info": 0]
+    /// Of those, the responses' own data problems by severity: they fail the check only with `--fail-on-data`.
+    var dataCounts: [String: Int] = ["error": 0, "warning": 0, "info": 0]
     var findings: [Finding] = []
     var responses: [Response] = []
 
@@ -83,7 +87,9 @@ struct CheckReport: Encodable {
 
     /// A finding about the response in `file` (its path is a tree path).
     static func responseFinding(_ d: Diagnostic, file: String) -> Finding {
-        Finding(severity: d.severity.rawValue, code: d.code, file: file, path: d.path, message: d.message)
+        Finding(
+            severity: d.severity.rawValue, code: d.code, file: file, path: d.path, message: d.message,
+            data: DiagnosticCode(rawValue: d.code)?.isResponseData == true ? true : nil)
     }
 
     /// A response compiled to `record`.
@@ -103,12 +109,29 @@ struct CheckReport: Encodable {
             findings: record.diagnostics.map { responseFinding($0, file: file) })
     }
 
-    /// Counts every finding and decides `ok`: no finding at `failOn` or worse.
-    mutating func tally(failOn: Diagnostic.Severity) {
+    /// Counts every finding and decides `ok`: no finding at `failOn` or worse, the responses' own data problems
+    /// left out unless `failOnData`.
+    mutating func tally(failOn: Diagnostic.Severity, failOnData: Bool = false) {
         counts = ["error": 0, "warning": 0, "info": 0]
-        for f in findings + responses.flatMap(\.findings) { counts[f.severity, default: 0] += 1 }
-        ok = !Diagnostic.Severity.allCases.contains { $0 >= failOn && counts[$0.rawValue, default: 0] > 0 }
+        dataCounts = counts
+        for f in findings + responses.flatMap(\.findings) {
+            counts[f.severity, default: 0] += 1
+            if f.data == true { dataCounts[f.severity, default: 0] += 1 }
+        }
+        ok = !Diagnostic.Severity.allCases.contains {
+            $0 >= failOn && counts[$0.rawValue, default: 0] - (failOnData ? 0 : dataCounts[$0.rawValue, default: 0]) > 0
+        }
     }
+
+    /// How many findings at `failOn` or worse fail the check (data problems only with `failOnData`).
+    func failing(at failOn: Diagnostic.Severity, failOnData: Bool) -> Int {
+        Diagnostic.Severity.allCases.filter { $0 >= failOn }.reduce(0) {
+            $0 + counts[$1.rawValue, default: 0] - (failOnData ? 0 : dataCounts[$1.rawValue, default: 0])
+        }
+    }
+
+    /// The responses' data problems, all severities.
+    var dataProblems: Int { dataCounts.values.reduce(0, +) }
 
     /// The report as `check` prints it without `--format json`.
     var text: [String] {
@@ -136,7 +159,7 @@ struct CheckReport: Encodable {
 
     private static func line(_ f: Finding) -> String {
         let place = f.path.map { $0.isEmpty ? "$" : $0 } ?? f.line.map { "\(f.file):\($0):\(f.column ?? 0)" } ?? f.file
-        return "\(f.severity) [\(f.code)] \(place): \(f.message)"
+        return "\(f.data == true ? "data " : "")\(f.severity) [\(f.code)] \(place): \(f.message)"
     }
 
     /// The report as one JSON document (keys sorted: stable for diffs).
