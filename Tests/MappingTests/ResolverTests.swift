@@ -180,6 +180,24 @@ private func context(_ n: Int, type: String = "RefinementMenu", row: Int = 0) ->
                 """) == ["indistinguishable-conditions@test.yaml:3:5", "duplicate-mapping@test.yaml:7:5"])
     }
 
+    /// An overlap's finding says how to fix it, and the condition it suggests, written into the config, does.
+    @Test func anOverlapSuggestsTheConditionThatEndsIt() throws {
+        let yaml = """
+            defaultRenderer: D
+            renderers:
+              - { renderer: Sale, types: Record, when: 'price > 5' }
+              - { renderer: Cheap, types: Record, when: 'price < 10' }
+            """
+        let found = ConfigChecker().check(try config(yaml)).filter { $0.code == "overlapping-conditions" }
+        #expect(found.count == 1)
+        let message = try #require(found.first?.message)
+        let suggested = try #require(
+            message.firstMatch(of: /write renderer Cheap's condition as '([^']+)'/)?.output.1, "\(message)")
+        #expect(suggested == "(price < 10) and not (price > 5)")
+        let fixed = yaml.replacingOccurrences(of: "when: 'price < 10'", with: "when: '\(suggested)'")
+        #expect(ConfigChecker().check(try config(fixed)).filter { $0.severity == .error }.isEmpty)
+    }
+
     /// Conditional mappings that compete for a type must never both hold: an overlap is an error with a witness,
     /// for rows, supplementary views and placeholders alike; what cannot be decided is a warning.
     @Test func overlappingConditionsAreErrorsWithAWitness() throws {

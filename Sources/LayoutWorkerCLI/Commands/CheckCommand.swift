@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         help:
-            "Mapping config (YAML). Without it: the first argument unless that is a response (.json, .ndjson, .jsonl or '-'), else LAYOUT_WORKER_CONFIG, else config/default.yaml (here, beside the binary, or in /etc/layout-worker)."
+            "Mapping config (YAML; default: the first argument unless that is a response (.json, .ndjson, .jsonl or '-'), else LAYOUT_WORKER_CONFIG, else \(DefaultMappingConfig.places))"
     ) var config: String?
 
     @Argument(

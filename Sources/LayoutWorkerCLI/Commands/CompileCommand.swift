@@ -10,10 +10,7 @@ struct CompileCommand: ParsableCommand {
         abstract: "Compile responses (files, or NDJSON on stdin) into layout records on stdout."
     )
 
-    @Option(
-        name: .long,
-        help: "Mapping config (YAML; default: config/default.yaml here, beside the binary, or in /etc/layout-worker).")
-    var config: String?
+    @Option(name: .long, help: ArgumentHelp(DefaultMappingConfig.help)) var config: String?
 
     @Flag(name: .long, help: "Indent the records (models are re-indented too).")
     var pretty = false

@@ -16,7 +16,7 @@ struct DiffCommand: ParsableCommand {
 
     @Flag(name: .long, help: "The files are assembler responses: compile them first (with --config).") var responses =
         false
-    @Option(name: .long, help: "Mapping config (YAML), with --responses (default as for compile).") var config: String?
+    @Option(name: .long, help: ArgumentHelp(DefaultMappingConfig.help + ", with --responses")) var config: String?
     @Option(name: .long, help: "Page key written into the change set.") var key: String?
     @Flag(name: .long, help: "Indent the change set.") var pretty = false
     @Flag(name: .long, help: "Print the change set's counts instead of the change set.") var summary = false

@@ -17,7 +17,7 @@ struct ExplainCommand: ParsableCommand {
             at the last '/'. Without --row, every row of the response.
             """)
 
-    @Option(help: "Mapping config (YAML; default: config/default.yaml beside the binary).") var config: String?
+    @Option(help: ArgumentHelp(DefaultMappingConfig.help)) var config: String?
     @Option(help: "The row, as SECTION/ROW (see below).") var row: String?
     @Argument(help: "The response.") var response: String
     @OptionGroup var limit: InputLimitOptions

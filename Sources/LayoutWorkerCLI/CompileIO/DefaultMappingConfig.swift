@@ -9,6 +9,11 @@ import Serve
 /// `config/default.yaml` under the working directory, beside the installed binary (`../share/layout-worker/` or,
 /// for a build in the repository, `../../config/`), and `/etc/layout-worker/default.yaml` (the container image).
 enum DefaultMappingConfig {
+    /// Where the default is looked for, as every command's help says it (`candidates` in order).
+    static let places = "config/default.yaml here, beside the binary, or in /etc/layout-worker"
+    /// `--config`'s help in the commands that read no other settings (`compile`, `explain`, `diff`).
+    static let help = "Mapping config (YAML; default: LAYOUT_WORKER_CONFIG, else \(places))"
+
     static func candidates(executable: String? = Bundle.main.executablePath) -> [String] {
         var out = [FileManager.default.currentDirectoryPath + "/config/default.yaml"]
         if let executable {

@@ -45,7 +45,7 @@ enum SettingTable {
     static let config = Setting<String?>(
         "config", [.serve, .replay, .preview, .gateway],
         "Mapping config (YAML), checked as `check` checks it (gateway: what navigation states are compiled with)",
-        shown: "config/default.yaml (beside the binary, or /etc/layout-worker/)")
+        shown: DefaultMappingConfig.places)
     static let configWatchSeconds = Setting<Int>(
         "config-watch-seconds", [.serve, .gateway],
         "Also load the config again when the file changes, looking this often (0: off)",
@@ -104,7 +104,8 @@ enum SettingTable {
         "changes-topic", [.serve, .gateway],
         "serve: also publish a change set per message against the page's previous layout; gateway: stream these")
     static let latestLayoutTopic = Setting<String?>(
-        "latest-layout-topic", [.serve, .gateway], "Compacted latest-layout topic, partitioned like the input",
+        "latest-layout-topic", [.serve, .gateway],
+        "Compacted topic of every page's latest layout (serve writes it, with as many partitions as its input; gateway reads it)",
         shown: "<changes-topic>.latest")
     /// `--latest-layout-topic`'s default: the change-set topic's name with `.latest`.
     static func latestLayoutTopic(defaultFor changesTopic: String) -> String { changesTopic + ".latest" }

@@ -147,7 +147,7 @@ public struct ConfigChecker: Sendable {
                     findings.append(
                         Diagnostic(
                             .error, .overlappingConditions, path: place.at(second),
-                            "\(second.label) and \(first.label)\(place.line(first)) both match \(type) when the model is \(witness): '\(b.source)' and '\(a.source)'; the mapping would be ambiguous there"
+                            "\(second.label) and \(first.label)\(place.line(first)) both match \(type) when the model is \(witness): '\(b.source)' and '\(a.source)'; the mapping would be ambiguous there. To keep \(first.label) there, write \(second.label)'s condition as '(\(b.source)) and not (\(a.source))' (or the other way round)"
                         ))
                 case .undecided(let why):
                     findings.append(
