@@ -41,6 +41,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
     // What one app version (`check --client`) makes of a response's rows.
     case clientFallback = "client-fallback"
     case clientMissing = "client-missing"
+    case clientUnknown = "client-unknown"
     case configNotFound = "config-not-found"
     case configEncoding = "config-encoding"
 

@@ -38,6 +38,15 @@ public struct MappingConfig: Sendable {
         return out
     }
 
+    /// Every renderer name the config can give a row, supplementary view or placeholder: its mappings', its
+    /// default renderer and the built-in placeholder renderers.
+    public var rendererNames: Set<String> {
+        var names = Set(renderers.map(\.renderer) + supplementary.map(\.renderer) + placeholders.map(\.renderer))
+        if let defaultRenderer { names.insert(defaultRenderer) }
+        names.formUnion(PlaceholderKind.allCases.map(\.builtInRenderer))
+        return names
+    }
+
     /// The adaptor registry this config describes: the standard bindings plus its own.
     public func registry() -> AdaptorRegistry {
         var registry = AdaptorRegistry.standard()

@@ -136,7 +136,7 @@ test("selecting a row shows its JSON and why it got its renderer; containers sho
   // Why it has no renderer: the server's explanation, as `layout-worker explain` prints it.
   const why = await page.waitFor(`document.getElementById("selected-explain").textContent.includes("runner-up") && document.getElementById("selected-explain").textContent`);
   assert.match(why, /^model: @class com\.endeca\.infront\.cartridge\.model\.Record\nchain:\n  1\. Record \(@class short name\)/);
-  assert.match(why, /\nambiguous at Record: .+ all hold; the row is unresolved\n/);
+  assert.match(why, /\nambiguous at Record: [^,\n]+, [^,\n]+ both hold; the row is unresolved\n/);
   const before = await page.evaluate(`document.querySelectorAll("#view > .lw-section").length`);
   await page.evaluate(`document.getElementById("containers").click()`);
   const all = await page.evaluate(`document.querySelectorAll("#view > .lw-section").length`);

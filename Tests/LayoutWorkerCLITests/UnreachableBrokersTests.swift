@@ -16,4 +16,19 @@ import Testing
             environment.status == 1 && environment.err.contains("no broker answered at 127.0.0.1:2"),
             "\(environment.err)")
     }
+
+    /// `produce` says so within seconds, before queueing anything (not librdkafka's "still in queue" after 30 s), and
+    /// `replay` instead of "replay failed" and librdkafka's code.
+    @Test func produceAndReplaySayItToo() throws {
+        let started = Date()
+        let produce = try runCLI([
+            "produce", "--brokers", "127.0.0.1:1", "--topic", "t", Fixtures.path("samples/search-page.json"),
+        ])
+        #expect(produce.status == 1 && produce.err.contains("no broker answered at 127.0.0.1:1 ("), "\(produce.err)")
+        #expect(!produce.err.contains("still in queue"), "\(produce.err)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        let replay = try runCLI(["replay", "--brokers", "127.0.0.1:1", "--input", "t", "--dry-run"])
+        #expect(replay.status == 1 && replay.err.contains("no broker answered at 127.0.0.1:1 ("), "\(replay.err)")
+        #expect(!replay.err.contains("replay failed"), "\(replay.err)")
+    }
 }

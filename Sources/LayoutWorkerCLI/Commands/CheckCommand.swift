@@ -108,7 +108,8 @@ struct CheckCommand: ParsableCommand {
             }
         }
         report.findings =
-            ConfigChecker().check(mapping, against: responses.isEmpty ? nil : survey).map(CheckReport.configFinding)
+            (ConfigChecker().check(mapping, against: responses.isEmpty ? nil : survey)
+            + (app?.unknownNames(in: mapping) ?? [])).map(CheckReport.configFinding)
         report.tally(failOn: failOn.severity, failOnData: failOnData)
         emit(report)
         let data =

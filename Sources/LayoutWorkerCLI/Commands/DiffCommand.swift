@@ -47,7 +47,7 @@ struct DiffCommand: ParsableCommand {
             do {
                 return try RecordOutline(bytes: bytes)
             } catch {
-                Output.error("\(path): \(error)")
+                Output.error("\(path): \(error)\(Self.responseHint(bytes))")
                 throw ExitCode(1)
             }
         }
@@ -71,6 +71,15 @@ struct DiffCommand: ParsableCommand {
         } else {
             Output.out(cs.bytes + [0x0A])
         }
+    }
+
+    /// For a file that is not a record: when it is an assembler response (a root with a string `@type`), what to
+    /// pass; else nothing.
+    static func responseHint(_ bytes: [UInt8]) -> String {
+        guard let document = try? JSONReader().read(bytes), let type = document.value(document.root, "@type"),
+            document.kind(type) == .string
+        else { return "" }
+        return "; it is an assembler response: pass --responses to compile both files first (layout-worker diff --responses OLD NEW)"
     }
 }
 

@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Show how a row of a response finds its renderer: every level of its chain, every condition tried.",
         discussion: """
             --row SECTION/ROW: the section as `check` lists it (its index, e.g. 13, its id, or the path its \
-            findings name, e.g. contents[0].MainContent[2]) and the row (its index in the section, or its id), split \
+            findings name, e.g. contents[0].MainContent[0].contents[2]) and the row (its index in the section, or its id), split \
             at the last '/'. Without --row, every row of the response.
             """)
 

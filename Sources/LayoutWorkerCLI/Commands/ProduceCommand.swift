@@ -24,6 +24,10 @@ struct ProduceCommand: ParsableCommand {
         for (k, v) in ["linger.ms": "5", "message.max.bytes": "67108864"] where kafka.properties[k] == nil {
             kafka.properties[k] = v
         }
+        // Someone must answer before anything is queued: librdkafka would hold the messages for the 30 s of the flush
+        // and say only that they are still queued (no broker answering is said by `unreachableMessage`). A topic
+        // the brokers do not know is left to them (a cluster may create it on the first message).
+        _ = try TopicRangeReader.partitions(of: topic, configuration: kafka)
         let producer = try KafkaProducer(configuration: kafka)
         for (n, (name, value)) in messages.enumerated() {
             try producer.produce(topic: topic, key: Array((key ?? name).utf8), value: value, token: n)

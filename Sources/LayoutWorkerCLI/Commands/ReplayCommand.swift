@@ -77,7 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
         switch replay.result.outcome {
         case .success(let s)?: summary = s
         case .failure(let error)?:
-            Output.error("replay failed: \(error)")
+            Output.error(ConnectionOptions.unreachableMessage(error, of: self) ?? "replay failed: \(error)")
             throw ExitCode(1)
         case nil:
             Output.error("replay failed: it did not finish")

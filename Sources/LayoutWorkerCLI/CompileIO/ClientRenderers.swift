@@ -1,6 +1,8 @@
 import ContentTree
 import Foundation
+import LayoutJSON
 import LayoutRecord
+import Mapping
 
 /// The renderers one released app version has views for (`check --client FILE`: one name a line, `#` comments,
 /// or a JSON array of names), and what that app makes of a record: each row drawn by its renderer, by the first of
@@ -9,6 +11,8 @@ import LayoutRecord
 struct ClientRenderers {
     let name: String
     let renderers: Set<String>
+    /// Where each name is in the file (`path:line`, or `path[index]` in a JSON list), for findings.
+    var places: [String: String] = [:]
 
     /// The list in `path`, or why it cannot be read.
     static func load(_ path: String) throws -> ClientRenderers {
@@ -17,25 +21,53 @@ struct ClientRenderers {
         case .success(let input): bytes = input.bytes
         case .failure(let e): throw CheckFailure("--client \(e.name): \(e.message)")
         }
-        let data = Data(bytes)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CheckFailure("--client \(path): not UTF-8 text")
         }
-        var names: [String] = []
+        var names: [(name: String, place: String)] = []
         if text.drop(while: \.isWhitespace).first == "[" {
-            guard let list = try? JSONSerialization.jsonObject(with: data) as? [String] else {
-                throw CheckFailure("--client \(path): a JSON list must hold renderer names (strings) only")
+            let document: JSONDocument
+            do {
+                document = try JSONReader().read(bytes)
+            } catch {
+                throw CheckFailure("--client \(path): not a valid JSON list (\(error)); " + Self.shape)
             }
-            names = list
+            let parsed = document.elements(document.root).map(document.string)
+            guard parsed.allSatisfy({ $0 != nil }) else {
+                throw CheckFailure(
+                    "--client \(path): a JSON list must hold renderer names (strings) only; " + Self.shape)
+            }
+            names = parsed.enumerated().map { ($0.element!, "\(path)[\($0.offset)]") }
         } else {
-            for line in text.split(whereSeparator: \.isNewline) {
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let name = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
                     .trimmingCharacters(in: .whitespaces)
-                if !name.isEmpty { names.append(name) }
+                if !name.isEmpty { names.append((name, "\(path):\(n + 1)")) }
             }
         }
-        guard !names.isEmpty else { throw CheckFailure("--client \(path): no renderer names in it") }
-        return ClientRenderers(name: (path as NSString).lastPathComponent, renderers: Set(names))
+        for (name, place) in names where name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_.\-]*/) == nil {
+            throw CheckFailure("--client \(place): '\(name)' is not a renderer name; " + Self.shape)
+        }
+        guard !names.isEmpty else { throw CheckFailure("--client \(path): no renderer names in it; " + Self.shape) }
+        return ClientRenderers(
+            name: (path as NSString).lastPathComponent, renderers: Set(names.map(\.name)),
+            places: Dictionary(names.map { ($0.name, $0.place) }) { first, _ in first })
+    }
+
+    /// The shapes a client list takes, for every error about one.
+    private static let shape =
+        "give one renderer name a line (# starts a comment), or a JSON list of names such as [\"ProductCell\", \"BrandHeader\"]"
+
+    /// The names the app lists that `config` never gives (a misspelling, or a renderer the config dropped), each
+    /// with the nearest name it does give when one is close.
+    func unknownNames(in config: MappingConfig) -> [Diagnostic] {
+        let known = config.rendererNames
+        return renderers.subtracting(known).sorted().map { name in
+            Diagnostic(
+                .warning, .clientUnknown, path: places[name] ?? self.name,
+                "\(self.name) lists \(name), a renderer this config never gives\(Suggestion.clause(for: name, among: known))"
+            )
+        }
     }
 
     /// How the app draws `record`: findings for what it draws with a fallback (info) or not at all (warning), and

@@ -55,15 +55,16 @@ enum DefaultMappingConfig {
 }
 
 /// The config at `path` as every command takes it (checked: any error finding refuses it, as `check` would), or
-/// every error on stderr, what to do next, and exit 2.
-func loadCheckedConfigOrExit(_ path: String) throws -> CheckedMappingConfig {
+/// every error on stderr, what to do next, and exit 2. `acceptable`: the command takes `--accept-check-errors`, so
+/// the advice names it (a command that does not take it never suggests it).
+func loadCheckedConfigOrExit(_ path: String, acceptable: Bool = false) throws -> CheckedMappingConfig {
     switch CheckedMappingConfig.load(path) {
     case .success(let c): return c
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }
         Output.error(
-            "\(path): not used (run `layout-worker check \(path)` for every finding, with responses; compile, diff,"
-                + " explain and preview take --accept-check-errors to show what it does anyway)")
+            "\(path): not used: fix the findings above (`layout-worker check \(path)` lists them all, with responses)"
+                + (acceptable ? ", or pass --accept-check-errors to use it anyway and see what it does" : ""))
         throw ExitCode(2)
     }
 }
@@ -82,7 +83,7 @@ struct AcceptCheckErrorsOption: ParsableArguments {
 /// `check` refuses, is every error on stderr and exit 2, as for `serve` and `replay`; with `accepting`, a config
 /// `check` refuses is used, its findings on stderr and a line saying so.
 func loadConfigToInspectOrExit(_ path: String, accepting: Bool) throws -> MappingConfig {
-    guard accepting else { return try loadCheckedConfigOrExit(path).config }
+    guard accepting else { return try loadCheckedConfigOrExit(path, acceptable: true).config }
     switch CheckedMappingConfig.load(path, acceptingErrors: true) {
     case .failure(let e):
         for d in e.diagnostics { Output.error(d.description) }

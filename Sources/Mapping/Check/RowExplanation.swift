@@ -57,7 +57,10 @@ extension RowExplanation {
         case .resolved(let renderer, let type): lines.append("chosen: \(renderer), at \(type)")
         case .defaulted(let renderer): lines.append("chosen: \(renderer), the default renderer (no mapping held)")
         case .ambiguous(let type, let renderers):
-            lines.append("ambiguous at \(type): \(renderers.joined(separator: ", ")) all hold; the row is unresolved")
+            var seen = Set<String>()
+            let names = renderers.filter { seen.insert($0).inserted }
+            let hold = names.count == 2 ? "both hold" : "all hold"
+            lines.append("ambiguous at \(type): \(names.joined(separator: ", ")) \(hold); the row is unresolved")
         case .unmapped: lines.append("unmapped: no mapping held and there is no defaultRenderer")
         }
         lines.append("runner-up: \(runnerUp ?? "none")")
