@@ -79,7 +79,8 @@ struct DiffCommand: ParsableCommand {
         guard let document = try? JSONReader().read(bytes), let type = document.value(document.root, "@type"),
             document.kind(type) == .string
         else { return "" }
-        return "; it is an assembler response: pass --responses to compile both files first (layout-worker diff --responses OLD NEW)"
+        return "; it is an assembler response: pass --responses to compile both files first "
+            + "(layout-worker diff --responses OLD NEW)"
     }
 }
 
