@@ -10,7 +10,7 @@ cd "$root"
 bin="$root/.build/release/layout-worker"
 N="${BENCH_MESSAGES:-4000}"
 BACKLOG="${BENCH_BACKLOG:-100000}"
-PAGE_BACKLOG="${BENCH_PAGE_BACKLOG:-8000}"
+PAGE_BACKLOG="${BENCH_PAGE_BACKLOG:-10000}"
 broker="$(scripts/broker.sh start)"
 trap 'scripts/broker.sh stop >/dev/null' EXIT
 run="$root/.run"; mkdir -p "$run"
@@ -133,8 +133,9 @@ repeat_sample samples/empty-results.json "$BACKLOG" > "$small"
   --dead-letter backlog-dlq --group "backlog-$$" --stop-after "$BACKLOG" --http off --log-format text "${consumer[@]}" 2> "$run/backlog.log"
 echo "backlog: $BACKLOG messages, worker peak RSS $(( $(cat "$run/backlog.rss") / 1024 )) MiB; $(grep -o 'consumed=[^[]*' "$run/backlog.log" | tail -n1)"
 
-# Peak RSS and throughput on a backlog of 45 KB pages: the default settings (in-flight bytes bounded, librdkafka's
-# fetch buffer 8 MiB) against the count-only bound (2,000 messages, librdkafka's 64 MiB fetch buffer), one run each.
+# Peak RSS and throughput on a backlog of 45 KB pages: the pass-through (the floor), then the default settings
+# (in-flight bytes bounded, librdkafka's fetch buffer 8 MiB) against the count-only bound (2,000 messages,
+# librdkafka's 64 MiB fetch buffer), one run each.
 pages_file="$run/pages.ndjson"
 repeat_sample samples/search-page.json "$PAGE_BACKLOG" > "$pages_file"
 "$bin" create-topics --brokers "$broker" --partition-count 6 pages-in pages-out pages-dlq >/dev/null
@@ -146,9 +147,13 @@ page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"
     --dead-letter pages-dlq --group "pages-$name-$$" --stop-after "$PAGE_BACKLOG" --http off --log-format text "${consumer[@]}" "$@" 2> "$run/pages-$name.log"
   echo "$(( $(cat "$run/pages-$name.rss") / 1024 )) $(grep "] stopped" "$run/pages-$name.log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')"
 }
+# The floor: a pass-through worker (the same loop and librdkafka settings, nothing compiled) on the same backlog,
+# right before serve.
+read -r pass_rss pass_s <<< "$(page_backlog pass --pass-through)"
 read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
 read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 \
   --consumer-property queued.max.messages.kbytes=65536 --consumer-property fetch.queue.backoff.ms=1000)"
+echo "45 KB page backlog ($PAGE_BACKLOG messages): pass-through peak RSS ${pass_rss} MiB (the floor), serve ${bytes_rss} MiB: $((bytes_rss - pass_rss)) MiB over it (target: at most max(110, pass-through + 30) = $(( pass_rss + 30 > 110 ? pass_rss + 30 : 110 )) MiB)"
 echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RSS ${bytes_rss} MiB, ${bytes_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$bytes_s:,.0f}')") records/s); count-only bound peak RSS ${count_rss} MiB, ${count_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$count_s:,.0f}')") records/s); throughput ratio $(python3 -c "print(f'{$count_s/$bytes_s:.2f}')")x"
 
 # The gateway under load: 1,000 event streams, change-set latency, RSS, GET requests/s (scripts/bench-gateway.sh).
