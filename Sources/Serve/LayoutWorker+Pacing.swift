@@ -29,15 +29,6 @@ extension LayoutWorker {
         if full || blocked { delivery.service(timeoutMs: blocked ? 20 : 2) }
     }
 
-    /// Takes a batch's output bytes per input byte into `outputsPerInputByte` (`added`: what the batch added to the
-    /// in-flight bytes, its inputs and outputs), smoothed over batches and kept within 0…8.
-    func learnOutputSize(inputs batch: [KafkaMessage], added: Int) {
-        let inputs = batch.reduce(0) { $0 + $1.wireSize }
-        guard inputs > 0 else { return }
-        let ratio = min(8, max(0, Double(added - inputs) / Double(inputs)))
-        outputsPerInputByte = (outputsPerInputByte + ratio) / 2
-    }
-
     /// Publishes readiness as a metric and, while no broker can be reached, says so every 30 s with the reason.
     func reportReadiness() {
         metrics.ready(status.readiness.passes)

@@ -43,9 +43,8 @@ public final class LayoutWorker {
     var lastSettled: ContinuousClock.Instant?
     /// When the worker last said it cannot reach the brokers.
     var lastUnreachableWarning: ContinuousClock.Instant?
-    /// Output bytes per input byte of the batches so far, smoothed: what a fetch leaves room for in the in-flight
-    /// byte budget, as a batch's outputs join the budget only once it is compiled (`fetch`).
-    var outputsPerInputByte = 1.0
+    /// How large a batch's outputs are against its inputs (`fetch` leaves room for them).
+    var outputSize = OutputSizeEstimate()
     /// Accounting so far.
     public internal(set) var counts = WorkerCounts()
 
@@ -164,9 +163,9 @@ public final class LayoutWorker {
         let limit =
             settings.stopAfter.map { min(settings.batchSize, max(0, $0 - counts.consumed)) } ?? settings.batchSize
         // The batch's inputs and the outputs they will become must both fit in what the budget has left.
-        let room = max(0, settings.limits.maxInFlightBytes - delivery.inFlightBytes)
         return session.fetch(
-            limit: limit, maxBytes: Int(Double(room) / (1 + outputsPerInputByte)),
+            limit: limit,
+            maxBytes: outputSize.inputBytes(fitting: settings.limits.maxInFlightBytes - delivery.inFlightBytes),
             awaiting: delivery.inFlightMessages > 0 ? awaitOutputs : nil)
     }
 
@@ -204,7 +203,7 @@ public final class LayoutWorker {
         // Compiled and diffed without dying: nothing in this batch is a suspect any more.
         breaker?.end(batch)
         let heldBefore = delivery.inFlightBytes
-        defer { learnOutputSize(inputs: batch, added: delivery.inFlightBytes - heldBefore) }
+        defer { outputSize.learn(from: batch, added: delivery.inFlightBytes - heldBefore) }
         for item in items {
             begin(item.message)
             let span = tracer.start(item.message, at: started)
