@@ -40,10 +40,15 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
 
     public func run() async throws {
         let idle = idleTimeout.map { TimeAmount($0) }
+        // Accepted connections reach the loop below as plain channels, not reading yet: each is wrapped
+        // (`NIOAsyncChannel`) by the task that serves it. A connection wrapped as it is accepted and then dropped
+        // by a closing server, one accepted while a graceful shutdown closes the listener, ends the process
+        // (NIOAsyncWriter's precondition: deinited without finish).
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.autoRead, value: false)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -52,7 +57,7 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
                         try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                         try pipeline.addHandler(ClosingWhenIdle())
                     }
-                    return try Connection(wrappingChannelSynchronously: channel)
+                    return channel
                 }
             }
         let bound = server.channel.localAddress?.port ?? port
@@ -74,10 +79,15 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
     }
 
     /// One connection's requests, in order, until it closes, asks to, or the server shuts down.
-    private func serve(_ connection: Connection) async {
-        let channel = connection.channel
+    private func serve(_ channel: any Channel) async {
         await withGracefulShutdownHandler {
             do {
+                // Wrapped on its event loop before it reads, so no request passes the async handlers by.
+                let connection = try await channel.eventLoop.submit {
+                    let connection = try Connection(wrappingChannelSynchronously: channel)
+                    try channel.syncOptions?.setOption(.autoRead, value: true)
+                    return connection
+                }.get()
                 try await connection.executeThenClose { requests, responses in
                     var head: HTTPRequestHead?
                     for try await part in requests {
@@ -96,6 +106,7 @@ public struct PlainHTTPServer<Responder: PlainResponder>: Service {
                 }
             } catch {
                 logger.debug("connection ended", metadata: ["error": "\(error)"])
+                channel.close(promise: nil)
             }
         } onGracefulShutdown: {
             channel.close(promise: nil)
