@@ -172,17 +172,6 @@ private func sha256(_ data: Data) throws -> String {
         #expect(s.out.contains("error [unknown-field] \(syntax.path):2:35: unknown field 'colour'"))
     }
 
-    /// A directory with `files` written in it, removed after `body`.
-    private func inDirectory<R>(_ files: [String: String], _ body: (URL) throws -> R) throws -> R {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lw-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for (name, text) in files {
-            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        return try body(dir)
-    }
-
     /// A response with custom `Tiles` and `Banners` items whose rows are in `items` and `slides`.
     static let tilesResponse = """
         {"@type":"Page","contents":[{"@type":"Tiles","name":"t","items":[

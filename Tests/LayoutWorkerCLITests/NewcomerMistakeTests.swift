@@ -9,17 +9,6 @@ import Testing
 /// for flags the command takes, a misspelt client list, records expected where responses were given, an example
 /// that works.
 @Suite struct NewcomerMistakeTests {
-    /// A scratch directory holding `files`, removed afterwards.
-    private func inDirectory<R>(_ files: [String: String], _ body: (URL) throws -> R) throws -> R {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("newcomer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for (name, text) in files {
-            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        return try body(dir)
-    }
-
     /// Two renderers that both hold for every record: a config `check` refuses.
     static let ambiguous = """
         defaultRenderer: GenericCell

@@ -44,28 +44,27 @@ import Testing
     /// `compile FILE` and `check CONFIG FILE` with a file of one response a line: pipe it on stdin. `check FILE.ndjson`
     /// takes the file for responses, not for the config.
     @Test func aFileOfOneResponseALineIsToBePipedOnStdin() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ndjson-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let lines = try ["search-page", "grouped-results"].map { name -> String in
             let object = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("samples/\(name).json")))
             return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         }
-        let file = dir.appendingPathComponent("responses.ndjson").path
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let compiled = try runCLI(["compile", file])
-        #expect(compiled.status == 1)
-        #expect(
-            compiled.err.contains(
-                "holds one response a line (NDJSON), and a file is read as one response: pipe it on stdin (layout-worker compile < \(file))"
-            ), "\(compiled.err)")
-        let checked = try runCLI(["check", Fixtures.path("config/default.yaml"), file])
-        #expect(checked.out.contains("pipe it on stdin (layout-worker check CONFIG - < \(file))"), "\(checked.out)")
-        let alone = try runCLI(["check", file])
-        #expect(!alone.out.contains("yaml-syntax") && !alone.err.contains("yaml-syntax"), "\(alone.out)\(alone.err)")
-        #expect(alone.out.contains("pipe it on stdin"), "\(alone.out)")
-        // Piped as the advice says, both responses compile.
-        let piped = try runCLI(["compile"], stdin: lines.joined(separator: "\n") + "\n")
-        #expect(piped.status == 0 && piped.out.split(separator: "\n").count == 2, "\(piped.err)")
+        try inDirectory(["responses.ndjson": lines.joined(separator: "\n") + "\n"]) { dir in
+            let file = dir.appendingPathComponent("responses.ndjson").path
+            let compiled = try runCLI(["compile", file])
+            #expect(compiled.status == 1)
+            #expect(
+                compiled.err.contains(
+                    "holds one response a line (NDJSON), and a file is read as one response: pipe it on stdin (layout-worker compile < \(file))"
+                ), "\(compiled.err)")
+            let checked = try runCLI(["check", Fixtures.path("config/default.yaml"), file])
+            #expect(checked.out.contains("pipe it on stdin (layout-worker check CONFIG - < \(file))"), "\(checked.out)")
+            let alone = try runCLI(["check", file])
+            #expect(
+                !alone.out.contains("yaml-syntax") && !alone.err.contains("yaml-syntax"), "\(alone.out)\(alone.err)")
+            #expect(alone.out.contains("pipe it on stdin"), "\(alone.out)")
+            // Piped as the advice says, both responses compile.
+            let piped = try runCLI(["compile"], stdin: lines.joined(separator: "\n") + "\n")
+            #expect(piped.status == 0 && piped.out.split(separator: "\n").count == 2, "\(piped.err)")
+        }
     }
 }
