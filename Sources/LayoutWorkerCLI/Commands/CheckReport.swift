@@ -118,9 +118,7 @@ struct CheckReport: Encodable {
             counts[f.severity, default: 0] += 1
             if f.data == true { dataCounts[f.severity, default: 0] += 1 }
         }
-        ok = !Diagnostic.Severity.allCases.contains {
-            $0 >= failOn && counts[$0.rawValue, default: 0] - (failOnData ? 0 : dataCounts[$0.rawValue, default: 0]) > 0
-        }
+        ok = failing(at: failOn, failOnData: failOnData) == 0
     }
 
     /// How many findings at `failOn` or worse fail the check (data problems only with `failOnData`).

@@ -10,9 +10,9 @@ import Mapping
 /// views and placeholders the app cannot draw.
 struct ClientRenderers {
     let name: String
-    let renderers: Set<String>
-    /// Where each name is in the file (`path:line`, or `path[index]` in a JSON list), for findings.
-    var places: [String: String] = [:]
+    /// The renderers it has, each with where the file names it (`path:line`, or `path[index]` in a JSON list).
+    let places: [String: String]
+    var renderers: Dictionary<String, String>.Keys { places.keys }
 
     /// The list in `path`, or why it cannot be read.
     static func load(_ path: String) throws -> ClientRenderers {
@@ -50,7 +50,7 @@ struct ClientRenderers {
         }
         guard !names.isEmpty else { throw CheckFailure("--client \(path): no renderer names in it; " + Self.shape) }
         return ClientRenderers(
-            name: (path as NSString).lastPathComponent, renderers: Set(names.map(\.name)),
+            name: (path as NSString).lastPathComponent,
             places: Dictionary(names.map { ($0.name, $0.place) }) { first, _ in first })
     }
 
@@ -62,9 +62,9 @@ struct ClientRenderers {
     /// with the nearest name it does give when one is close.
     func unknownNames(in config: MappingConfig) -> [Diagnostic] {
         let known = config.rendererNames
-        return renderers.subtracting(known).sorted().map { name in
+        return places.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { name, place in
             Diagnostic(
-                .warning, .clientUnknown, path: places[name] ?? self.name,
+                .warning, .clientUnknown, path: place,
                 "\(self.name) lists \(name), a renderer this config never gives\(Suggestion.clause(for: name, among: known))"
             )
         }

@@ -66,13 +66,24 @@ enum SettingValidation {
 
     /// Why `pattern` (a topic regex, `^…`) does not compile as a POSIX extended regular expression, or nil.
     static func regexProblem(_ pattern: String) -> String? {
+        if case .failure(let problem) = compiled(pattern, { _ in }) { return problem.description }
+        return nil
+    }
+
+    /// `body` given `pattern` compiled as a POSIX extended regular expression (freed after it), or why it does not
+    /// compile: the one place topic patterns are compiled.
+    private static func compiled<R>(_ pattern: String, _ body: (inout regex_t) -> R) -> Result<R, ValidationError> {
         var regex = regex_t()
         let status = regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB)
-        defer { if status == 0 { regfree(&regex) } }
-        guard status != 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: 256)
-        regerror(status, &regex, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard status == 0 else {
+            var buffer = [CChar](repeating: 0, count: 256)
+            regerror(status, &regex, &buffer, buffer.count)
+            return .failure(
+                ValidationError(
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        }
+        defer { regfree(&regex) }
+        return .success(body(&regex))
     }
 
     /// Refuses a topic written (`writes`: flag and topic) that is also read (`inputs`: names, or `^` patterns as
@@ -90,9 +101,6 @@ enum SettingValidation {
     /// Whether the extended regular expression `pattern` matches `text` (a pattern that does not compile matches
     /// nothing: it is refused on its own).
     private static func matches(_ pattern: String, _ text: String) -> Bool {
-        var regex = regex_t()
-        guard regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB) == 0 else { return false }
-        defer { regfree(&regex) }
-        return regexec(&regex, text, 0, nil, 0) == 0
+        (try? compiled(pattern) { regexec(&$0, text, 0, nil, 0) == 0 }.get()) ?? false
     }
 }
