@@ -55,12 +55,11 @@ pom_() {
 POM
 }
 
-# The jar and its POM where a Maven repository keeps them (what `mvn install` writes), with the metadata Gradle's
-# mavenLocal() reads.
+# The jar and its POM (built by jar_) where a Maven repository keeps them (what `mvn install` writes), with the
+# metadata Gradle's mavenLocal() reads.
 install_() {
   local repo="${1:-${HOME}/.m2/repository}"
   local dir="$repo/${group//.//}/$artifact"
-  jar_
   mkdir -p "$dir/$version"
   cp "$build/layoutkit-android.jar" "$dir/$version/$artifact-$version.jar"
   cp "$build/$artifact-$version.pom" "$dir/$version/$artifact-$version.pom"
@@ -179,7 +178,7 @@ PY
 
 case "${1:-test}" in
   jar) jar_ ;;
-  install) install_ "${2:-}" ;;
+  install) jar_ && install_ "${2:-}" ;;
   test) test_ ;;
   # How long a change set to the 45 KB sample page takes to apply (needs LW_FIXTURES; run after `test`).
   bench) java -cp "$build/layoutkit-android.jar:$build/test-classes" io.layoutworker.layoutkit.ApplyTiming ;;
