@@ -23,7 +23,8 @@ trap '[ -n "${LW_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 # This tree as it is (uncommitted edits to tracked files included), as a release: a commit tagged with the version.
 tree="$(git -C "$root" stash create)"; tree="${tree:-$(git -C "$root" rev-parse HEAD)}"
 git clone -q --shared --no-checkout "$root" "$scratch/layout-worker"
-git -C "$scratch/layout-worker" tag "$version" "$tree"
+# -f: the clone brings the repository's own tags, and this tree is what the tag must name here.
+git -C "$scratch/layout-worker" tag -f "$version" "$tree" >/dev/null
 
 mkdir -p "$scratch/app/Sources/App"
 url="file://$scratch/layout-worker"
