@@ -141,9 +141,9 @@ repeat_sample samples/search-page.json "$PAGE_BACKLOG" > "$pages_file"
 "$bin" create-topics --brokers "$broker" --partition-count 6 pages-in pages-out pages-dlq >/dev/null
 "$bin" produce --brokers "$broker" --topic pages-in < "$pages_file" >/dev/null
 rm -f "$pages_file"
-page_backlog() {  # name, extra flags...; prints "peak-MiB seconds"
+page_backlog() {  # name, extra flags...; prints "peak-MiB seconds" (the binary: $page_bin, else this build's)
   local name="$1"; shift
-  /usr/bin/time -f "%M" -o "$run/pages-$name.rss" "$bin" serve --brokers "$broker" --input pages-in --output pages-out \
+  /usr/bin/time -f "%M" -o "$run/pages-$name.rss" "${page_bin:-$bin}" serve --brokers "$broker" --input pages-in --output pages-out \
     --dead-letter pages-dlq --group "pages-$name-$$" --stop-after "$PAGE_BACKLOG" --http off --log-format text "${consumer[@]}" "$@" 2> "$run/pages-$name.log"
   echo "$(( $(cat "$run/pages-$name.rss") / 1024 )) $(grep "] stopped" "$run/pages-$name.log" | grep -o 'elapsed-ms=[0-9]*' | tail -n1 | awk -F= '{print $2 / 1000}')"
 }
@@ -154,7 +154,16 @@ read -r bytes_rss bytes_s <<< "$(page_backlog bytes)"
 read -r count_rss count_s <<< "$(page_backlog count --max-in-flight-bytes 100000000000 \
   --consumer-property queued.max.messages.kbytes=65536 --consumer-property fetch.queue.backoff.ms=1000)"
 echo "45 KB page backlog ($PAGE_BACKLOG messages): pass-through peak RSS ${pass_rss} MiB (the floor), serve ${bytes_rss} MiB: $((bytes_rss - pass_rss)) MiB over it (target: at most max(110, pass-through + 30) = $(( pass_rss + 30 > 110 ? pass_rss + 30 : 110 )) MiB)"
+if [ -n "$base" ]; then
+  read -r base_pass_rss _ <<< "$(page_bin="$base" page_backlog base-pass --pass-through)"
+  read -r base_rss base_s <<< "$(page_bin="$base" page_backlog base)"
+  echo "45 KB page backlog, base binary: pass-through ${base_pass_rss} MiB, serve ${base_rss} MiB, ${base_s} s"
+fi
 echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RSS ${bytes_rss} MiB, ${bytes_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$bytes_s:,.0f}')") records/s); count-only bound peak RSS ${count_rss} MiB, ${count_s} s ($(python3 -c "print(f'{$PAGE_BACKLOG/$count_s:,.0f}')") records/s); throughput ratio $(python3 -c "print(f'{$count_s/$bytes_s:.2f}')")x"
+
+# GETs of one record against nginx serving the same bytes (scripts/bench-get.sh): 200 and 304, the floor 0.8×.
+echo
+BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-get.sh
 
 # The gateway under load: 1,000 event streams, change-set latency, RSS, GET requests/s (scripts/bench-gateway.sh).
 BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-gateway.sh | tail -n1
