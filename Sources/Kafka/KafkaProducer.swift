@@ -17,6 +17,21 @@ public struct DeliveryReport: Sendable {
     public let offset: Int64
 }
 
+/// A queued message's key and value, produced in place (librdkafka reads them where they are, not from a copy of
+/// its own): retained from `produce` until the message's delivery report, so they outlive librdkafka's use of them
+/// whatever the caller does meanwhile. Never changed, so their storage stays where librdkafka was told it is.
+final class ProducedBytes {
+    let token: Int
+    let key: [UInt8]?
+    let value: [UInt8]?
+
+    init(token: Int, key: [UInt8]?, value: [UInt8]?) {
+        self.token = token
+        self.key = key
+        self.value = value
+    }
+}
+
 /// Collects delivery reports from librdkafka's callback, which runs inside `poll`/`flush` on the caller's thread.
 final class DeliveryBox: ClientCallbacks {
     var reports: [DeliveryReport] = []
@@ -39,9 +54,12 @@ public final class KafkaProducer {
             }
             let m = message.pointee
             let topic = m.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+            // The message's bytes are librdkafka's no more: released here.
+            guard let held = m._private else { return }
+            let produced = Unmanaged<ProducedBytes>.fromOpaque(held).takeRetainedValue()
             box.reports.append(
                 DeliveryReport(
-                    token: Int(bitPattern: m._private),
+                    token: produced.token,
                     error: m.err == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(m.err),
                     topic: topic, partition: m.partition, offset: m.offset))
         }
@@ -55,6 +73,8 @@ public final class KafkaProducer {
     }
 
     deinit {
+        // Messages still queued are reported (purged) first, so what they hold is released.
+        if rd_kafka_outq_len(handle) > 0 { _ = purge(timeoutMs: 1_000) }
         rd_kafka_destroy(handle)
     }
 
@@ -79,7 +99,7 @@ public final class KafkaProducer {
         vus.append(vu)
         vu = rd_kafka_vu_t()
         vu.vtype = RD_KAFKA_VTYPE_MSGFLAGS
-        vu.u.i = RD_KAFKA_MSG_F_COPY
+        vu.u.i = 0  // neither copied nor freed by librdkafka: `ProducedBytes` keeps them until the report
         vus.append(vu)
         if let partition {
             vu = rd_kafka_vu_t()
@@ -95,13 +115,16 @@ public final class KafkaProducer {
             vu.u.headers = headerList
             vus.append(vu)
         }
+        // The message holds its key and value until its report (one copy of a record in memory, the caller's, not
+        // a second one made by librdkafka).
+        let produced = Unmanaged.passRetained(ProducedBytes(token: token, key: key, value: value))
         vu = rd_kafka_vu_t()
         vu.vtype = RD_KAFKA_VTYPE_OPAQUE
-        vu.u.ptr = UnsafeMutableRawPointer(bitPattern: token)
+        vu.u.ptr = produced.toOpaque()
         vus.append(vu)
-        // Key and value are passed in place: with RD_KAFKA_MSG_F_COPY librdkafka copies them during the call.
-        let error: OpaquePointer? = Self.withBytes(key) { k in
-            Self.withBytes(value) { v in
+        let held = produced.takeUnretainedValue()
+        let error: OpaquePointer? = Self.withBytes(held.key) { k in
+            Self.withBytes(held.value) { v in
                 var all = vus
                 if let k { all.append(Self.memory(RD_KAFKA_VTYPE_KEY, k)) }
                 all.append(Self.memory(RD_KAFKA_VTYPE_VALUE, v))
@@ -109,6 +132,7 @@ public final class KafkaProducer {
             }
         }
         if let error {
+            produced.release()  // not queued: librdkafka holds nothing
             if let headerList { rd_kafka_headers_destroy(headerList) }
             throw KafkaError(consuming: error)
         }
