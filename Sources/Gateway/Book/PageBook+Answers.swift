@@ -1,4 +1,5 @@
 public import LayoutKit
+public import NIOCore
 import Synchronization
 
 /// What the book answers with beside its pages' bytes: reads and stream openings, gzip, counts for `/metrics`.
@@ -12,17 +13,31 @@ extension PageBook {
 
     /// What a page read finds.
     public enum Lookup: Sendable {
-        case page(record: [UInt8], at: StreamPosition)
+        case page(record: ByteBuffer, at: StreamPosition)
         /// Never laid out (or cleared by a tombstone).
         case unknown
         /// Let go to stay within the byte budget (no page store); answered again once the page changes.
         case evicted
     }
 
+    /// A page's latest record. A page in memory is found under one lock and one lookup (every GET comes here); one
+    /// on disk is read into memory first.
+    public func read(_ key: String) -> Lookup {
+        if let inMemory = state.withLock({ $0.readInMemory(key) }) {
+            memoryHits.add(1, ordering: .relaxed)
+            return inMemory
+        }
+        return withPage(key) { s, _ in
+            let found = s.readInMemory(key)
+            if found != nil { evictIfOver(&s) }  // read in from disk
+            return found ?? (s.evicted.contains(key) ? .evicted : .unknown)
+        }
+    }
+
     /// A page's latest record compressed with gzip, made once per record while the page is in memory.
-    public func gzipRecord(_ key: String, hash: ContentHash, record: [UInt8]) -> [UInt8]? {
+    public func gzipRecord(_ key: String, hash: ContentHash, record: ByteBuffer) -> [UInt8]? {
         if let cached = state.withLock({ $0.gzip(of: key, hash: hash) }) { return cached }
-        guard let compressed = Gzip.compress(record) else { return nil }
+        guard let compressed = Gzip.compress(Array(record.readableBytesView)) else { return nil }
         state.withLock { $0.keep(gzip: compressed, for: key, hash: hash) }
         return compressed
     }

@@ -167,6 +167,20 @@ extension PageBook {
         }
 
         /// `PageBook.flushIsDue`.
+        /// `key`'s record when its page is in memory, read where it is held (not copied out of the table) and
+        /// marked read; nil when it is not in memory or has no record.
+        mutating func readInMemory(_ key: String) -> Lookup? {
+            guard let i = pages.index(forKey: key) else { return nil }
+            tick += 1
+            return Self.read(&pages.values[i], tick: tick)
+        }
+
+        private static func read(_ page: inout Page, tick: UInt64) -> Lookup? {
+            guard let record = page.record, let at = page.at else { return nil }
+            page.lastRead = tick
+            return .page(record: record, at: at)
+        }
+
         var flushIsDue: Bool { PageStore.Batch.isFull(pages: dirty.count + cleared.count, bytes: dirtyBytes) }
 
         /// Pages whose record waited `grace` or longer for its change set stop waiting; returns those whose streams
@@ -177,7 +191,7 @@ extension PageBook {
             var records: [(key: String, record: [UInt8], at: StreamPosition)] = []
             for key in pending {
                 guard var page = pages[key], let since = page.pendingSince, now - since >= grace else { continue }
-                if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
+                if let record = page.recordBytes, let at = page.at, at.hash != page.streamAt?.hash {
                     page.streamAt = at
                     records.append((key, record, at))
                 }

@@ -115,11 +115,11 @@ public final class PageBook: Sendable {
             // a repeat has the same bytes) is a step the page already took.
             if !page.history.contains(where: { $0.bytes == bytes }) {
                 page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
-                page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
+                page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.readableBytes ?? 0)
             }
             // The topics are read apart: a change set can come before its page's first record. It is kept for the
             // clients that resume from it; streams get the record when it comes.
-            if let record = page.record {
+            if let record = page.recordBytes {
                 if page.streamAt?.hash == base {
                     page.streamAt = target
                     broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
@@ -180,7 +180,7 @@ public final class PageBook: Sendable {
     }
 
     /// Lets the least recently read pages go until the pages fit 90% of the budget (`State.evict`).
-    private func evictIfOver(_ s: inout State) {
+    func evictIfOver(_ s: inout State) {
         let n = s.evict(over: settings.maxBytes)
         if n > 0 { evictions.add(n, ordering: .relaxed) }
     }
@@ -206,7 +206,7 @@ public final class PageBook: Sendable {
 
     /// Runs `body` under the lock with `key`'s page: the one in memory, else the page store's (then kept in memory,
     /// as recently used), nil when neither has it. A page let go between the look and the lock is looked up again.
-    private func withPage<R>(_ key: String, toReplace: Bool = false, _ body: (inout State, Page?) -> R) -> R {
+    func withPage<R>(_ key: String, toReplace: Bool = false, _ body: (inout State, Page?) -> R) -> R {
         while true {
             let found = look(key, toReplace: toReplace)
             let result: R? = state.withLock { s in
@@ -230,20 +230,6 @@ public final class PageBook: Sendable {
 
     // MARK: For clients
 
-    /// A page's latest record.
-    public func read(_ key: String) -> Lookup {
-        withPage(key) { s, held in
-            guard var page = held, let record = page.record, let at = page.at else {
-                return s.evicted.contains(key) ? .evicted : .unknown
-            }
-            s.tick += 1
-            page.lastRead = s.tick
-            s.pages[key] = page
-            evictIfOver(&s)
-            return .page(record: record, at: at)
-        }
-    }
-
     /// A new stream of `key` from a client at `from` (its `Last-Event-ID`, nil for a new client): what it lacks
     /// (the change sets since `from` when they are still held and smaller than the record, else the current record;
     /// nothing when it is current, when this gateway is behind it, or until the page has a record), and the cursor
@@ -256,7 +242,7 @@ public final class PageBook: Sendable {
             s.streams[key, default: 0] += 1
             s.streamTotal += 1
             let unchanged = Opening(catchUp: [], cursor: StreamCursor(held: from?.hash, floor: from?.offset))
-            guard var page = held, let record = page.record, let at = page.at else { return unchanged }
+            guard var page = held, let record = page.recordBytes, let at = page.at else { return unchanged }
             s.tick += 1
             page.lastRead = s.tick
             defer { s.pages[key] = page }

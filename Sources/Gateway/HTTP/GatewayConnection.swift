@@ -14,7 +14,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     let port: GatewayEndpoints.Port
     private var decoder: ByteToMessageHandler<HTTPRequestDecoder>?
     private var head: HTTPRequestHead?
-    private var deadline: Scheduled<Void>?
+    private var deadline: RequestDeadline?
     private var context: ChannelHandlerContext?
     /// An answer is being made off the loop (a state fetched from the origin, a posted response compiled): requests
     /// pipelined behind it wait here, answered in order once it is written.
@@ -23,6 +23,8 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// A `POST /v1/compile` body being read: its bytes and limit (nil: the body is not wanted).
     private var body: (bytes: [UInt8], maxBytes: Int, cors: [(String, String)])?
     private var bodyTooLarge = false
+    /// The last answer's head, written over by the next one (its storage is reused once the socket took it).
+    private var headBytes = ByteBuffer()
 
     // As a stream:
     private(set) var key = ""
@@ -42,11 +44,12 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        armDeadline(context)
+        deadline = RequestDeadline(timeout: shared.requestTimeout, channel: context.channel)
+        deadline?.arm()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
+        deadline?.stop()
         deadline = nil
         if streaming {
             streaming = false
@@ -118,13 +121,6 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     // MARK: Requests
 
-    private func armDeadline(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        // Cancelled when an answer is written or a stream starts (on this loop, before it could fire).
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: shared.requestTimeout) { channel.close(promise: nil) }
-    }
-
     private func answer(_ head: HTTPRequestHead, _ posted: [UInt8], _ context: ChannelHandlerContext) {
         switch shared.endpoints.answer(head, on: port) {
         case .response(let response):
@@ -168,7 +164,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         _ head: HTTPRequestHead, _ context: ChannelHandlerContext, _ work: EventLoopFuture<T>,
         _ make: @escaping @Sendable (Result<T, any Error>) -> HTTPAnswer
     ) {
-        deadline?.cancel()
+        deadline?.disarm()
         waiting = true
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         work.hop(to: context.eventLoop).whenComplete { result in
@@ -187,14 +183,24 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         _ response: HTTPAnswer, _ head: HTTPRequestHead, _ context: ChannelHandlerContext, keepAlive: Bool = true
     ) {
         let keep = keepAlive && head.isKeepAlive
-        deadline?.cancel()
-        let bytes = response.bytes(headOnly: head.method == .HEAD, keepAlive: keep)
-        let written = context.writeAndFlush(wrapOutboundOut(bytes))
-        if keep {
-            armDeadline(context)
+        deadline?.disarm()
+        // The head, then the body as it is held (a record's bytes are not copied behind the head): one writev. A
+        // connection kept open needs no word of the write (no future made per answer).
+        let promise = keep ? nil : context.eventLoop.makePromise(of: Void.self)
+        headBytes.clear()
+        response.writeHead(keepAlive: keep, into: &headBytes)
+        let bytes = headBytes
+        if let body = response.body, head.method != .HEAD, body.readableBytes > 0 {
+            context.write(wrapOutboundOut(bytes), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(body), promise: promise)
         } else {
+            context.writeAndFlush(wrapOutboundOut(bytes), promise: promise)
+        }
+        if keep {
+            deadline?.arm()
+        } else if let promise {
             let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
+            promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
         }
     }
 
@@ -204,7 +210,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         _ key: String, _ opening: PageBook.Opening, headers: [(String, String)], http11: Bool,
         _ context: ChannelHandlerContext
     ) {
-        deadline?.cancel()
+        deadline?.stop()
         deadline = nil
         if let decoder {
             context.pipeline.syncOperations.removeHandler(decoder, promise: nil)

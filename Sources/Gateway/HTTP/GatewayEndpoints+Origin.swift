@@ -42,7 +42,9 @@ extension GatewayEndpoints {
 
     /// A held state as asked for (ETag, 304, gzip), cached as the origin settings say.
     func stateAnswer(_ held: HeldState, _ key: String, _ head: HTTPRequestHead, _ origin: OriginStates) -> HTTPAnswer {
-        RecordRepresentation.answer(held.record, hash: held.hash, head, cacheControl: origin.cacheControl, metrics) {
+        RecordRepresentation.answer(
+            ByteBuffer(bytes: held.record), hash: held.hash, head, cacheControl: origin.cacheControl, metrics
+        ) {
             origin.cache.gzip(key, held)
         }
     }

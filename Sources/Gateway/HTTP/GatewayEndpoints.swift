@@ -16,7 +16,7 @@ import Ops
 /// - the ops port (`--http`): `/healthz`, `/readyz` (ready once the latest layouts were read to their end),
 ///   `/metrics`, the live page (`/?key=...`, following one key with the web client) and the same `/v1/layouts/`.
 /// Keys are URL-decoded once (a `/` in a key is written `%2F`) and at most `maxKeyBytes` long.
-public struct GatewayEndpoints: Sendable {
+public final class GatewayEndpoints: Sendable {
     /// Which listener a request came in on.
     public enum Port: Sendable { case api, ops }
 
@@ -57,8 +57,6 @@ public struct GatewayEndpoints: Sendable {
         refusedOrigins = RefusedOrigins(logger: logger)
     }
 
-    static let prefix = "/v1/layouts/"
-    static let changesSuffix = "changes"
     /// `Cache-Control` of a record: a shared cache may keep it a second, then revalidates with its `ETag`; never
     /// serves it stale meanwhile (Varnish's grace and CDNs' stale-while-revalidate would otherwise hand out a
     /// superseded record for seconds).
@@ -82,10 +80,8 @@ public struct GatewayEndpoints: Sendable {
     }
 
     private func route(_ head: HTTPRequestHead, _ port: Port, _ cors: [(String, String)]) -> Answer {
-        let uri = head.uri
-        let path =
-            uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let hasQuery = uri.contains("?")
+        let target = RequestTarget(head.uri)
+        let path = target.path
         if head.method == .OPTIONS { return .response(preflight(head, cors)) }
         if path == Self.compilePath, let answer = compileRequest(head, port, cors) { return answer }
         guard head.method == .GET || head.method == .HEAD else {
@@ -93,8 +89,8 @@ public struct GatewayEndpoints: Sendable {
             refused.set("allow", "GET, HEAD, OPTIONS")
             return .response(refused)
         }
-        if port == .ops, let answer = opsAnswer(path) { return .response(answer) }
-        guard path.hasPrefix(Self.prefix) else {
+        if port == .ops, let answer = opsAnswer(String(path)) { return .response(answer) }
+        guard let layouts = target.layouts else {
             return .response(
                 .error(
                     .notFound, "not-found",
@@ -102,14 +98,13 @@ public struct GatewayEndpoints: Sendable {
                         ? "the paths are /v1/layouts/{key} and /v1/layouts/{key}/changes (probes and /metrics are on the ops port, --http)"
                         : "no such path"))
         }
-        if hasQuery && port == .api {
+        if target.hasQuery && port == .api {
             return .response(
                 .error(
                     .badRequest, "query-not-allowed",
                     "the gateway's URLs take no query string (a CDN would cache each variant apart); drop it"))
         }
-        let parts = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 1 || (parts.count == 2 && parts[1] == Self.changesSuffix) else {
+        guard case .page(let rawKey, let stream) = layouts else {
             return .response(
                 .error(.notFound, "not-found", "paths are /v1/layouts/{key} and /v1/layouts/{key}/changes"))
         }
@@ -124,13 +119,14 @@ public struct GatewayEndpoints: Sendable {
             return .response(response)
         }
         let key: String
-        switch RequestKey.decode(parts[0], maxBytes: settings.maxKeyBytes) {
+        switch RequestKey.decode(rawKey, maxBytes: settings.maxKeyBytes) {
         case .success(let k): key = k
         case .failure(let problem): return .response(.error(problem.status, problem.code, problem.message))
         }
-        if parts.count == 2 {
+        if stream {
             var from: StreamPosition?
-            if let text = head.headers["last-event-id"].first?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            if let text = head.headers.first(name: "last-event-id")?.trimmingCharacters(in: .whitespaces), !text.isEmpty
+            {
                 guard let position = StreamPosition(parsing: text) else {
                     return .response(
                         .error(
@@ -180,7 +176,7 @@ public struct GatewayEndpoints: Sendable {
     // MARK: A record
 
     func record(_ lookup: PageBook.Lookup, _ key: String, _ head: HTTPRequestHead) -> HTTPAnswer {
-        let (record, at): ([UInt8], StreamPosition)
+        let (record, at): (ByteBuffer, StreamPosition)
         switch lookup {
         case .page(let r, let a): (record, at) = (r, a)
         case .unknown: return .error(.notFound, "unknown-page", "no layout for this key", key: key)
@@ -200,7 +196,7 @@ public struct GatewayEndpoints: Sendable {
 
     /// The CORS headers for a request from an allowed `Origin` (`--cors-origin`), else none.
     func corsHeaders(_ head: HTTPRequestHead) -> [(String, String)] {
-        guard let origin = head.headers["origin"].first, !settings.corsOrigins.isEmpty else { return [] }
+        guard !settings.corsOrigins.isEmpty, let origin = head.headers.first(name: "origin") else { return [] }
         if settings.corsOrigins.contains("*") {
             return [("access-control-allow-origin", "*"), ("access-control-expose-headers", "ETag")]
         }

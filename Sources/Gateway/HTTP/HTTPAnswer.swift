@@ -26,21 +26,48 @@ public struct HTTPAnswer: Sendable {
 
     /// The status line, headers and (unless `headOnly`) the body; `Content-Length` is the body's even for HEAD.
     public func bytes(headOnly: Bool, keepAlive: Bool) -> ByteBuffer {
-        var out = ByteBuffer()
-        out.reserveCapacity(256 + (headOnly ? 0 : body?.readableBytes ?? 0))
-        Self.writeHead(status, headers, into: &out)
-        if let body { out.writeString("content-length: \(body.readableBytes)\r\n") }
-        if !keepAlive { out.writeString("connection: close\r\n") }
-        out.writeString("\r\n")
+        var out = head(keepAlive: keepAlive)
         if !headOnly, var body { out.writeBuffer(&body) }
         return out
     }
 
+    /// The status line, headers and blank line, the body's `Content-Length` included: what goes before the body,
+    /// which is written after it as it is (not copied in).
+    public func head(keepAlive: Bool) -> ByteBuffer {
+        var out = ByteBuffer()
+        out.reserveCapacity(384)
+        writeHead(keepAlive: keepAlive, into: &out)
+        return out
+    }
+
+    /// `head(keepAlive:)` written into `out`.
+    public func writeHead(keepAlive: Bool, into out: inout ByteBuffer) {
+        Self.writeHead(status, headers, into: &out)
+        if let body {
+            out.writeStaticString("content-length: ")
+            out.writeString(String(body.readableBytes))
+            out.writeStaticString("\r\n")
+        }
+        if !keepAlive { out.writeStaticString("connection: close\r\n") }
+        out.writeStaticString("\r\n")
+    }
+
     /// The status line and `headers` with `date` and `server`, without the blank line.
     static func writeHead(_ status: HTTPResponseStatus, _ headers: [(String, String)], into out: inout ByteBuffer) {
-        out.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
-        for (name, value) in headers { out.writeString("\(name): \(value)\r\n") }
-        out.writeString("date: \(HTTPDate.now)\r\nserver: layout-gateway\r\n")
+        out.writeStaticString("HTTP/1.1 ")
+        out.writeString(String(status.code))
+        out.writeStaticString(" ")
+        out.writeString(status.reasonPhrase)
+        out.writeStaticString("\r\n")
+        for (name, value) in headers {
+            out.writeString(name)
+            out.writeStaticString(": ")
+            out.writeString(value)
+            out.writeStaticString("\r\n")
+        }
+        out.writeStaticString("date: ")
+        out.writeString(HTTPDate.now)
+        out.writeStaticString("\r\nserver: layout-gateway\r\n")
     }
 
     /// A plain-text answer that is not cached.
@@ -69,13 +96,13 @@ public struct HTTPAnswer: Sendable {
 
 /// The `Date` header's value (RFC 9110 §5.6.7), made once per second.
 enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((0, ""))
+    private static let cache = Mutex<(second: time_t, text: String)>((0, ""))
 
     static var now: String {
-        let second = Int(Date().timeIntervalSince1970)
+        let second = time(nil)
         return cache.withLock { c in
             if c.second != second {
-                var t = time_t(second)
+                var t = second
                 var parts = tm()
                 gmtime_r(&t, &parts)
                 var buffer = [CChar](repeating: 0, count: 64)

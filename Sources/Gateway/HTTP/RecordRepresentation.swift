@@ -1,4 +1,3 @@
-import Foundation
 import LayoutJSON
 import LayoutKit
 import NIOCore
@@ -9,17 +8,17 @@ enum RecordRepresentation {
     /// A record as asked for: 304 for a matching `If-None-Match`, else the record (gzip from `gzipped` when it is
     /// accepted and worth it), with one strong `ETag` per encoding.
     static func answer(
-        _ record: [UInt8], hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
+        _ record: ByteBuffer, hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
         _ metrics: GatewayMetrics, gzipped: () -> [UInt8]?
     ) -> HTTPAnswer {
         metrics.recordRequests.increment()
-        let gzip = Self.acceptsGzip(head.headers["accept-encoding"].first) && record.count > 256
+        let gzip = Self.acceptsGzip(head.headers.first(name: "accept-encoding")) && record.readableBytes > 256
         // One strong tag per representation: a cache holding both encodings never confuses them.
-        let etag = gzip ? "\"\(hash)-gzip\"" : "\"\(hash)\""
+        let etag = entityTag(hash, gzip: gzip)
         var headers: [(String, String)] = [
             ("etag", etag), ("cache-control", cacheControl), ("vary", "Accept-Encoding"),
         ]
-        if let match = head.headers["if-none-match"].first, Self.matches(match, hash) {
+        if let match = head.headers.first(name: "if-none-match"), Self.matches(match, hash) {
             metrics.notModified.increment()
             return HTTPAnswer(.notModified, headers: headers)
         }
@@ -27,34 +26,99 @@ enum RecordRepresentation {
         var body = record
         if gzip, let compressed = gzipped() {
             headers.append(("content-encoding", "gzip"))
-            body = compressed
+            body = ByteBuffer(bytes: compressed)
         } else if gzip {
-            headers[0] = ("etag", "\"\(hash)\"")
+            headers[0] = ("etag", entityTag(hash, gzip: false))
         }
-        if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.count)) }
-        return HTTPAnswer(.ok, headers: headers, body: ByteBuffer(bytes: body))
+        if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.readableBytes)) }
+        return HTTPAnswer(.ok, headers: headers, body: body)
+    }
+
+    /// The record's strong tag: `"HASH"`, or `"HASH-gzip"` for its gzip (16 lowercase hex digits).
+    static func entityTag(_ hash: ContentHash, gzip: Bool) -> String {
+        let suffix: StaticString = "-gzip"
+        let count = 18 + (gzip ? suffix.utf8CodeUnitCount : 0)
+        return String(unsafeUninitializedCapacity: count) { out in
+            let digits = UInt8(ascii: "0")
+            out[0] = UInt8(ascii: "\"")
+            for i in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: hash.value >> UInt64(60 - 4 * i)) & 0x0F
+                out[1 + i] = nibble < 10 ? digits + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            if gzip {
+                for i in 0..<suffix.utf8CodeUnitCount { out[17 + i] = suffix.utf8Start[i] }
+            }
+            out[count - 1] = UInt8(ascii: "\"")
+            return count
+        }
     }
 
     /// Whether an `If-None-Match` value names a representation of the record with `hash` (a list, weak tags, either
-    /// encoding's tag, and `*` included).
+    /// encoding's tag, and `*` included). Read byte by byte: a revalidation is answered in a few microseconds.
     static func matches(_ header: String, _ hash: ContentHash) -> Bool {
-        let plain = "\"\(hash)\""
-        let gzip = "\"\(hash)-gzip\""
-        return header.split(separator: ",").contains { tag in
-            var t = tag.trimmingCharacters(in: .whitespaces)
-            if t.hasPrefix("W/") { t.removeFirst(2) }
-            return t == "*" || t == plain || t == gzip
+        var header = header
+        return header.withUTF8 { bytes in
+            var found = false
+            HeaderList.forEach(in: bytes) { item in
+                var tag = item
+                if tag.count >= 2, tag[tag.startIndex] == UInt8(ascii: "W"),
+                    tag[tag.startIndex + 1] == UInt8(ascii: "/")
+                {
+                    tag = tag.dropFirst(2)
+                }
+                if tag.count == 1, tag.first == UInt8(ascii: "*") {
+                    found = true
+                } else if tag.count >= 18, tag.first == UInt8(ascii: "\""), tag.last == UInt8(ascii: "\"") {
+                    let inner = tag.dropFirst().dropLast()
+                    let digits = inner.prefix(16)
+                    let suffix = inner.dropFirst(16)
+                    if suffix.isEmpty || suffix.elementsEqual("-gzip".utf8), Self.hex(digits) == hash.value {
+                        found = true
+                    }
+                }
+                return !found
+            }
+            return found
         }
     }
 
     /// Whether `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
     static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        return header.lowercased().split(separator: ",").contains { item in
-            let fields = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.first == "gzip" || fields.first == "*" else { return false }
-            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
-            return q.map { $0 > 0 } ?? true
+        guard var header else { return false }
+        return header.withUTF8 { bytes in
+            var accepted = false
+            HeaderList.forEach(in: bytes) { item in
+                var fields = item.split(separator: UInt8(ascii: ";")).map(HeaderList.trimmed)
+                guard let coding = fields.first,
+                    HeaderList.equalsIgnoringCase(coding, "gzip") || HeaderList.equalsIgnoringCase(coding, "*")
+                else { return true }
+                fields.removeFirst()
+                let q = fields.first {
+                    $0.count >= 2 && ($0.first == UInt8(ascii: "q") || $0.first == UInt8(ascii: "Q"))
+                }
+                .flatMap { f -> Double? in
+                    let rest = f.dropFirst()
+                    guard rest.first == UInt8(ascii: "=") else { return nil }
+                    return Double(String(decoding: rest.dropFirst(), as: UTF8.self))
+                }
+                accepted = q.map { $0 > 0 } ?? true
+                return !accepted
+            }
+            return accepted
         }
+    }
+
+    /// The value of 16 lowercase hex digits as the gateway writes them (tags compare byte for byte), or nil.
+    private static func hex(_ digits: HeaderList.Item) -> UInt64? {
+        guard digits.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for b in digits {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(b - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 }

@@ -9,15 +9,32 @@ enum RequestKey {
     }
 
     static func decode(_ raw: Substring, maxBytes: Int) -> Result<String, Problem> {
+        let tooLong = Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes")
         // Checked before decoding too: a huge path is refused without work.
-        guard raw.utf8.count <= maxBytes * 3 else {
-            return .failure(
-                Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes"))
+        guard raw.utf8.count <= maxBytes * 3 else { return .failure(tooLong) }
+        let key: String
+        if raw.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "%")) })
+            ?? raw.utf8.contains(UInt8(ascii: "%"))
+        {
+            switch percentDecoded(raw.utf8) {
+            case .success(let k): key = k
+            case .failure(let problem): return .failure(problem)
+            }
+        } else {
+            key = String(raw)  // nothing to decode, and the path is UTF-8 already
         }
+        guard !key.isEmpty else {
+            return .failure(Problem(status: .notFound, code: "bad-key", message: "an empty key"))
+        }
+        guard key.utf8.count <= maxBytes else { return .failure(tooLong) }
+        return .success(key)
+    }
+
+    /// `utf8` with each `%XX` replaced by its byte, as UTF-8.
+    private static func percentDecoded(_ utf8: Substring.UTF8View) -> Result<String, Problem> {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.utf8.count)
-        var i = raw.utf8.startIndex
-        let utf8 = raw.utf8
+        bytes.reserveCapacity(utf8.count)
+        var i = utf8.startIndex
         while i < utf8.endIndex {
             let b = utf8[i]
             if b == UInt8(ascii: "%") {
@@ -34,13 +51,6 @@ enum RequestKey {
                 bytes.append(b)
                 i = utf8.index(after: i)
             }
-        }
-        guard !bytes.isEmpty else {
-            return .failure(Problem(status: .notFound, code: "bad-key", message: "an empty key"))
-        }
-        guard bytes.count <= maxBytes else {
-            return .failure(
-                Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes"))
         }
         guard let key = String(validating: bytes, as: UTF8.self) else {
             return .failure(Problem(status: .badRequest, code: "bad-key", message: "the key is not UTF-8"))
