@@ -1,5 +1,4 @@
 public import LayoutKit
-public import NIOCore
 import Synchronization
 
 /// What the book answers with beside its pages' bytes: reads and stream openings, gzip, counts for `/metrics`.
@@ -13,7 +12,7 @@ extension PageBook {
 
     /// What a page read finds.
     public enum Lookup: Sendable {
-        case page(record: ByteBuffer, at: StreamPosition)
+        case page(record: [UInt8], at: StreamPosition)
         /// Never laid out (or cleared by a tombstone).
         case unknown
         /// Let go to stay within the byte budget (no page store); answered again once the page changes.
@@ -35,9 +34,9 @@ extension PageBook {
     }
 
     /// A page's latest record compressed with gzip, made once per record while the page is in memory.
-    public func gzipRecord(_ key: String, hash: ContentHash, record: ByteBuffer) -> [UInt8]? {
+    public func gzipRecord(_ key: String, hash: ContentHash, record: [UInt8]) -> [UInt8]? {
         if let cached = state.withLock({ $0.gzip(of: key, hash: hash) }) { return cached }
-        guard let compressed = Gzip.compress(Array(record.readableBytesView)) else { return nil }
+        guard let compressed = Gzip.compress(record) else { return nil }
         state.withLock { $0.keep(gzip: compressed, for: key, hash: hash) }
         return compressed
     }

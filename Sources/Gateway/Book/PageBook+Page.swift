@@ -1,13 +1,11 @@
 import LayoutKit
-import NIOCore
 import PageStore
 
 extension PageBook {
     /// One page in memory: its latest record (and what is made from it once: gzip, the record event), where its
     /// streams were brought to, and its recent change sets.
     struct Page {
-        /// As a buffer: a GET writes it behind its head as it is, not copied.
-        var record: ByteBuffer?
+        var record: [UInt8]?
         var hash: ContentHash?
         /// The record's position (its input offset), when it has one.
         var position: Int64?
@@ -26,7 +24,7 @@ extension PageBook {
         var lastStored: UInt64 = 0
 
         init(record: [UInt8]? = nil, position: Int64? = nil, history: [StoredChange] = []) {
-            self.record = record.map { ByteBuffer(bytes: $0) }
+            self.record = record
             self.hash = record.map { ContentHash(of: $0) }
             self.position = position
             self.streamAt = at
@@ -45,13 +43,11 @@ extension PageBook {
         var at: StreamPosition? { hash.map { StreamPosition(hash: $0, offset: position) } }
         /// What the page costs in memory: its bytes and what holding it costs besides (`overheadBytes`).
         var bytes: Int {
-            Self.overheadBytes + (record?.readableBytes ?? 0) + (gzip?.count ?? 0)
+            Self.overheadBytes + (record?.count ?? 0) + (gzip?.count ?? 0)
                 + (recordEvent.map { $0.plain.readableBytes * 2 } ?? 0)
                 + history.reduce(0) { $0 + $1.bytes.count }
         }
-        var stored: StoredPage { StoredPage(position: position, record: recordBytes, history: history) }
-        /// The record as an array (for an event, the store, gzip).
-        var recordBytes: [UInt8]? { record.map { Array($0.readableBytesView) } }
+        var stored: StoredPage { StoredPage(position: position, record: record, history: history) }
 
         /// Takes `bytes` as the page's record, made from the input at `position`: what was made from the old one
         /// (gzip, event) goes, and the history keeps what fits the new record (`ChangeHistory.keep`).
@@ -59,11 +55,11 @@ extension PageBook {
         /// history stay, the record event is made again for its new id.
         mutating func take(record bytes: [UInt8], position: Int64?) -> ContentHash {
             let hash = ContentHash(of: bytes)
-            if hash == self.hash, let record, record.readableBytesView.elementsEqual(bytes) {
+            if hash == self.hash, record == bytes {
                 (self.position, recordEvent) = (position, nil)
                 return hash
             }
-            (record, self.hash, self.position, gzip, recordEvent) = (ByteBuffer(bytes: bytes), hash, position, nil, nil)
+            (record, self.hash, self.position, gzip, recordEvent) = (bytes, hash, position, nil, nil)
             history = ChangeHistory.keep(history, recordBytes: bytes.count)
             return hash
         }

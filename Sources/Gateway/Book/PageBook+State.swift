@@ -191,7 +191,7 @@ extension PageBook {
             var records: [(key: String, record: [UInt8], at: StreamPosition)] = []
             for key in pending {
                 guard var page = pages[key], let since = page.pendingSince, now - since >= grace else { continue }
-                if let record = page.recordBytes, let at = page.at, at.hash != page.streamAt?.hash {
+                if let record = page.record, let at = page.at, at.hash != page.streamAt?.hash {
                     page.streamAt = at
                     records.append((key, record, at))
                 }

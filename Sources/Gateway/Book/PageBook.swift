@@ -115,11 +115,11 @@ public final class PageBook: Sendable {
             // a repeat has the same bytes) is a step the page already took.
             if !page.history.contains(where: { $0.bytes == bytes }) {
                 page.history.append(StoredChange(base: base, target: target.hash, bytes: bytes))
-                page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.readableBytes ?? 0)
+                page.history = ChangeHistory.keep(page.history, recordBytes: page.record?.count ?? 0)
             }
             // The topics are read apart: a change set can come before its page's first record. It is kept for the
             // clients that resume from it; streams get the record when it comes.
-            if let record = page.recordBytes {
+            if let record = page.record {
                 if page.streamAt?.hash == base {
                     page.streamAt = target
                     broadcast(.changeSet(bytes, base: base, target: target), key, sourceTimeMs, &s)
@@ -242,7 +242,7 @@ public final class PageBook: Sendable {
             s.streams[key, default: 0] += 1
             s.streamTotal += 1
             let unchanged = Opening(catchUp: [], cursor: StreamCursor(held: from?.hash, floor: from?.offset))
-            guard var page = held, let record = page.recordBytes, let at = page.at else { return unchanged }
+            guard var page = held, let record = page.record, let at = page.at else { return unchanged }
             s.tick += 1
             page.lastRead = s.tick
             defer { s.pages[key] = page }

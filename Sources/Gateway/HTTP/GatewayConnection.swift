@@ -226,7 +226,6 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         // HTTP/1.0 has no chunked coding (RFC 9112 §7.1): the body ends with the connection.
         HTTPAnswer.writeHead(
             .ok, headers + (http11 ? [("transfer-encoding", "chunked")] : [("connection", "close")]), into: &out)
-        out.writeString("\r\n")
         // A retry hint, and an opening comment so proxies pass the headers on at once.
         let opener = EventBytes.frames(Array("retry: 2000\n: open\n\n".utf8))
         out.writeImmutableBuffer(http11 ? opener.chunked : opener.plain)

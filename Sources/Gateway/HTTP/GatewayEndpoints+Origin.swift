@@ -43,7 +43,7 @@ extension GatewayEndpoints {
     /// A held state as asked for (ETag, 304, gzip), cached as the origin settings say.
     func stateAnswer(_ held: HeldState, _ key: String, _ head: HTTPRequestHead, _ origin: OriginStates) -> HTTPAnswer {
         RecordRepresentation.answer(
-            ByteBuffer(bytes: held.record), hash: held.hash, head, cacheControl: origin.cacheControl, metrics
+            held.record, hash: held.hash, head, cacheControl: origin.cacheControl, metrics, bodies: bodies
         ) {
             origin.cache.gzip(key, held)
         }

@@ -40,14 +40,18 @@ public final class GatewayEndpoints: Sendable {
     let origin: OriginStates?
     /// The compiler `POST /v1/compile` uses (the origin's), or nil.
     let compilers: CompilerSlot?
+    /// Record bodies as buffers, per event loop.
+    let bodies: RecordBodies
     /// The live page and its files, compiled in from `clients/web`.
     let page = EmbeddedPage(files: WebFiles.all)
 
     /// `logger` says which origins were refused CORS headers (none when nil).
     public init(
         settings: GatewaySettings, book: PageBook, status: GatewayStatus, metrics: GatewayMetrics,
-        logger: Logger? = nil, origin: OriginStates? = nil, compilers: CompilerSlot? = nil
+        logger: Logger? = nil, origin: OriginStates? = nil, compilers: CompilerSlot? = nil,
+        bodies: RecordBodies = RecordBodies()
     ) {
+        self.bodies = bodies
         self.origin = origin
         self.compilers = compilers
         self.settings = settings
@@ -176,7 +180,7 @@ public final class GatewayEndpoints: Sendable {
     // MARK: A record
 
     func record(_ lookup: PageBook.Lookup, _ key: String, _ head: HTTPRequestHead) -> HTTPAnswer {
-        let (record, at): (ByteBuffer, StreamPosition)
+        let (record, at): ([UInt8], StreamPosition)
         switch lookup {
         case .page(let r, let a): (record, at) = (r, a)
         case .unknown: return .error(.notFound, "unknown-page", "no layout for this key", key: key)
@@ -186,8 +190,9 @@ public final class GatewayEndpoints: Sendable {
                 "this page was let go to stay within the gateway's memory (it runs without a page store: --page-store off or unusable); it is served again once it changes",
                 key: key)
         }
-        return RecordRepresentation.answer(record, hash: at.hash, head, cacheControl: Self.recordCacheControl, metrics)
-        {
+        return RecordRepresentation.answer(
+            record, hash: at.hash, head, cacheControl: Self.recordCacheControl, metrics, bodies: bodies
+        ) {
             book.gzipRecord(key, hash: at.hash, record: record)
         }
     }

@@ -42,7 +42,7 @@ public enum GatewayServer {
         let shared = ListenerContext(
             endpoints: GatewayEndpoints(
                 settings: settings, book: book, status: status, metrics: metrics, logger: logger, origin: origin,
-                compilers: compilers), book: book,
+                compilers: compilers, bodies: RecordBodies(loops: Array(group.makeIterator()))), book: book,
             hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
         let services: [any Service] = [
             HTTPService(

@@ -42,32 +42,26 @@ public struct HTTPAnswer: Sendable {
 
     /// `head(keepAlive:)` written into `out`.
     public func writeHead(keepAlive: Bool, into out: inout ByteBuffer) {
-        Self.writeHead(status, headers, into: &out)
-        if let body {
-            out.writeStaticString("content-length: ")
-            out.writeString(String(body.readableBytes))
-            out.writeStaticString("\r\n")
-        }
-        if !keepAlive { out.writeStaticString("connection: close\r\n") }
-        out.writeStaticString("\r\n")
+        Self.writeHead(status, headers, into: &out, contentLength: body?.readableBytes, keepAlive: keepAlive)
     }
 
-    /// The status line and `headers` with `date` and `server`, without the blank line.
-    static func writeHead(_ status: HTTPResponseStatus, _ headers: [(String, String)], into out: inout ByteBuffer) {
-        out.writeStaticString("HTTP/1.1 ")
-        out.writeString(String(status.code))
-        out.writeStaticString(" ")
-        out.writeString(status.reasonPhrase)
-        out.writeStaticString("\r\n")
-        for (name, value) in headers {
-            out.writeString(name)
-            out.writeStaticString(": ")
-            out.writeString(value)
-            out.writeStaticString("\r\n")
+    /// The status line, `headers` with `date` and `server`, the body's length when it has one, `connection: close`
+    /// unless kept alive, and (when `end`) the blank line. Every piece is measured first, then copied into the
+    /// buffer in one step: a head is written per request, and a buffer write per piece cost its checks each time.
+    static func writeHead(
+        _ status: HTTPResponseStatus, _ headers: [(String, String)], into out: inout ByteBuffer,
+        contentLength: Int? = nil, keepAlive: Bool = true, end: Bool = true
+    ) {
+        let parts = HeadParts(
+            code: String(status.code), reason: status.reasonPhrase, headers: headers, date: HTTPDate.now,
+            length: contentLength.map { String($0) }, close: !keepAlive, end: end)
+        var measured = HeadBytes(into: nil)
+        parts.write(&measured)
+        out.writeWithUnsafeMutableBytes(minimumWritableBytes: measured.count) { raw in
+            var line = HeadBytes(into: raw)
+            parts.write(&line)
+            return line.count
         }
-        out.writeStaticString("date: ")
-        out.writeString(HTTPDate.now)
-        out.writeStaticString("\r\nserver: layout-gateway\r\n")
     }
 
     /// A plain-text answer that is not cached.
@@ -91,6 +85,57 @@ public struct HTTPAnswer: Sendable {
         return HTTPAnswer(
             status, headers: [("content-type", "application/json"), ("cache-control", "no-store")],
             body: ByteBuffer(bytes: w.bytes + [0x0A]))
+    }
+}
+
+/// What a response head is made of, in order.
+private struct HeadParts {
+    let code: String
+    let reason: String
+    let headers: [(String, String)]
+    let date: String
+    let length: String?
+    let close: Bool
+    let end: Bool
+
+    func write(_ line: inout HeadBytes) {
+        line.put("HTTP/1.1 ")
+        line.put(code)
+        line.put(" ")
+        line.put(reason)
+        line.put("\r\n")
+        for (name, value) in headers {
+            line.put(name)
+            line.put(": ")
+            line.put(value)
+            line.put("\r\n")
+        }
+        line.put("date: ")
+        line.put(date)
+        line.put("\r\nserver: layout-gateway\r\n")
+        if let length {
+            line.put("content-length: ")
+            line.put(length)
+            line.put("\r\n")
+        }
+        if close { line.put("connection: close\r\n") }
+        if end { line.put("\r\n") }
+    }
+}
+
+/// The pieces of a response head copied into raw bytes one after another, or (with none) only counted.
+private struct HeadBytes {
+    private let raw: UnsafeMutableRawBufferPointer?
+    private(set) var count = 0
+
+    init(into raw: UnsafeMutableRawBufferPointer?) { self.raw = raw }
+
+    mutating func put(_ piece: String) {
+        var piece = piece
+        piece.withUTF8 { bytes in
+            if let raw { UnsafeMutableRawBufferPointer(rebasing: raw[count...]).copyMemory(from: .init(bytes)) }
+            count += bytes.count
+        }
     }
 }
 

@@ -15,7 +15,7 @@ final class ListenerContext: Sendable {
 
     /// A page's record and where it is: the published page's, else a navigation state's held copy.
     func currentRecord(_ key: String) -> ([UInt8], StreamPosition)? {
-        if case .page(let record, let at) = book.read(key) { return (Array(record.readableBytesView), at) }
+        if case .page(let record, let at) = book.read(key) { return (record, at) }
         guard let held = origin?.cache.read(key) else { return nil }
         return (held.record, StreamPosition(hash: held.hash, offset: nil))
     }

@@ -8,11 +8,11 @@ enum RecordRepresentation {
     /// A record as asked for: 304 for a matching `If-None-Match`, else the record (gzip from `gzipped` when it is
     /// accepted and worth it), with one strong `ETag` per encoding.
     static func answer(
-        _ record: ByteBuffer, hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
-        _ metrics: GatewayMetrics, gzipped: () -> [UInt8]?
+        _ record: [UInt8], hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
+        _ metrics: GatewayMetrics, bodies: RecordBodies, gzipped: () -> [UInt8]?
     ) -> HTTPAnswer {
         metrics.recordRequests.increment()
-        let gzip = Self.acceptsGzip(head.headers.first(name: "accept-encoding")) && record.readableBytes > 256
+        let gzip = Self.acceptsGzip(head.headers.first(name: "accept-encoding")) && record.count > 256
         // One strong tag per representation: a cache holding both encodings never confuses them.
         let etag = entityTag(hash, gzip: gzip)
         var headers: [(String, String)] = [
@@ -23,13 +23,14 @@ enum RecordRepresentation {
             return HTTPAnswer(.notModified, headers: headers)
         }
         headers.append(("content-type", Wire.recordContentType))
-        var body = record
+        var sent = (bytes: record, gzip: false)
         if gzip, let compressed = gzipped() {
             headers.append(("content-encoding", "gzip"))
-            body = ByteBuffer(bytes: compressed)
+            sent = (compressed, true)
         } else if gzip {
             headers[0] = ("etag", entityTag(hash, gzip: false))
         }
+        let body = bodies.buffer(RecordBodies.Key(hash: hash, gzip: sent.gzip), sent.bytes)
         if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.readableBytes)) }
         return HTTPAnswer(.ok, headers: headers, body: body)
     }
