@@ -44,9 +44,14 @@ public final class GatewayMetrics: ConfigReloadMetrics {
     /// Lookups already counted, so the book's totals become counter increments.
     private let counted = Mutex<(memory: Int, disk: Int)>((0, 0))
 
-    /// Records through `factory` (made by `MetricCatalog.factory(on:)` on the registry `exposition` renders).
-    public init(factory: any MetricsFactory, exposition: MetricsExposition) {
+    /// Record answers counted on their event loops until `/metrics` is read.
+    let tallies: RecordTallies
+
+    /// Records through `factory` (made by `MetricCatalog.factory(on:)` on the registry `exposition` renders); record
+    /// answers made on `tallies`' loops are counted there first.
+    public init(factory: any MetricsFactory, exposition: MetricsExposition, tallies: RecordTallies = RecordTallies()) {
         self.exposition = exposition
+        self.tallies = tallies
         func counter(_ family: MetricFamily, _ dimensions: [(String, String)] = []) -> Counter {
             let c = Counter(label: family.name, dimensions: dimensions, factory: factory)
             c.increment(by: 0)  // shown from the first scrape
@@ -129,7 +134,19 @@ public final class GatewayMetrics: ConfigReloadMetrics {
     }
 
     /// The exposition, with the book's figures and the feed's lag as of now.
+    /// A record answered (`notModified`: a 304; `bytes`: the body sent), counted on its loop when it is on one.
+    func recordAnswered(notModified isNotModified: Bool, bytes: Int) {
+        guard !tallies.count(notModified: isNotModified, bytes: bytes) else { return }
+        recordRequests.increment()
+        if isNotModified { notModified.increment() }
+        if bytes > 0 { bytesSent.increment(by: Int64(bytes)) }
+    }
+
     func render(_ book: PageBook, _ status: GatewayStatus, _ origin: OriginStates? = nil) -> [UInt8] {
+        let answered = tallies.drain()
+        recordRequests.increment(by: Int64(answered.requests))
+        notModified.increment(by: Int64(answered.notModified))
+        bytesSent.increment(by: Int64(answered.bytes))
         if let origin {
             let held = origin.cache.figures
             originStates.record(Int64(held.states))

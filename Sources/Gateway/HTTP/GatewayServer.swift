@@ -24,9 +24,10 @@ public enum GatewayServer {
     ) -> (services: [any Service], metrics: GatewayMetrics) {
         let limits = StreamLimits.forThisProcess(heldBytes: settings.maxBytes, configured: settings.maxStreams)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let loops = Array(group.makeIterator())
         let metrics = GatewayMetrics(
             factory: MetricCatalog.factory(on: registry),
-            exposition: MetricsExposition(registry: registry, build: build))
+            exposition: MetricsExposition(registry: registry, build: build), tallies: RecordTallies(loops: loops))
         let hub = StreamHub(group: group, metrics: metrics)
         // The states from the origin: the book drops one when a page is published under its key.
         let originCache = settings.origin.map { OriginCache(maxBytes: $0.maxBytes) }
@@ -42,7 +43,7 @@ public enum GatewayServer {
         let shared = ListenerContext(
             endpoints: GatewayEndpoints(
                 settings: settings, book: book, status: status, metrics: metrics, logger: logger, origin: origin,
-                compilers: compilers, bodies: RecordBodies(loops: Array(group.makeIterator()))), book: book,
+                compilers: compilers, bodies: RecordBodies(loops: loops)), book: book,
             hub: hub, metrics: metrics, limits: limits, requestTimeout: .seconds(Int64(settings.requestTimeoutSeconds)))
         let services: [any Service] = [
             HTTPService(

@@ -11,7 +11,6 @@ enum RecordRepresentation {
         _ record: [UInt8], hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
         _ metrics: GatewayMetrics, bodies: RecordBodies, gzipped: () -> [UInt8]?
     ) -> HTTPAnswer {
-        metrics.recordRequests.increment()
         let gzip = Self.acceptsGzip(head.headers.first(name: "accept-encoding")) && record.count > 256
         // One strong tag per representation: a cache holding both encodings never confuses them.
         let etag = entityTag(hash, gzip: gzip)
@@ -19,7 +18,7 @@ enum RecordRepresentation {
             ("etag", etag), ("cache-control", cacheControl), ("vary", "Accept-Encoding"),
         ]
         if let match = head.headers.first(name: "if-none-match"), Self.matches(match, hash) {
-            metrics.notModified.increment()
+            metrics.recordAnswered(notModified: true, bytes: 0)
             return HTTPAnswer(.notModified, headers: headers)
         }
         headers.append(("content-type", Wire.recordContentType))
@@ -31,7 +30,7 @@ enum RecordRepresentation {
             headers[0] = ("etag", entityTag(hash, gzip: false))
         }
         let body = bodies.buffer(RecordBodies.Key(hash: hash, gzip: sent.gzip), sent.bytes)
-        if head.method != .HEAD { metrics.bytesSent.increment(by: Int64(body.readableBytes)) }
+        metrics.recordAnswered(notModified: false, bytes: head.method == .HEAD ? 0 : body.readableBytes)
         return HTTPAnswer(.ok, headers: headers, body: body)
     }
 
