@@ -61,11 +61,6 @@ public final class GatewayEndpoints: Sendable {
         refusedOrigins = RefusedOrigins(logger: logger)
     }
 
-    /// `Cache-Control` of a record: a shared cache may keep it a second, then revalidates with its `ETag`; never
-    /// serves it stale meanwhile (Varnish's grace and CDNs' stale-while-revalidate would otherwise hand out a
-    /// superseded record for seconds).
-    public static let recordCacheControl =
-        "public, max-age=1, must-revalidate, stale-while-revalidate=0, stale-if-error=0"
     /// What a stream's response says to proxies: do not buffer it (nginx reads `X-Accel-Buffering`), do not
     /// transform it (no compression holding events back), do not cache it.
     static let streamHeaders: [(String, String)] = [
@@ -191,7 +186,8 @@ public final class GatewayEndpoints: Sendable {
                 key: key)
         }
         return RecordRepresentation.answer(
-            record, hash: at.hash, head, cacheControl: Self.recordCacheControl, metrics, bodies: bodies
+            record, hash: at.hash, head, cacheControl: RecordRepresentation.publishedCacheControl, metrics,
+            bodies: bodies
         ) {
             book.gzipRecord(key, hash: at.hash, record: record)
         }

@@ -5,6 +5,12 @@ import NIOHTTP1
 
 /// A record as an HTTP answer: the same rules for a published page and a navigation state from the origin.
 enum RecordRepresentation {
+    /// `Cache-Control` of a published page's record: a shared cache may keep it a second, then revalidates with its
+    /// `ETag`; never serves it stale meanwhile (Varnish's grace and CDNs' stale-while-revalidate would otherwise hand
+    /// out a superseded record for seconds).
+    static let publishedCacheControl =
+        "public, max-age=1, must-revalidate, stale-while-revalidate=0, stale-if-error=0"
+
     /// A record as asked for: 304 for a matching `If-None-Match`, else the record (gzip from `gzipped` when it is
     /// accepted and worth it), with one strong `ETag` per encoding.
     static func answer(
