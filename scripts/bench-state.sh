@@ -41,7 +41,7 @@ rss_kb() { awk -v f="$2" '$1 == f ":" {print $2}' "/proc/$1/status"; }  # pid, V
 start_gateway() {
   local dir="$1" held="$2" started
   started="$(now)"
-  "$bin" gateway --brokers "$broker" --changes-topic s-changes --latest-layout-topic s-latest --port 0 --http 127.0.0.1:0 \
+  "${gw_bin:-$bin}" gateway --brokers "$broker" --changes-topic s-changes --latest-layout-topic s-latest --port 0 --http 127.0.0.1:0 \
     --page-store "$dir" --page-cache-bytes "$held" --log-format json > "$work/gw.out" 2> "$work/gw.log" &
   gw_pid=$!; pids+=("$gw_pid")
   gw_url="" gw_ops=""
@@ -67,6 +67,7 @@ serve_once() {
 }
 
 rows=()
+base_cold=()
 for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-1000000} samples/empty-results.json"; do
   read -r pages sample <<< "$spec"
   scripts/broker.sh stop >/dev/null 2>&1 || true
@@ -93,6 +94,15 @@ for spec in "${PAGES_LARGE:-100000} samples/search-page.json" "${PAGES_SMALL:-10
   cold_s="$gw_ready_s"; cold_read="$(caught_up_read)"
   cold_cpu="$(cpu_s "$gw_pid")"; cold_broker="$(python3 -c "print(f'{$(cpu_s "$broker_pid") - $b0:.1f}')")"
   cold_peak_mb="$(( $(rss_kb "$gw_pid" VmHWM) / 1024 ))"
+  if [ -n "${BENCH_BASE_BIN:-}" ]; then  # the base binary's cold start on the same topic, right after
+    stop_gateway
+    rm -rf "$work/gw-base-store"
+    gw_bin="$BENCH_BASE_BIN" start_gateway "$work/gw-base-store" "$held"
+    base_cold+=("$pages pages: base binary ready in $gw_ready_s s, peak $(( $(rss_kb "$gw_pid" VmHWM) / 1024 )) MiB; this build $cold_s s, $cold_peak_mb MiB (limit $(( held / 1048576 + 150 )) MiB)")
+    stop_gateway
+    rm -rf "$work/gw-base-store"
+    start_gateway "$work/gw-store" "$held"  # this build again on its filled store, for the GETs
+  fi
   cat > "$work/random.lua" <<LUA
 math.randomseed(7)
 request = function()
@@ -127,6 +137,7 @@ echo
 echo "| pages | produce s | floor: a bare reader of the topic s (CPU s) | gateway ready, empty store s (CPU s) | gateway peak RSS while catching up MiB (≤ budget + 150) | gateway ready, warm store s | GET random key p50 / p99 (memory for 5%) | GET/s | memory budget B | gateway RSS after the GETs (peak) MiB | gateway disk B/page | worker first record, empty store | worker first record, warm store | worker peak RSS MiB, empty / warm (≤ budget + 150) | worker disk B/page |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
+[ "${#base_cold[@]}" -eq 0 ] || { echo; echo "Cold starts, before and after (empty store, same topic, one after the other; the GETs above then ran on this build restarted on its filled store):"; printf '%s\n' "${base_cold[@]}"; }
 echo
 echo "## A rolling restart of three workers beside a bare consumer's rejoin (scripts/bench-rollout.sh)"
 echo
