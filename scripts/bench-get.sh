@@ -18,10 +18,7 @@ ROUNDS="${BENCH_GET_ROUNDS:-3}" SECONDS_EACH="${BENCH_GET_SECONDS:-8}"
 scripts/ensure-debian-packages.sh wrk nginx
 bench_setup get
 t="get-$$"
-"$bin" create-topics --brokers "$broker" --partition-count 1 "$t-changes" >/dev/null
-"$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
-"$bin" compile samples/search-page.json > "$work/record.json"
-"$bin" produce --brokers "$broker" --topic "$t-latest" --key page "$work/record.json" >/dev/null
+publish_search_page page "$work/record.json"
 
 ready() { gateway_urls "$starting"; [ -n "$gateway_ops" ] && curl -sf "$gateway_ops/readyz" >/dev/null 2>&1; }
 start_gateway() {  # binary, name; sets url_<name>

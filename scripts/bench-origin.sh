@@ -15,10 +15,7 @@ HELD=100000000 ORIGIN_HELD=67108864
 . scripts/gateway-scripts.sh
 bench_setup origin
 t="origin-$$"
-"$bin" create-topics --brokers "$broker" --partition-count 1 "$t-changes" >/dev/null
-"$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
-"$bin" compile samples/search-page.json > "$work/published.json"
-"$bin" produce --brokers "$broker" --topic "$t-latest" --key published "$work/published.json" >/dev/null
+publish_search_page published "$work/published.json"
 python3 scripts/test-origin.py --port 0 --any samples/search-page.json > "$work/origin.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q '^listening' "$work/origin.out" 2>/dev/null && break; sleep 0.1; done

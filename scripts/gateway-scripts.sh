@@ -56,6 +56,15 @@ for name, doc in (("a", page), ("b", later)):
 PY
 }
 
+# publish_search_page KEY FILE: one page on a topic pair of its own ($t-changes, and $t-latest compacted, one
+# partition each): the 45 KB search page compiled into FILE and published under KEY. Uses bin, broker and t.
+publish_search_page() {
+  "$bin" create-topics --brokers "$broker" --partition-count 1 "$t-changes" >/dev/null
+  "$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
+  "$bin" compile samples/search-page.json > "$2"
+  "$bin" produce --brokers "$broker" --topic "$t-latest" --key "$1" "$2" >/dev/null
+}
+
 # A free TCP port on loopback.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
