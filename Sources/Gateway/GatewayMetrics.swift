@@ -133,7 +133,6 @@ public final class GatewayMetrics: ConfigReloadMetrics {
         descriptorLimit.record(Int64(limits.descriptors.soft))
     }
 
-    /// The exposition, with the book's figures and the feed's lag as of now.
     /// A record answered (`notModified`: a 304; `bytes`: the body sent), counted on its loop when it is on one.
     func recordAnswered(notModified isNotModified: Bool, bytes: Int) {
         guard !tallies.count(notModified: isNotModified, bytes: bytes) else { return }
@@ -142,6 +141,8 @@ public final class GatewayMetrics: ConfigReloadMetrics {
         if bytes > 0 { bytesSent.increment(by: Int64(bytes)) }
     }
 
+    /// The exposition, with the book's figures, the feed's lag and the record answers counted on the loops, as
+    /// of now.
     func render(_ book: PageBook, _ status: GatewayStatus, _ origin: OriginStates? = nil) -> [UInt8] {
         let answered = tallies.drain()
         recordRequests.increment(by: Int64(answered.requests))

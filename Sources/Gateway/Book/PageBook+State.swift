@@ -166,7 +166,6 @@ extension PageBook {
             return disk.take()
         }
 
-        /// `PageBook.flushIsDue`.
         /// `key`'s record when its page is in memory, read where it is held (not copied out of the table) and
         /// marked read; nil when it is not in memory or has no record.
         mutating func readInMemory(_ key: String) -> Lookup? {
@@ -181,6 +180,7 @@ extension PageBook {
             return .page(record: record, at: at)
         }
 
+        /// `PageBook.flushIsDue`.
         var flushIsDue: Bool { PageStore.Batch.isFull(pages: dirty.count + cleared.count, bytes: dirtyBytes) }
 
         /// Pages whose record waited `grace` or longer for its change set stop waiting; returns those whose streams
