@@ -26,21 +26,14 @@ public struct HTTPAnswer: Sendable {
 
     /// The status line, headers and (unless `headOnly`) the body; `Content-Length` is the body's even for HEAD.
     public func bytes(headOnly: Bool, keepAlive: Bool) -> ByteBuffer {
-        var out = head(keepAlive: keepAlive)
+        var out = ByteBuffer()
+        writeHead(keepAlive: keepAlive, into: &out)
         if !headOnly, var body { out.writeBuffer(&body) }
         return out
     }
 
-    /// The status line, headers and blank line, the body's `Content-Length` included: what goes before the body,
-    /// which is written after it as it is (not copied in).
-    public func head(keepAlive: Bool) -> ByteBuffer {
-        var out = ByteBuffer()
-        out.reserveCapacity(384)
-        writeHead(keepAlive: keepAlive, into: &out)
-        return out
-    }
-
-    /// `head(keepAlive:)` written into `out`.
+    /// The status line, headers and blank line, the body's `Content-Length` included, written into `out`: what goes
+    /// before the body, which is written after it as it is (not copied in).
     public func writeHead(keepAlive: Bool, into out: inout ByteBuffer) {
         Self.writeHead(status, headers, into: &out, contentLength: body?.readableBytes, keepAlive: keepAlive)
     }
