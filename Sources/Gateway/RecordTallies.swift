@@ -1,5 +1,4 @@
 public import NIOCore
-import NIOPosix
 import Synchronization
 
 /// The record answers counted per event loop: each loop adds to counters of its own, so no counter is shared between
@@ -7,18 +6,17 @@ import Synchronization
 /// cache line: 8% of the 304s a second). `/metrics` adds what they counted to the gateway's counters when it is
 /// read (`drain`). An answer made off the loops is not counted here (the caller counts it at once).
 public final class RecordTallies: Sendable {
-    private let byLoop: [ObjectIdentifier: LoopTally]
+    private let byLoop: PerLoop<LoopTally>
 
     /// Counters for each of `loops` (none: every answer is counted by the caller).
     public init(loops: [any EventLoop] = []) {
-        byLoop = Dictionary(uniqueKeysWithValues: loops.map { (ObjectIdentifier($0), LoopTally()) })
+        byLoop = PerLoop(loops) { _ in LoopTally() }
     }
 
     /// Counts a record answered on the current loop (`notModified`: a 304; `bytes`: the body sent); false when
     /// not on one of the loops.
     func count(notModified: Bool, bytes: Int) -> Bool {
-        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop, let tally = byLoop[ObjectIdentifier(loop)]
-        else { return false }
+        guard let tally = byLoop.current else { return false }
         tally.requests.add(1, ordering: .relaxed)
         if notModified { tally.notModified.add(1, ordering: .relaxed) }
         if bytes > 0 { tally.bytes.add(bytes, ordering: .relaxed) }
@@ -27,7 +25,7 @@ public final class RecordTallies: Sendable {
 
     /// What every loop counted since the last drain, taken.
     func drain() -> (requests: Int, notModified: Int, bytes: Int) {
-        byLoop.values.reduce(into: (0, 0, 0)) { sum, tally in
+        byLoop.all.reduce(into: (0, 0, 0)) { sum, tally in
             sum.0 += tally.requests.exchange(0, ordering: .relaxed)
             sum.1 += tally.notModified.exchange(0, ordering: .relaxed)
             sum.2 += tally.bytes.exchange(0, ordering: .relaxed)

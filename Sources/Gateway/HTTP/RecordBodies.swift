@@ -1,6 +1,5 @@
 import LayoutKit
 public import NIOCore
-import NIOPosix
 
 /// Record bodies as buffers ready to write, kept per event loop: a record answered again (a hot page's misses and
 /// revalidations through a CDN) goes out without being copied into a buffer again. The page book holds records as
@@ -17,19 +16,17 @@ public final class RecordBodies: Sendable {
     /// Per loop, 4 MiB: the hottest records of a page-cache budget, a fixed cost beside it.
     public static let maxBytesPerLoop = 4 << 20
 
-    private let byLoop: [ObjectIdentifier: LoopBodies]
+    private let byLoop: PerLoop<LoopBodies>
 
     /// The bodies of `loops` (none: every body is copied).
     public init(loops: [any EventLoop] = [], maxBytesPerLoop: Int = RecordBodies.maxBytesPerLoop) {
-        byLoop = Dictionary(
-            uniqueKeysWithValues: loops.map { (ObjectIdentifier($0), LoopBodies(maxBytes: maxBytesPerLoop)) })
+        byLoop = PerLoop(loops) { _ in LoopBodies(maxBytes: maxBytesPerLoop) }
     }
 
     /// `bytes` (whose hash and encoding are `key`) as a buffer: the current loop's when it holds it, else made and
     /// kept there.
     func buffer(_ key: Key, _ bytes: [UInt8]) -> ByteBuffer {
-        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop, let bodies = byLoop[ObjectIdentifier(loop)]
-        else { return ByteBuffer(bytes: bytes) }
+        guard let bodies = byLoop.current else { return ByteBuffer(bytes: bytes) }
         return bodies.buffer(key, bytes)
     }
 }

@@ -6,17 +6,16 @@ public import NIOCore
 /// page is handed to every loop, which writes its shared bytes to its own streams of that page. No lock is held
 /// while writing and the loops write in parallel; a stream costs its connection and a few words here.
 public final class StreamHub: StreamSink {
-    let loops: [LoopStreams]
-    private let byLoop: [ObjectIdentifier: LoopStreams]
+    private let byLoop: PerLoop<LoopStreams>
+    var loops: [LoopStreams] { byLoop.all }
 
     public init(group: any EventLoopGroup, metrics: GatewayMetrics) {
-        loops = group.makeIterator().map { LoopStreams(loop: $0, metrics: metrics) }
-        byLoop = Dictionary(uniqueKeysWithValues: loops.map { (ObjectIdentifier($0.loop), $0) })
+        byLoop = PerLoop(Array(group.makeIterator())) { LoopStreams(loop: $0, metrics: metrics) }
     }
 
     /// The streams held by `loop` (one of the group's).
     func streams(on loop: any EventLoop) -> LoopStreams {
-        guard let streams = byLoop[ObjectIdentifier(loop)] else {
+        guard let streams = byLoop[loop] else {
             preconditionFailure("an event loop of another group")
         }
         return streams
