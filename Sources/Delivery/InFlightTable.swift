@@ -24,6 +24,13 @@ struct InFlightTable {
         /// Input and output bytes held for this message (the in-flight byte budget): counted by `add`, less the
         /// outputs already acknowledged.
         var bytes = 0
+        /// Bit `i` set: part `i`'s value is the input's value itself (a pass-through), held once and counted once.
+        var sharesInput: UInt64 = 0
+
+        /// Bytes part `i` holds beyond the input's.
+        func heldBytes(_ i: Int) -> Int {
+            parts[i].wireSize - (sharesInput & (1 << i) != 0 ? parts[i].value?.count ?? 0 : 0)
+        }
     }
 
     private(set) var entries: [Int: Entry] = [:]
@@ -38,10 +45,14 @@ struct InFlightTable {
     var isEmpty: Bool { entries.isEmpty }
     subscript(token: Int) -> Entry? { entries[token] }
 
-    /// Takes `entry` in under a new token, counting its input and output bytes.
+    /// Takes `entry` in under a new token, counting its input and output bytes: the bytes held, so an output that
+    /// is the input's own array is counted once.
     mutating func add(_ entry: Entry) -> Int {
         var entry = entry
-        entry.bytes = entry.message.wireSize + entry.parts.reduce(0) { $0 + $1.wireSize }
+        for i in entry.parts.indices where Self.sameStorage(entry.parts[i].value, entry.message.value) {
+            entry.sharesInput |= 1 << i
+        }
+        entry.bytes = entry.message.wireSize + entry.parts.indices.reduce(0) { $0 + entry.heldBytes($1) }
         defer { nextToken += 1 }
         entries[nextToken] = entry
         bytes += entry.bytes
@@ -125,9 +136,9 @@ struct InFlightTable {
     /// its bytes leave the budget while the message waits for its other parts.
     mutating func release(_ token: Int, _ i: Int) {
         guard let part = entries[token]?.parts[i], part.value != nil else { return }
-        let before = part.wireSize
+        let before = entries[token]!.heldBytes(i)
         entries[token]!.parts[i].value = nil
-        let freed = before - entries[token]!.parts[i].wireSize
+        let freed = before - entries[token]!.heldBytes(i)
         entries[token]!.bytes -= freed
         bytes -= freed
     }
@@ -137,6 +148,12 @@ struct InFlightTable {
         guard let e = entries.removeValue(forKey: token) else { return nil }
         bytes -= e.bytes
         return e
+    }
+
+    /// Whether `a` and `b` are one array's storage (not equal contents: the same bytes in memory).
+    private static func sameStorage(_ a: [UInt8]?, _ b: [UInt8]?) -> Bool {
+        guard let a, let b, a.count == b.count, !a.isEmpty else { return false }
+        return a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
     /// The topics of the records produced and not yet acknowledged, sorted.
