@@ -9,9 +9,12 @@ enum RequestKey {
     }
 
     static func decode(_ raw: Substring, maxBytes: Int) -> Result<String, Problem> {
-        let tooLong = Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes")
+        // Made only when refused: every GET of a record comes this way.
+        func tooLong() -> Problem {
+            Problem(status: .uriTooLong, code: "key-too-long", message: "keys are at most \(maxBytes) bytes")
+        }
         // Checked before decoding too: a huge path is refused without work.
-        guard raw.utf8.count <= maxBytes * 3 else { return .failure(tooLong) }
+        guard raw.utf8.count <= maxBytes * 3 else { return .failure(tooLong()) }
         let key: String
         if raw.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "%")) })
             ?? raw.utf8.contains(UInt8(ascii: "%"))
@@ -26,7 +29,7 @@ enum RequestKey {
         guard !key.isEmpty else {
             return .failure(Problem(status: .notFound, code: "bad-key", message: "an empty key"))
         }
-        guard key.utf8.count <= maxBytes else { return .failure(tooLong) }
+        guard key.utf8.count <= maxBytes else { return .failure(tooLong()) }
         return .success(key)
     }
 
