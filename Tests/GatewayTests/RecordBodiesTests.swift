@@ -1,5 +1,6 @@
 import LayoutKit
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 
@@ -60,5 +61,57 @@ import Testing
             Self.same(bodies.buffer(Self.key(99), large), bodies.buffer(Self.key(99), large))
         }.wait()
         #expect(!keptLarge)
+    }
+}
+
+/// A record's head (200 or 304) is written once per loop, representation and second, then answered as it is; a
+/// change to the answer (CORS headers added) lets it go.
+@Suite struct RecordHeadsTests {
+    static func answer(_ status: HTTPResponseStatus, cacheControl: String) -> HTTPAnswer {
+        HTTPAnswer(status, headers: [("etag", "\"00000000000000aa\""), ("cache-control", cacheControl)])
+    }
+
+    @Test func aHeadIsWrittenOncePerRepresentationAndCacheControl() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let bodies = RecordBodies(loops: [loop])
+        let key = RecordBodies.HeadKey(body: RecordBodiesTests.key(0xaa), notModified: true)
+        let published = Self.answer(.notModified, cacheControl: "public, max-age=1")
+        let (first, again, other) = try loop.submit {
+            (
+                bodies.head(key, cacheControl: "public, max-age=1", of: published)!,
+                bodies.head(key, cacheControl: "public, max-age=1", of: published)!,
+                bodies.head(key, cacheControl: "no-cache", of: Self.answer(.notModified, cacheControl: "no-cache"))!
+            )
+        }.wait()
+        // Within one second the same buffer (a test crossing a second's edge sees two; tried three times).
+        var reused = RecordBodiesTests.same(first, again)
+        for _ in 0..<2 where !reused {
+            reused = try loop.submit {
+                RecordBodiesTests.same(
+                    bodies.head(key, cacheControl: "public, max-age=1", of: published)!,
+                    bodies.head(key, cacheControl: "public, max-age=1", of: published)!)
+            }.wait()
+        }
+        #expect(reused, "the same representation's head again is the buffer made the first time")
+        var written = ByteBuffer()
+        published.writeHead(keepAlive: true, into: &written)
+        let text = { (b: ByteBuffer) in String(buffer: b).replacing(/date: [^\r]*/, with: "date: -") }
+        #expect(text(first) == text(written), "the kept head is the one the answer writes")
+        #expect(String(buffer: other).contains("cache-control: no-cache\r\n"), "another Cache-Control, another head")
+        #expect(!String(buffer: other).contains("max-age"))
+        // Off the group's loops no head is kept: the connection writes it.
+        #expect(bodies.head(key, cacheControl: "public, max-age=1", of: published) == nil)
+    }
+
+    @Test func aChangedAnswerLetsItsPreparedHeadGo() {
+        var answer = Self.answer(.ok, cacheControl: "public, max-age=1")
+        answer.preparedHead = ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n")
+        answer.set("access-control-allow-origin", "https://shop.example")
+        #expect(answer.preparedHead == nil)
+        answer.preparedHead = ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n")
+        answer.status = .notModified
+        #expect(answer.preparedHead == nil)
     }
 }

@@ -187,9 +187,14 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
         // The head, then the body as it is held (a record's bytes are not copied behind the head): one writev. A
         // connection kept open needs no word of the write (no future made per answer).
         let promise = keep ? nil : context.eventLoop.makePromise(of: Void.self)
-        headBytes.clear()
-        response.writeHead(keepAlive: keep, into: &headBytes)
-        let bytes = headBytes
+        let bytes: ByteBuffer
+        if keep, let prepared = response.preparedHead {
+            bytes = prepared
+        } else {
+            headBytes.clear()
+            response.writeHead(keepAlive: keep, into: &headBytes)
+            bytes = headBytes
+        }
         if let body = response.body, head.method != .HEAD, body.readableBytes > 0 {
             context.write(wrapOutboundOut(bytes), promise: nil)
             context.writeAndFlush(wrapOutboundOut(body), promise: promise)

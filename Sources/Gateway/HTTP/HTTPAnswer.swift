@@ -7,10 +7,13 @@ import Synchronization
 /// One HTTP response as the gateway writes it (it writes its own bytes: a stream is a connection that goes on with
 /// shared event buffers, so nothing per stream sits between it and the socket).
 public struct HTTPAnswer: Sendable {
-    public var status: HTTPResponseStatus
-    public var headers: [(String, String)]
+    public var status: HTTPResponseStatus { didSet { preparedHead = nil } }
+    public var headers: [(String, String)] { didSet { preparedHead = nil } }
     /// nil: no body (204, 304).
-    public var body: ByteBuffer?
+    public var body: ByteBuffer? { didSet { preparedHead = nil } }
+    /// The head as `writeHead(keepAlive: true)` writes it, made before (a record's, `RecordBodies`): written as it is
+    /// to a connection kept open. Let go by any change to the answer.
+    var preparedHead: ByteBuffer?
 
     public init(_ status: HTTPResponseStatus, headers: [(String, String)] = [], body: ByteBuffer? = nil) {
         self.status = status

@@ -1,8 +1,10 @@
+import Foundation
 import LayoutKit
 public import NIOCore
 
-/// Record bodies as buffers ready to write, kept per event loop: a record answered again (a hot page's misses and
-/// revalidations through a CDN) goes out without being copied into a buffer again. The page book holds records as
+/// Record bodies and heads as buffers ready to write, kept per event loop: a record answered again (a hot page's
+/// misses and revalidations through a CDN) goes out without being copied into a buffer again, and its head (200 or
+/// 304) without being written again within the same second. The page book holds records as
 /// arrays, sized to their bytes (a buffer's storage is rounded up to a power of two: a 48 KB record would take
 /// 64 KB); what is written to a socket must be a buffer. Each loop keeps at most `maxBytesPerLoop` of buffers (their
 /// storage counted), the oldest let go first; a body asked for off the group's loops is copied.
@@ -13,8 +15,17 @@ public final class RecordBodies: Sendable {
         let gzip: Bool
     }
 
+    /// A head: the representation's key and whether it is a 304 (the `Cache-Control` is checked apart: the same
+    /// record is a published page's or a navigation state's).
+    struct HeadKey: Hashable {
+        let body: Key
+        let notModified: Bool
+    }
+
     /// Per loop, 4 MiB: the hottest records of a page-cache budget, a fixed cost beside it.
     public static let maxBytesPerLoop = 4 << 20
+    /// Per loop, the heads of at most so many representations a second (about 300 bytes each).
+    static let maxHeadsPerLoop = 1024
 
     private let byLoop: PerLoop<LoopBodies>
 
@@ -29,6 +40,13 @@ public final class RecordBodies: Sendable {
         guard let bodies = byLoop.current else { return ByteBuffer(bytes: bytes) }
         return bodies.buffer(key, bytes)
     }
+
+    /// The head of `answer` (kept alive, nothing added) for the representation `key`: the current loop's, when it
+    /// made it this second with the same `Cache-Control`; else written, and kept for the rest of the second (its
+    /// `Date` is the second's). Nil off the group's loops: the connection writes the head itself.
+    func head(_ key: HeadKey, cacheControl: String, of answer: HTTPAnswer) -> ByteBuffer? {
+        byLoop.current?.head(key, cacheControl: cacheControl, of: answer, second: time(nil))
+    }
 }
 
 /// One loop's bodies; touched only on its loop.
@@ -37,8 +55,25 @@ final class LoopBodies: @unchecked Sendable {
     private var held: [RecordBodies.Key: ByteBuffer] = [:]
     private var order = CircularBuffer<RecordBodies.Key>()
     private var bytes = 0
+    /// This second's heads (all let go when the second changes: their `Date` would be wrong).
+    private var heads: [RecordBodies.HeadKey: (cacheControl: String, head: ByteBuffer)] = [:]
+    private var headsSecond: time_t = 0
 
     init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+    func head(
+        _ key: RecordBodies.HeadKey, cacheControl: String, of answer: HTTPAnswer, second: time_t
+    ) -> ByteBuffer {
+        if second != headsSecond {
+            heads.removeAll(keepingCapacity: true)
+            headsSecond = second
+        }
+        if let held = heads[key], held.cacheControl == cacheControl { return held.head }
+        var head = ByteBuffer()
+        answer.writeHead(keepAlive: true, into: &head)
+        if heads.count < RecordBodies.maxHeadsPerLoop { heads[key] = (cacheControl, head) }
+        return head
+    }
 
     func buffer(_ key: RecordBodies.Key, _ record: [UInt8]) -> ByteBuffer {
         if let buffer = held[key] { return buffer }

@@ -25,7 +25,10 @@ enum RecordRepresentation {
         ]
         if let match = head.headers.first(name: "if-none-match"), Self.matches(match, hash) {
             metrics.recordAnswered(notModified: true, bytes: 0)
-            return HTTPAnswer(.notModified, headers: headers)
+            var answer = HTTPAnswer(.notModified, headers: headers)
+            answer.preparedHead = bodies.head(
+                .init(body: .init(hash: hash, gzip: gzip), notModified: true), cacheControl: cacheControl, of: answer)
+            return answer
         }
         headers.append(("content-type", Wire.recordContentType))
         var sent = (bytes: record, gzip: false)
@@ -37,7 +40,10 @@ enum RecordRepresentation {
         }
         let body = bodies.buffer(RecordBodies.Key(hash: hash, gzip: sent.gzip), sent.bytes)
         metrics.recordAnswered(notModified: false, bytes: head.method == .HEAD ? 0 : body.readableBytes)
-        return HTTPAnswer(.ok, headers: headers, body: body)
+        var answer = HTTPAnswer(.ok, headers: headers, body: body)
+        answer.preparedHead = bodies.head(
+            .init(body: .init(hash: hash, gzip: sent.gzip), notModified: false), cacheControl: cacheControl, of: answer)
+        return answer
     }
 
     /// The record's strong tag: `"HASH"`, or `"HASH-gzip"` for its gzip (16 lowercase hex digits).
