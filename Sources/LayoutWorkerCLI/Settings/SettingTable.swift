@@ -61,7 +61,7 @@ enum SettingTable {
         "max-in-flight", limitsUsers, "Stop reading above this many unacknowledged messages",
         default: limits.maxInFlight, atLeast: 1)
     static let maxInFlightBytes = Setting<Int>(
-        "max-in-flight-bytes", limitsUsers, "Stop reading above this many input + output bytes unacknowledged",
+        "max-in-flight-bytes", limitsUsers, "Stop reading above this many input + output bytes held unacknowledged",
         default: limits.maxInFlightBytes, atLeast: 1)
     static let producerStallMs = Setting<Duration>(
         "producer-stall-ms", limitsUsers,
