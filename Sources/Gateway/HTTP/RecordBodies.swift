@@ -47,6 +47,14 @@ public final class RecordBodies: Sendable {
     func head(_ key: HeadKey, cacheControl: String, of answer: HTTPAnswer) -> ByteBuffer? {
         byLoop.current?.head(key, cacheControl: cacheControl, of: answer, second: time(nil))
     }
+
+    /// `answer` (a record's 200 or 304, `body`'s representation) carrying the head `head` keeps for it.
+    func keepingHead(_ answer: HTTPAnswer, of body: Key, cacheControl: String) -> HTTPAnswer {
+        var answer = answer
+        answer.preparedHead = head(
+            HeadKey(body: body, notModified: answer.status == .notModified), cacheControl: cacheControl, of: answer)
+        return answer
+    }
 }
 
 /// One loop's bodies; touched only on its loop.

@@ -25,10 +25,9 @@ enum RecordRepresentation {
         ]
         if let match = head.headers.first(name: "if-none-match"), Self.matches(match, hash) {
             metrics.recordAnswered(notModified: true, bytes: 0)
-            var answer = HTTPAnswer(.notModified, headers: headers)
-            answer.preparedHead = bodies.head(
-                .init(body: .init(hash: hash, gzip: gzip), notModified: true), cacheControl: cacheControl, of: answer)
-            return answer
+            return bodies.keepingHead(
+                HTTPAnswer(.notModified, headers: headers), of: .init(hash: hash, gzip: gzip),
+                cacheControl: cacheControl)
         }
         headers.append(("content-type", Wire.recordContentType))
         var sent = (bytes: record, gzip: false)
@@ -38,12 +37,11 @@ enum RecordRepresentation {
         } else if gzip {
             headers[0] = ("etag", entityTag(hash, gzip: false))
         }
-        let body = bodies.buffer(RecordBodies.Key(hash: hash, gzip: sent.gzip), sent.bytes)
+        let representation = RecordBodies.Key(hash: hash, gzip: sent.gzip)
+        let body = bodies.buffer(representation, sent.bytes)
         metrics.recordAnswered(notModified: false, bytes: head.method == .HEAD ? 0 : body.readableBytes)
-        var answer = HTTPAnswer(.ok, headers: headers, body: body)
-        answer.preparedHead = bodies.head(
-            .init(body: .init(hash: hash, gzip: sent.gzip), notModified: false), cacheControl: cacheControl, of: answer)
-        return answer
+        return bodies.keepingHead(
+            HTTPAnswer(.ok, headers: headers, body: body), of: representation, cacheControl: cacheControl)
     }
 
     /// The record's strong tag: `"HASH"`, or `"HASH-gzip"` for its gzip (16 lowercase hex digits).
