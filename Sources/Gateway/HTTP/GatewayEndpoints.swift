@@ -71,7 +71,7 @@ public final class GatewayEndpoints: Sendable {
     public func answer(_ head: HTTPRequestHead, on port: Port) -> Answer {
         let cors = corsHeaders(head)
         var answer = route(head, port, cors)
-        if case .response(var response) = answer {
+        if !cors.isEmpty, case .response(var response) = answer {
             for (name, value) in cors { response.set(name, value) }
             answer = .response(response)
         }

@@ -21,6 +21,14 @@ public struct HTTPAnswer: Sendable {
         self.body = body
     }
 
+    /// Puts `body` in place of the answer's body, keeping the prepared head: for the bytes of the representation the
+    /// head was written for (its `Content-Length`), or nil to keep the answer without them.
+    mutating func replaceBody(keepingHead body: ByteBuffer?) {
+        let head = preparedHead
+        self.body = body
+        preparedHead = head
+    }
+
     /// Sets a header (replacing one of the same name).
     public mutating func set(_ name: String, _ value: String) {
         headers.removeAll { $0.0.caseInsensitiveCompare(name) == .orderedSame }

@@ -12,36 +12,37 @@ enum RecordRepresentation {
         "public, max-age=1, must-revalidate, stale-while-revalidate=0, stale-if-error=0"
 
     /// A record as asked for: 304 for a matching `If-None-Match`, else the record (gzip from `gzipped` when it is
-    /// accepted and worth it), with one strong `ETag` per encoding.
+    /// accepted and worth it), with one strong `ETag` per encoding. On an event loop the answer (its head written)
+    /// is kept for the rest of the second, so a hot record's revalidations and misses build nothing again.
     static func answer(
         _ record: [UInt8], hash: ContentHash, _ head: HTTPRequestHead, cacheControl: String,
         _ metrics: GatewayMetrics, bodies: RecordBodies, gzipped: () -> [UInt8]?
     ) -> HTTPAnswer {
         let gzip = Self.acceptsGzip(head.headers.first(name: "accept-encoding")) && record.count > 256
-        // One strong tag per representation: a cache holding both encodings never confuses them.
-        let etag = entityTag(hash, gzip: gzip)
-        var headers: [(String, String)] = [
-            ("etag", etag), ("cache-control", cacheControl), ("vary", "Accept-Encoding"),
-        ]
         if let match = head.headers.first(name: "if-none-match"), Self.matches(match, hash) {
             metrics.recordAnswered(notModified: true, bytes: 0)
-            return bodies.keepingHead(
-                HTTPAnswer(.notModified, headers: headers), of: .init(hash: hash, gzip: gzip),
-                cacheControl: cacheControl)
+            let key = RecordBodies.AnswerKey(body: .init(hash: hash, gzip: gzip), notModified: true)
+            return bodies.answer(key, cacheControl: cacheControl, body: nil) {
+                HTTPAnswer(.notModified, headers: Self.headers(hash, gzip: gzip, cacheControl))
+            }
         }
-        headers.append(("content-type", Wire.recordContentType))
         var sent = (bytes: record, gzip: false)
-        if gzip, let compressed = gzipped() {
-            headers.append(("content-encoding", "gzip"))
-            sent = (compressed, true)
-        } else if gzip {
-            headers[0] = ("etag", entityTag(hash, gzip: false))
-        }
+        if gzip, let compressed = gzipped() { sent = (compressed, true) }
         let representation = RecordBodies.Key(hash: hash, gzip: sent.gzip)
         let body = bodies.buffer(representation, sent.bytes)
         metrics.recordAnswered(notModified: false, bytes: head.method == .HEAD ? 0 : body.readableBytes)
-        return bodies.keepingHead(
-            HTTPAnswer(.ok, headers: headers, body: body), of: representation, cacheControl: cacheControl)
+        return bodies.answer(.init(body: representation, notModified: false), cacheControl: cacheControl, body: body) {
+            var headers = Self.headers(hash, gzip: sent.gzip, cacheControl)
+            headers.append(("content-type", Wire.recordContentType))
+            if sent.gzip { headers.append(("content-encoding", "gzip")) }
+            return HTTPAnswer(.ok, headers: headers, body: body)
+        }
+    }
+
+    /// The headers every answer about the record has: one strong tag per representation (a cache holding both
+    /// encodings never confuses them), `cacheControl`, and `Vary`.
+    private static func headers(_ hash: ContentHash, gzip: Bool, _ cacheControl: String) -> [(String, String)] {
+        [("etag", entityTag(hash, gzip: gzip)), ("cache-control", cacheControl), ("vary", "Accept-Encoding")]
     }
 
     /// The record's strong tag: `"HASH"`, or `"HASH-gzip"` for its gzip (16 lowercase hex digits).
