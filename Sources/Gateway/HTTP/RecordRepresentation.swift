@@ -123,12 +123,16 @@ enum RecordRepresentation {
     private static func hex(_ digits: HeaderList.Item) -> UInt64? {
         guard digits.count == 16 else { return nil }
         var value: UInt64 = 0
-        for b in digits {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(b - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(b - UInt8(ascii: "a") + 10)
-            default: return nil
+        for b in UnsafeBufferPointer(rebasing: digits) {
+            let digit: UInt8
+            if b &- UInt8(ascii: "0") < 10 {
+                digit = b &- UInt8(ascii: "0")
+            } else if b &- UInt8(ascii: "a") < 6 {
+                digit = b &- UInt8(ascii: "a") &+ 10
+            } else {
+                return nil
             }
+            value = value << 4 | UInt64(digit)
         }
         return value
     }

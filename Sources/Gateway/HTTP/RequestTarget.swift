@@ -1,5 +1,7 @@
+import Foundation
+
 /// A request's target as the gateway routes it: the path, whether a query follows, and under `/v1/layouts/` the key
-/// as written and whether its stream is asked for. Read as bytes: every GET of a record comes this way.
+/// as written and whether its stream is asked for. Read as bytes in one pass: every GET of a record comes this way.
 struct RequestTarget {
     /// What a path under `/v1/layouts/` asks for.
     enum Layouts {
@@ -20,31 +22,48 @@ struct RequestTarget {
 
     init(_ uri: String) {
         let utf8 = uri.utf8
-        let query = utf8.firstIndex(of: UInt8(ascii: "?"))
-        path = uri[..<(query ?? uri.endIndex)]
-        hasQuery = query != nil
-        let prefixCount = Self.prefix.utf8CodeUnitCount
-        guard Self.starts(path.utf8, with: Self.prefix) else {
-            layouts = nil
-            return
+        let found = utf8.withContiguousStorageIfAvailable(Self.scan) ?? Array(utf8).withUnsafeBufferPointer(Self.scan)
+        let at = { (offset: Int) in utf8.index(utf8.startIndex, offsetBy: offset) }
+        path = uri[..<at(found.pathEnd)]
+        hasQuery = found.pathEnd < utf8.count
+        switch found.layouts {
+        case nil: layouts = nil
+        case .malformed?: layouts = .malformed
+        case .page(let key, let stream)?:
+            layouts = .page(key: uri[at(key.lowerBound)..<at(key.upperBound)], stream: stream)
         }
-        let rest = path[utf8.index(path.startIndex, offsetBy: prefixCount)...]
-        guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) else {
-            layouts = .page(key: rest, stream: false)
-            return
+    }
+
+    /// Where a target's parts are, as byte offsets.
+    private struct Scan {
+        enum Layouts {
+            case page(key: Range<Int>, stream: Bool)
+            case malformed
         }
-        let tail = rest.utf8[utf8.index(after: slash)...]
-        let isStream =
-            tail.count == Self.changesSuffix.utf8CodeUnitCount && Self.starts(tail, with: Self.changesSuffix)
-        layouts = isStream ? .page(key: rest[..<slash], stream: true) : .malformed
+        /// Where the path ends: the query's `?`, or the end.
+        let pathEnd: Int
+        let layouts: Layouts?
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+        let pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        let path = UnsafeBufferPointer(rebasing: bytes[..<pathEnd])
+        guard Self.starts(path, with: Self.prefix) else { return Scan(pathEnd: pathEnd, layouts: nil) }
+        let keyStart = Self.prefix.utf8CodeUnitCount
+        guard let slash = path[keyStart...].firstIndex(of: UInt8(ascii: "/")) else {
+            return Scan(pathEnd: pathEnd, layouts: .page(key: keyStart..<pathEnd, stream: false))
+        }
+        let tail = UnsafeBufferPointer(rebasing: path[(slash + 1)...])
+        guard tail.count == Self.changesSuffix.utf8CodeUnitCount, Self.starts(tail, with: Self.changesSuffix) else {
+            return Scan(pathEnd: pathEnd, layouts: .malformed)
+        }
+        return Scan(pathEnd: pathEnd, layouts: .page(key: keyStart..<slash, stream: true))
     }
 
     /// Whether `bytes` begin with `prefix`.
-    private static func starts(_ bytes: Substring.UTF8View, with prefix: StaticString) -> Bool {
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
-        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: count)
-        return bytes.withContiguousStorageIfAvailable { $0.prefix(count).elementsEqual(expected) }
-            ?? bytes.prefix(count).elementsEqual(expected)
+        return memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0
     }
 }
