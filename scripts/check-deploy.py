@@ -125,6 +125,9 @@ check(build_line is not None and "scripts/ensure-librdkafka.sh" in dockerfile, "
 check(build_line is not None and build_line.group(1) in makefile, "Dockerfile's swift build flags are the Makefile's (make release)")
 check("-Xlinker -rpath -Xlinker /src/.deps/librdkafka/lib" in dockerfile and "LINK_FLAGS := -Xlinker -rpath -Xlinker $(DEPS)/librdkafka/lib" in makefile,
       "Dockerfile links with the Makefile's rpath to the private librdkafka (LINK_FLAGS)")
+release_flags = re.search(r"^RELEASE_FLAGS := (.+)$", makefile, re.M)
+check(release_flags is not None and release_flags.group(1) in dockerfile,
+      "Dockerfile builds with the Makefile's release flags (RELEASE_FLAGS)")
 check("USER 10001" in dockerfile, "Dockerfile's runtime user is not root")
 
 unit = os.path.join(root, "deploy/systemd/layout-worker.service")
