@@ -11,13 +11,15 @@ import Testing
         for header in [
             "\"0123456789abcdef\"", "\"0123456789abcdef-gzip\"", "W/\"0123456789abcdef\"", "*", " * ",
             "\"abc\", \"0123456789abcdef\"", "\"x\",\t W/\"0123456789abcdef-gzip\" ", ", ,\"0123456789abcdef\",",
+            // A list as long as one tag, quoted at both ends, is still read as a list.
+            "\"x\",*,\"yyyyyyyyyy\"",
         ] {
             #expect(RecordRepresentation.matches(header, hash), "\(header)")
         }
         for header in [
             "", "\"abc\"", "\"0123456789ABCDEF\"", "\"0123456789abcdef-gzipx\"", "\"0123456789abcdee\"",
             "0123456789abcdef", "\"0123456789abcdef", "w/\"0123456789abcdef\"", "\"0123456789abcdef-br\"", "**",
-            "\"00123456789abcdef\"",
+            "\"00123456789abcdef\"", "\"0123456789abcdef-gzop\"", "\"0123456789abcdef\"-gzip\"",
         ] {
             #expect(!RecordRepresentation.matches(header, hash), "\(header)")
         }

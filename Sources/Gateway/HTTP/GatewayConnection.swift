@@ -67,7 +67,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             head = h
             body = nil
             bodyTooLarge = false
-            if h.method == .POST, case .compile(let max, let cors, _) = shared.endpoints.answer(h, on: port) {
+            if case .POST = h.method, case .compile(let max, let cors, _) = shared.endpoints.answer(h, on: port) {
                 body = ([], max, cors)
             }
         case .body(let buffer):
@@ -195,7 +195,7 @@ final class GatewayConnection: ChannelInboundHandler, RemovableChannelHandler {
             response.writeHead(keepAlive: keep, into: &headBytes)
             bytes = headBytes
         }
-        if let body = response.body, head.method != .HEAD, body.readableBytes > 0 {
+        if let body = response.body, body.readableBytes > 0, !head.isHEAD {
             context.write(wrapOutboundOut(bytes), promise: nil)
             context.writeAndFlush(wrapOutboundOut(body), promise: promise)
         } else {

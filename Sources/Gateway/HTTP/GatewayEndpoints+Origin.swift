@@ -9,8 +9,6 @@ import NIOHTTP1
 /// What the gateway answers beyond published pages: navigation states from the origin (`--origin`), and
 /// `POST /v1/compile` (`--compile-endpoint`).
 extension GatewayEndpoints {
-    static let compilePath = "/v1/compile"
-
     /// A navigation state held fresh: answered on the loop, as a published page is (nil: not held, or too old).
     func heldState(_ key: String, _ head: HTTPRequestHead, _ origin: OriginStates) -> Answer? {
         guard case .fresh(let held) = origin.lookup(key) else { return nil }

@@ -80,15 +80,17 @@ public final class GatewayEndpoints: Sendable {
 
     private func route(_ head: HTTPRequestHead, _ port: Port, _ cors: [(String, String)]) -> Answer {
         let target = RequestTarget(head.uri)
-        let path = target.path
-        if head.method == .OPTIONS { return .response(preflight(head, cors)) }
-        if path == Self.compilePath, let answer = compileRequest(head, port, cors) { return answer }
-        guard head.method == .GET || head.method == .HEAD else {
+        // Methods matched by case: `==` compares their names.
+        if case .OPTIONS = head.method { return .response(preflight(head, cors)) }
+        if target.isCompile, let answer = compileRequest(head, port, cors) { return answer }
+        switch head.method {
+        case .GET, .HEAD: break
+        default:
             var refused = HTTPAnswer.error(.methodNotAllowed, "method-not-allowed", "use GET or HEAD")
             refused.set("allow", "GET, HEAD, OPTIONS")
             return .response(refused)
         }
-        if port == .ops, let answer = opsAnswer(String(path)) { return .response(answer) }
+        if port == .ops, let answer = opsAnswer(String(target.path)) { return .response(answer) }
         guard let layouts = target.layouts else {
             return .response(
                 .error(
@@ -134,7 +136,7 @@ public final class GatewayEndpoints: Sendable {
                 }
                 from = position
             }
-            if head.method == .HEAD {
+            if head.isHEAD {
                 return .response(HTTPAnswer(.ok, headers: Self.streamHeaders, body: ByteBuffer()))
             }
             var state: NavigationState?

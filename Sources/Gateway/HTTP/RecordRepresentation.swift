@@ -30,7 +30,7 @@ enum RecordRepresentation {
         if gzip, let compressed = gzipped() { sent = (compressed, true) }
         let representation = RecordBodies.Key(hash: hash, gzip: sent.gzip)
         let body = bodies.buffer(representation, sent.bytes)
-        metrics.recordAnswered(notModified: false, bytes: head.method == .HEAD ? 0 : body.readableBytes)
+        metrics.recordAnswered(notModified: false, bytes: head.isHEAD ? 0 : body.readableBytes)
         return bodies.answer(.init(body: representation, notModified: false), cacheControl: cacheControl, body: body) {
             var headers = Self.headers(hash, gzip: sent.gzip, cacheControl)
             headers.append(("content-type", Wire.recordContentType))
@@ -69,6 +69,8 @@ enum RecordRepresentation {
     static func matches(_ header: String, _ hash: ContentHash) -> Bool {
         var header = header
         return header.withUTF8 { bytes in
+            // The usual value, one of the gateway's own tags as it was sent: its digits read in place.
+            if let value = Self.singleTag(bytes) { return value == hash.value }
             var found = false
             HeaderList.forEach(in: bytes) { item in
                 var tag = item
@@ -117,6 +119,16 @@ enum RecordRepresentation {
             }
             return accepted
         }
+    }
+
+    /// The value of `bytes` when they are one tag as the gateway writes it (`"HASH"` or `"HASH-gzip"`), else nil.
+    private static func singleTag(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let quote = UInt8(ascii: "\"")
+        guard bytes.count == 18 || bytes.count == 23, bytes[0] == quote, bytes[bytes.count - 1] == quote else {
+            return nil
+        }
+        if bytes.count == 23, !bytes[17..<22].elementsEqual("-gzip".utf8) { return nil }
+        return hex(bytes[1..<17])
     }
 
     /// The value of 16 lowercase hex digits as the gateway writes them (tags compare byte for byte), or nil.
