@@ -164,6 +164,10 @@ echo "45 KB page backlog ($PAGE_BACKLOG messages): default (byte budget) peak RS
 # GETs of one record against nginx serving the same bytes (scripts/bench-get.sh): 200 and 304, the floor 0.8×.
 echo
 BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-get.sh
+# The same GETs' user-space instructions per request beside nginx's (scripts/profile-get.sh): what the machine's load
+# does not move.
+echo
+BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/profile-get.sh 2> "$root/.run/profile-get.err" | tail -n 5
 
 # The gateway under load: 1,000 event streams, change-set latency, RSS, GET requests/s (scripts/bench-gateway.sh).
 BENCH_KEEP_BROKER=1 BENCH_BIN="$bin" scripts/bench-gateway.sh | tail -n1
