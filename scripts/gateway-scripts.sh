@@ -17,10 +17,13 @@ build_kafka_tool() {
 }
 
 # Sets gateway_api and gateway_ops to the URLs a gateway printed into FILE ("gateway: http://..." and
-# "gateway ops: http://..."); empty while it has not printed them yet.
+# "gateway ops: http://..."); empty while it has not printed them yet. The file is read once: the API's line comes
+# first, so once the ops URL is set the API's is too (read twice, the lines could land between the two reads).
 gateway_urls() {
-  gateway_api="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' "$1" | head -n1 | cut -c10- || true)"
-  gateway_ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' "$1" | head -n1 | cut -c14- || true)"
+  local printed
+  printed="$(cat "$1" 2>/dev/null || true)"
+  gateway_api="$(grep -oE '^gateway: http://127\.0\.0\.1:[0-9]+' <<< "$printed" | head -n1 | cut -c10- || true)"
+  gateway_ops="$(grep -oE '^gateway ops: http://127\.0\.0\.1:[0-9]+' <<< "$printed" | head -n1 | cut -c14- || true)"
 }
 
 # A benchmark's surroundings: the test broker (kept when BENCH_KEEP_BROKER is set), a work directory named after
