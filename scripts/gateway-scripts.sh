@@ -80,3 +80,21 @@ wait_for() {
     sleep 0.05
   done
 }
+
+# Writes DIR/nginx.conf: nginx serving DIR/html as static files on 127.0.0.1:PORT, as the GET benchmarks compare the
+# gateway with it (`etag on`, `sendfile on`, no access log); MAIN: the main context's directives (its processes).
+nginx_static_conf() {  # dir, port, main directives
+  mkdir -p "$1/html"
+  cat > "$1/nginx.conf" <<CONF
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+$3
+events { worker_connections 1024; }
+http {
+  access_log off; sendfile on; tcp_nopush on; etag on; keepalive_requests 10000000; default_type application/json;
+  client_body_temp_path $1/body; proxy_temp_path $1/proxy; fastcgi_temp_path $1/fastcgi;
+  uwsgi_temp_path $1/uwsgi; scgi_temp_path $1/scgi;
+  server { listen 127.0.0.1:$2; root $1/html; }
+}
+CONF
+}

@@ -65,18 +65,7 @@ profile_gateway "$bin" gateway
 mkdir -p "$work/nginx/html/v1/layouts"
 cp "$work/record.json" "$work/nginx/html/v1/layouts/page"
 nginx_port="$(free_port)"
-cat > "$work/nginx/nginx.conf" <<CONF
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-daemon off; master_process off; worker_processes 1;
-events { worker_connections 1024; }
-http {
-  access_log off; sendfile on; tcp_nopush on; etag on; keepalive_requests 10000000; default_type application/json;
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-  server { listen 127.0.0.1:$nginx_port; root $work/nginx/html; }
-}
-CONF
+nginx_static_conf "$work/nginx" "$nginx_port" "daemon off; master_process off; worker_processes 1;"
 "${callgrind[@]}" --callgrind-out-file="$work/cg.nginx.%p" /usr/sbin/nginx -e "$work/nginx/error.log" -p "$work/nginx" \
   -c "$work/nginx/nginx.conf" 2> "$root/.run/profile-get-nginx.log" &
 nginx_pid=$!
