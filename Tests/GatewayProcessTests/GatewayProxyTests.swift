@@ -188,10 +188,11 @@ struct GatewayProxyTests {
                 let direct = try #require(at[0], "direct stream, version \(v)")
                 for (name, arrival) in [("documented", at[1]), ("stock proxy_pass", at[2])] {
                     let arrived = try #require(arrival, "\(name) proxy, version \(v): \(nginx.logText); \(sockets())")
-                    // A proxy that buffers holds these small events until its buffer fills (past the test's end); one
-                    // that passes them on is a scheduling delay behind, 0.19 s once with make test's stages on both cores.
+                    // A proxy that buffers holds these small events until its buffer fills (past `arrivals`' 15 s
+                    // and the test's end); one that passes them on is a scheduling delay behind: 0.19 s once, and
+                    // 0.89 s once, with make test's stages on both cores of a busy machine.
                     #expect(
-                        arrived.timeIntervalSince(direct) < 0.5, "\(name): \(arrived.timeIntervalSince(direct)) s later"
+                        arrived.timeIntervalSince(direct) < 3, "\(name): \(arrived.timeIntervalSince(direct)) s later"
                     )
                 }
                 #expect(streams.allSatisfy { $0.events.last?.id == GatewayOnTopics.id(v) })
