@@ -20,13 +20,10 @@ bench_setup get
 t="get-$$"
 publish_search_page page "$work/record.json"
 
-ready() { gateway_urls "$starting"; [ -n "$gateway_ops" ] && curl -sf "$gateway_ops/readyz" >/dev/null 2>&1; }
 start_gateway() {  # binary, name; sets url_<name>
-  "$1" gateway --brokers "$broker" --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0 \
-    --http 127.0.0.1:0 --page-store off --log-format json > "$work/$2.out" 2> "$root/.run/bench-get-$2.log" &
+  "$1" "${page_gateway[@]}" > "$work/$2.out" 2> "$root/.run/bench-get-$2.log" &
   pids+=($!)
-  gateway_api=""; gateway_ops=""; starting="$work/$2.out"
-  wait_for "the $2 gateway to be ready" 60 ready
+  wait_for "the $2 gateway to be ready" 60 gateway_ready "$work/$2.out"
   printf -v "url_$2" '%s' "$gateway_api/v1/layouts/page"
 }
 start_gateway "$bin" gateway
@@ -45,7 +42,6 @@ url_nginx="http://127.0.0.1:$nginx_port/v1/layouts/page"
 wait_for "nginx to answer" 10 curl -sf -o /dev/null "$url_nginx"
 cmp -s <(curl -sf "$url_nginx") <(curl -sf "$url_gateway") || { echo "nginx and the gateway send different bytes"; exit 1; }
 
-etag_of() { curl -sfI "$1" | tr -d '\r' | awk 'tolower($1) == "etag:" {print $2}'; }
 runs="$work/runs.txt"; : > "$runs"
 one() {  # side, kind (get|304); appends "side kind requests/s"
   local url_var="url_$1" etag=() status

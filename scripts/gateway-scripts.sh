@@ -60,13 +60,23 @@ PY
 }
 
 # publish_search_page KEY FILE: one page on a topic pair of its own ($t-changes, and $t-latest compacted, one
-# partition each): the 45 KB search page compiled into FILE and published under KEY. Uses bin, broker and t.
+# partition each): the 45 KB search page compiled into FILE and published under KEY. Uses bin, broker and t. Sets
+# page_gateway: the arguments after a binary of a gateway on those topics (no page store, URLs on free ports).
 publish_search_page() {
   "$bin" create-topics --brokers "$broker" --partition-count 1 "$t-changes" >/dev/null
   "$bin" create-topics --brokers "$broker" --partition-count 1 --compacted "$t-latest" >/dev/null
   "$bin" compile samples/search-page.json > "$2"
   "$bin" produce --brokers "$broker" --topic "$t-latest" --key "$1" "$2" >/dev/null
+  page_gateway=(gateway --brokers "$broker" --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0
+    --http 127.0.0.1:0 --page-store off --log-format json)
 }
+
+# Whether the gateway that prints into FILE is ready (its URLs printed, /readyz passing); sets gateway_api and
+# gateway_ops as gateway_urls does.
+gateway_ready() { gateway_urls "$1"; [ -n "$gateway_ops" ] && curl -sf "$gateway_ops/readyz" >/dev/null 2>&1; }
+
+# The ETag URL answers with.
+etag_of() { curl -sfI "$1" | tr -d '\r' | awk 'tolower($1) == "etag:" {print $2}'; }
 
 # A free TCP port on loopback.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

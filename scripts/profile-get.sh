@@ -26,15 +26,14 @@ chmod 755 "$work"
 # load of URL; appends "NAME KIND instructions-per-request" to $work/counts.txt.
 count() {  # name, pid, url, kind (200|304)
   local etag=() out requests
-  [ "$4" = 304 ] && etag=(-H "If-None-Match: $(curl -sfI "$3" | tr -d '\r' | awk 'tolower($1) == "etag:" {print $2}')")
+  [ "$4" = 304 ] && etag=(-H "If-None-Match: $(etag_of "$3")")
   wrk -t1 -c4 -d2s "${etag[@]}" "$3" >/dev/null
   callgrind_control -z "$2" >/dev/null 2>&1
   callgrind_control -i on "$2" >/dev/null 2>&1
   out="$(wrk -t1 -c4 -d"${SECONDS_EACH}s" "${etag[@]}" "$3")"
   callgrind_control -i off "$2" >/dev/null 2>&1
   requests="$(awk '/requests in/ {print $1}' <<< "$out")"
-  rm -f "$work/cg.$1".*  # earlier dumps: only this one is summed (counted from zero, instrumented only under load)
-  callgrind_control -d "$2" >/dev/null 2>&1
+  callgrind_control -d "$2" >/dev/null 2>&1  # the only dump there is: each is removed once summed
   local total
   total="$(cat "$work/cg.$1".* 2>/dev/null | awk '/^totals:/ {s += $2} END {print s + 0}')"
   rm -f "$work/cg.$1".*
@@ -45,23 +44,20 @@ count() {  # name, pid, url, kind (200|304)
 callgrind=(valgrind --tool=callgrind --instr-atstart=no --dump-line=no --compress-strings=no)
 profile_gateway() {  # binary, name
   strip -g -o "$work/$2.bin" "$1"
-  "${callgrind[@]}" --callgrind-out-file="$work/cg.$2.%p" "$work/$2.bin" gateway --brokers "$broker" \
-    --changes-topic "$t-changes" --latest-layout-topic "$t-latest" --port 0 --http 127.0.0.1:0 --page-store off \
-    --log-format json > "$work/$2.out" 2> "$root/.run/profile-get-$2.log" &
+  "${callgrind[@]}" --callgrind-out-file="$work/cg.$2.%p" "$work/$2.bin" "${page_gateway[@]}" \
+    > "$work/$2.out" 2> "$root/.run/profile-get-$2.log" &
   local pid=$!
   pids+=("$pid")
-  gateway_api=""; gateway_ops=""; starting="$work/$2.out"
-  wait_for "the $2 gateway (under valgrind) to be ready" 120 ready
+  wait_for "the $2 gateway (under valgrind) to be ready" 120 gateway_ready "$work/$2.out"
   for kind in 200 304; do count "$2" "$pid" "$gateway_api/v1/layouts/page" "$kind"; done
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
-ready() { gateway_urls "$starting"; [ -n "$gateway_ops" ] && curl -sf "$gateway_ops/readyz" >/dev/null 2>&1; }
 
 : > "$work/counts.txt"
 profile_gateway "$bin" gateway
 [ -z "$base" ] || profile_gateway "$base" base
 
-# nginx, one process (no master), on the record's bytes as the gateway sends them.
+# nginx, one process (no master), on the record's bytes as they were published.
 mkdir -p "$work/nginx/html/v1/layouts"
 cp "$work/record.json" "$work/nginx/html/v1/layouts/page"
 nginx_port="$(free_port)"
